@@ -1,0 +1,386 @@
+/**
+ * @file
+ * @brief Fabric sizing calculator: multi-plane vs single-plane folded Clos.
+ *
+ * Each NIC of speed nicSpeed is split into P = nicSpeed / portSpeed ports,
+ * each cabled to a separate, independent plane built from radix-R switches
+ * running at portSpeed.  A folded Clos (fat tree) of t tiers built from
+ * radix-R switches, where every switch below the top tier uses R/2 ports
+ * down and R/2 up and the top tier uses all R ports down, has
+ *
+ *  - N = 2 * (R/2)^t endpoints,
+ *  - N / (R/2) switches in each tier below the top and N / R at the top,
+ *  - t levels of N links (host links plus each inter-tier level).
+ *
+ * The multi-plane design is P such fabrics with R-port switches at portSpeed;
+ * the single-plane design is one fabric whose switches have the same total
+ * bandwidth, i.e. radix R1 = R * portSpeed / nicSpeed ports at nicSpeed.
+ *
+ * Output: one machine-readable line of key=value pairs per design: the
+ * multi-plane design at --tiers, then the single-plane design at --tiers and
+ * at each further tier count up to the smallest one (at most 4) that reaches
+ * at least as many NICs as the multi-plane design.  If no single-plane design
+ * with at most 4 tiers reaches it, a "note: ..." line goes to stderr.
+ * Invalid input prints one "error: ..." line to stderr and exits with 1.
+ *
+ * Usage:
+ *   ./ns3 run "mrc-fabric-sizing --radix=512 --portSpeed=100 --nicSpeed=800 --tiers=2"
+ */
+
+#include "ns3/core-module.h"
+
+#include <charconv>
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("MrcFabricSizing");
+
+namespace
+{
+
+/// Largest number of switch tiers supported (and printed as switches_tN keys).
+constexpr int64_t MAX_TIERS = 4;
+
+/// Sizes of one fabric design (all planes included).
+struct FabricSize
+{
+    std::string design;               //!< "multi-plane" or "single-plane"
+    int64_t planes{0};                //!< number of independent planes
+    int64_t tiers{0};                 //!< switch tiers per plane
+    int64_t radix{0};                 //!< switch radix (ports per switch)
+    int64_t portGbps{0};              //!< switch port speed in Gbps
+    int64_t nics{0};                  //!< number of NICs (endpoints)
+    int64_t switches[MAX_TIERS] = {}; //!< switches per tier, tier 0 = leaf
+    int64_t switchesTotal{0};         //!< switches in all tiers and planes
+    int64_t hostLinks{0};             //!< NIC-to-leaf links, all planes
+    int64_t links{0};                 //!< all links (host + inter-tier)
+};
+
+/**
+ * Multiply two non-negative 64-bit integers, detecting overflow.
+ *
+ * @param a first factor
+ * @param b second factor
+ * @param [out] result the product, valid only if the function returns true
+ * @return true if the product fits in int64_t
+ */
+bool
+CheckedMul(int64_t a, int64_t b, int64_t& result)
+{
+    return !__builtin_mul_overflow(a, b, &result);
+}
+
+/**
+ * Add two non-negative 64-bit integers, detecting overflow.
+ *
+ * @param a first term
+ * @param b second term
+ * @param [out] result the sum, valid only if the function returns true
+ * @return true if the sum fits in int64_t
+ */
+bool
+CheckedAdd(int64_t a, int64_t b, int64_t& result)
+{
+    return !__builtin_add_overflow(a, b, &result);
+}
+
+/**
+ * Parse a whole string as a base-10 signed 64-bit integer.
+ *
+ * @param text the string to parse
+ * @return the value, or std::nullopt if the string is not entirely an integer
+ *         or does not fit in int64_t
+ */
+std::optional<int64_t>
+ParseInt64(const std::string& text)
+{
+    int64_t value = 0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(first, last, value);
+    if (text.empty() || ec != std::errc() || ptr != last)
+    {
+        return std::nullopt;
+    }
+    return value;
+}
+
+/**
+ * CommandLine callback that stores the raw option text, so that every value
+ * (including an empty one) reaches our own validation instead of being
+ * rejected by the CommandLine parser with a usage dump.
+ *
+ * @param target where to store the text
+ * @param value the option value as given on the command line
+ * @return always true
+ */
+bool
+StoreText(std::string* target, std::string value)
+{
+    *target = value;
+    return true;
+}
+
+/**
+ * Print the single-line error message to stderr.
+ *
+ * @param param option name without the leading dashes
+ * @param requirement what the option must satisfy
+ * @param got the offending value as given
+ */
+void
+PrintError(const std::string& param, const std::string& requirement, const std::string& got)
+{
+    std::cerr << "error: --" << param << " must be " << requirement << " (got " << got << ")"
+              << std::endl;
+}
+
+/**
+ * Compute the size of a multi-plane (or, with planes = 1, single-plane)
+ * folded Clos fabric.
+ *
+ * @param design design name printed in the output line
+ * @param planes number of independent planes (>= 1)
+ * @param tiers switch tiers per plane (1..MAX_TIERS)
+ * @param radix switch radix (even, >= 2)
+ * @param portGbps switch port speed in Gbps
+ * @param [out] size the computed sizes, valid only if the function returns true
+ * @return false if any count does not fit in int64_t
+ */
+bool
+ComputeFabric(const std::string& design,
+              int64_t planes,
+              int64_t tiers,
+              int64_t radix,
+              int64_t portGbps,
+              FabricSize& size)
+{
+    size = FabricSize();
+    size.design = design;
+    size.planes = planes;
+    size.tiers = tiers;
+    size.radix = radix;
+    size.portGbps = portGbps;
+
+    const int64_t half = radix / 2;
+
+    // topSwitches = (R/2)^(t-1) per plane; N = 2 * (R/2)^t = 2 * R/2 * topSwitches.
+    int64_t topSwitches = 1;
+    for (int64_t i = 1; i < tiers; ++i)
+    {
+        if (!CheckedMul(topSwitches, half, topSwitches))
+        {
+            return false;
+        }
+    }
+    int64_t lowerSwitches = 0; // N / (R/2) = 2 * (R/2)^(t-1) per plane
+    if (!CheckedMul(topSwitches, 2, lowerSwitches))
+    {
+        return false;
+    }
+    int64_t nics = 0;
+    if (!CheckedMul(lowerSwitches, half, nics))
+    {
+        return false;
+    }
+    size.nics = nics;
+
+    int64_t switchesTotal = 0;
+    for (int64_t tier = 0; tier < tiers; ++tier)
+    {
+        const int64_t perPlane = (tier == tiers - 1) ? topSwitches : lowerSwitches;
+        if (!CheckedMul(perPlane, planes, size.switches[tier])
+            || !CheckedAdd(switchesTotal, size.switches[tier], switchesTotal))
+        {
+            return false;
+        }
+    }
+    size.switchesTotal = switchesTotal;
+
+    // Each plane: N host links plus N links at each of the t-1 inter-tier levels.
+    int64_t linksPerPlane = 0;
+    if (!CheckedMul(nics, planes, size.hostLinks) || !CheckedMul(nics, tiers, linksPerPlane)
+        || !CheckedMul(linksPerPlane, planes, size.links))
+    {
+        return false;
+    }
+    return true;
+}
+
+/**
+ * Format one design as a single line of key=value pairs.
+ *
+ * @param size the design to format
+ * @return the line, without a trailing newline
+ */
+std::string
+FormatFabric(const FabricSize& size)
+{
+    std::ostringstream os;
+    os << "design=" << size.design << " planes=" << size.planes << " tiers=" << size.tiers
+       << " radix=" << size.radix << " port_gbps=" << size.portGbps << " nics=" << size.nics;
+    for (int64_t tier = 0; tier < MAX_TIERS; ++tier)
+    {
+        os << " switches_t" << tier << "=" << size.switches[tier];
+    }
+    os << " switches_total=" << size.switchesTotal << " links=" << size.links
+       << " host_links=" << size.hostLinks;
+    return os.str();
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string radixText = "512";
+    std::string portSpeedText = "100";
+    std::string nicSpeedText = "800";
+    std::string tiersText = "2";
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("radix",
+                 "Switch radix (ports per switch) in the multi-plane design",
+                 MakeBoundCallback(&StoreText, &radixText),
+                 radixText);
+    cmd.AddValue("portSpeed",
+                 "Switch port speed in Gbps (multi-plane design)",
+                 MakeBoundCallback(&StoreText, &portSpeedText),
+                 portSpeedText);
+    cmd.AddValue("nicSpeed",
+                 "NIC speed in Gbps (multiple of portSpeed)",
+                 MakeBoundCallback(&StoreText, &nicSpeedText),
+                 nicSpeedText);
+    cmd.AddValue("tiers",
+                 "Number of switch tiers (1..4)",
+                 MakeBoundCallback(&StoreText, &tiersText),
+                 tiersText);
+    cmd.Parse(argc, argv);
+
+    // Parse all numeric options as int64 first, so that any non-numeric
+    // value is reported before range checks on the other options.
+    struct Option
+    {
+        const char* name;
+        const std::string& text;
+        int64_t value;
+    };
+
+    std::vector<Option> options = {{"radix", radixText, 0},
+                                   {"portSpeed", portSpeedText, 0},
+                                   {"nicSpeed", nicSpeedText, 0},
+                                   {"tiers", tiersText, 0}};
+    for (auto& option : options)
+    {
+        auto parsed = ParseInt64(option.text);
+        if (!parsed)
+        {
+            PrintError(option.name, "a 64-bit integer", "'" + option.text + "'");
+            return 1;
+        }
+        option.value = *parsed;
+    }
+    const int64_t radix = options[0].value;
+    const int64_t portSpeed = options[1].value;
+    const int64_t nicSpeed = options[2].value;
+    const int64_t tiers = options[3].value;
+
+    if (radix < 2 || radix % 2 != 0)
+    {
+        PrintError("radix", "an even integer >= 2", radixText);
+        return 1;
+    }
+    if (portSpeed <= 0)
+    {
+        PrintError("portSpeed", "a positive number of Gbps", portSpeedText);
+        return 1;
+    }
+    if (nicSpeed <= 0)
+    {
+        PrintError("nicSpeed", "a positive number of Gbps", nicSpeedText);
+        return 1;
+    }
+    if (nicSpeed % portSpeed != 0)
+    {
+        PrintError("nicSpeed",
+                   "a multiple of --portSpeed (" + std::to_string(portSpeed) + ")",
+                   nicSpeedText);
+        return 1;
+    }
+    if (tiers < 1 || tiers > MAX_TIERS)
+    {
+        PrintError("tiers", "between 1 and " + std::to_string(MAX_TIERS), tiersText);
+        return 1;
+    }
+
+    // Single-plane switches have the same total bandwidth: R1 = R * portSpeed / nicSpeed
+    // = R / P ports at nicSpeed.  R1 must be an integer, even and >= 2, i.e. R must be a
+    // multiple of 2 * P.
+    const int64_t planes = nicSpeed / portSpeed;
+    if (radix % planes != 0 || radix / planes < 2 || (radix / planes) % 2 != 0)
+    {
+        PrintError("radix",
+                   "a multiple of 2*nicSpeed/portSpeed (2*" + std::to_string(planes)
+                       + ") so that the single-plane radix radix*portSpeed/nicSpeed is an even "
+                         "integer >= 2",
+                   radixText);
+        return 1;
+    }
+    const int64_t singleRadix = radix / planes;
+
+    // Compute every design before printing, so that an overflow produces only
+    // the error line and no partial output.
+    const std::string overflowReq = "small enough for all counts to fit in 64-bit integers";
+    std::vector<FabricSize> designs;
+
+    FabricSize multi;
+    if (!ComputeFabric("multi-plane", planes, tiers, radix, portSpeed, multi))
+    {
+        PrintError("radix", overflowReq, radixText);
+        return 1;
+    }
+    designs.push_back(multi);
+
+    FabricSize single;
+    if (!ComputeFabric("single-plane", 1, tiers, singleRadix, nicSpeed, single))
+    {
+        PrintError("radix", overflowReq, radixText);
+        return 1;
+    }
+    designs.push_back(single);
+
+    // Walk the single-plane design up from --tiers, one line per tier count,
+    // until it reaches at least the multi-plane NIC count (or MAX_TIERS).
+    // The single-plane radix is never larger, so parity is never below --tiers.
+    // With radix 2 the fabric does not grow with the tier count, so stop there.
+    bool matched = single.nics >= multi.nics;
+    for (int64_t t = tiers + 1; !matched && singleRadix > 2 && t <= MAX_TIERS; ++t)
+    {
+        FabricSize candidate;
+        if (!ComputeFabric("single-plane", 1, t, singleRadix, nicSpeed, candidate))
+        {
+            PrintError("radix", overflowReq, radixText);
+            return 1;
+        }
+        designs.push_back(candidate);
+        matched = candidate.nics >= multi.nics;
+    }
+
+    for (const auto& design : designs)
+    {
+        std::cout << FormatFabric(design) << std::endl;
+    }
+    if (!matched)
+    {
+        std::cerr << "note: no single-plane design with at most " << MAX_TIERS
+                  << " tiers reaches nics=" << multi.nics << std::endl;
+    }
+    return 0;
+}

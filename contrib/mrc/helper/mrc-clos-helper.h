@@ -1,0 +1,227 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_CLOS_HELPER_H
+#define MRC_CLOS_HELPER_H
+
+#include "ns3/data-rate.h"
+#include "ns3/mrc-channel.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-switch-net-device.h"
+#include "ns3/mrc-usid-carrier.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief One path between two hosts of a multi-plane Clos fabric.
+ */
+struct MrcPath
+{
+    uint32_t plane;         //!< the plane (= the NIC port used at both ends)
+    int32_t t1;             //!< the T1 switch crossed, or -1 for a T0-local path
+    MrcUsidCarrier carrier; //!< the destination address that steers the packet along it
+};
+
+/**
+ * @ingroup mrc
+ * @brief Builds a multi-plane two-tier Clos fabric of SRv6 uSID switches.
+ *
+ * Planes are independent networks. In each plane, T0s (leaves) have HostsPerT0 host-facing
+ * ports and one uplink to every T1 (spine). Every host has one NIC port per plane, port p cabled
+ * to plane p. Node order: hosts, then for each plane its T0s then its T1s.
+ *
+ * uSIDs, per plane: T0 i = 0x1000 + i, T1 j = 0x2000 + j, host port k of a T0 = 0x0100 + k
+ * (local to that T0). Port layout: T0 ports 0..HostsPerT0-1 face hosts, then one per T1;
+ * T1 port i faces T0 i. Paths: `block:T0src:T1:T0dst:host::`, or `block:T0:host::` between
+ * hosts under the same T0. A host port's own address is `block:T0:host::<plane>`.
+ *
+ * Host-facing switch ports are marked LastHop, with ECN marking off (MRC's rule: ECN means
+ * mid-fabric congestion; last-hop congestion shows up as trimming).
+ */
+class MrcClosHelper : public Object
+{
+  public:
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcClosHelper();
+    ~MrcClosHelper() override;
+
+    /**
+     * Check the attributes.
+     * @return an empty string if they describe a buildable fabric, else a one-line message
+     * naming the offending attribute and the accepted values
+     */
+    std::string Validate() const;
+
+    /** Build the fabric (aborts with Validate()'s message if the attributes are invalid). */
+    void Build();
+
+    /** @return the uSID of T0 i */
+    static uint16_t T0Usid(uint32_t i);
+    /** @return the uSID of T1 j */
+    static uint16_t T1Usid(uint32_t j);
+    /** @return the uSID of a T0's host port k */
+    static uint16_t HostUsid(uint32_t k);
+
+    /** @return number of hosts */
+    uint32_t GetNHosts() const;
+    /** @return number of planes */
+    uint32_t GetNPlanes() const;
+    /** @return T0s per plane */
+    uint32_t GetNT0() const;
+    /** @return T1s per plane */
+    uint32_t GetNT1() const;
+    /** @return hosts per T0 */
+    uint32_t GetHostsPerT0() const;
+    /** @return the host nodes */
+    NodeContainer GetHosts() const;
+    /** @return every switch node */
+    NodeContainer GetSwitches() const;
+    /**
+     * @param h host index
+     * @param plane plane
+     * @return the host's NIC port on that plane
+     */
+    Ptr<MrcNetDevice> GetHostPort(uint32_t h, uint32_t plane) const;
+    /**
+     * @param plane plane
+     * @param i T0 index
+     * @return the T0 switch
+     */
+    Ptr<MrcSwitchNetDevice> GetT0(uint32_t plane, uint32_t i) const;
+    /**
+     * @param plane plane
+     * @param j T1 index
+     * @return the T1 switch
+     */
+    Ptr<MrcSwitchNetDevice> GetT1(uint32_t plane, uint32_t j) const;
+    /**
+     * @param h host
+     * @param plane plane
+     * @return the cable between the host and its T0 on that plane
+     */
+    Ptr<MrcChannel> GetHostLink(uint32_t h, uint32_t plane) const;
+    /**
+     * @param plane plane
+     * @param i T0 index
+     * @param j T1 index
+     * @return the cable between T0 i and T1 j on that plane
+     */
+    Ptr<MrcChannel> GetUplink(uint32_t plane, uint32_t i, uint32_t j) const;
+    /**
+     * @param h host
+     * @return the T0 index the host hangs off (in every plane)
+     */
+    uint32_t GetT0Of(uint32_t h) const;
+    /**
+     * @param h host
+     * @param plane plane
+     * @return the host port's own IPv6 address
+     */
+    Ipv6Address GetHostAddress(uint32_t h, uint32_t plane) const;
+
+    /**
+     * @param src source host
+     * @param dst destination host
+     * @return every path from src to dst, grouped by plane
+     */
+    std::vector<MrcPath> GetPaths(uint32_t src, uint32_t dst) const;
+    /**
+     * @param src source host
+     * @param dst destination host
+     * @param plane plane
+     * @param t1 T1 index (ignored when both hosts share a T0)
+     * @return the uSID carrier for that path
+     */
+    MrcUsidCarrier MakeCarrier(uint32_t src, uint32_t dst, uint32_t plane, uint32_t t1) const;
+    /**
+     * @param src source host
+     * @param dst destination host
+     * @param path a path from GetPaths(src, dst)
+     * @return node ids of the switches the path crosses, in order
+     */
+    std::vector<uint32_t> GetSwitchNodeIds(uint32_t src, uint32_t dst, const MrcPath& path) const;
+
+    /**
+     * Write one pcap file per host NIC port (DLT_RAW: raw IPv6), named prefix-HOST-PLANE.pcap.
+     * @param prefix file name prefix
+     */
+    void EnablePcapHosts(const std::string& prefix);
+
+    /**
+     * Assign random streams to every queue's ECN marking.
+     * @param stream first stream
+     * @return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    void DoDispose() override;
+    /**
+     * Create a cable between two new ports.
+     * @param a node at one end
+     * @param b node at the other end
+     * @param aLastHop whether a's queue feeds a host (LastHop, no ECN)
+     * @param aHost a is a host NIC
+     * @param bHost b is a host NIC
+     * @param pa set to a's port
+     * @param pb set to b's port
+     * @return the cable
+     */
+    Ptr<MrcChannel> Connect(Ptr<Node> a,
+                            Ptr<Node> b,
+                            bool aLastHop,
+                            bool aHost,
+                            bool bHost,
+                            Ptr<MrcNetDevice>& pa,
+                            Ptr<MrcNetDevice>& pb);
+    /**
+     * Make a port's queue.
+     * @param host host NIC queue (no trimming, no ECN)
+     * @param lastHop host-facing switch port
+     * @return the queue
+     */
+    Ptr<MrcTrimmingQueue> MakeQueue(bool host, bool lastHop) const;
+
+    // attributes
+    uint32_t m_planes;       //!< planes
+    uint32_t m_hostsPerT0;   //!< hosts per T0
+    uint32_t m_nT0;          //!< T0s per plane
+    uint32_t m_nT1;          //!< T1s per plane
+    uint32_t m_radix;        //!< switch radix, 0 = unlimited
+    DataRate m_linkRate;     //!< every link's rate
+    Time m_linkDelay;        //!< every link's delay
+    Time m_switchLatency;    //!< switch forwarding latency
+    uint32_t m_dataQueue;    //!< switch data queue, bytes
+    uint32_t m_controlQueue; //!< switch control queue, bytes
+    uint32_t m_hostQueue;    //!< host NIC queue, bytes
+    uint32_t m_ecnMin;       //!< ECN min threshold
+    uint32_t m_ecnMax;       //!< ECN max threshold
+    double m_ecnMaxP;        //!< ECN max probability
+    bool m_trim;             //!< trimming on
+    uint32_t m_trimSize;     //!< bytes kept by trimming
+    Ipv6Address m_block;     //!< locator block
+    uint32_t m_blockBits;    //!< locator block length
+
+    bool m_built;                                               //!< Build() done
+    NodeContainer m_hosts;                                      //!< hosts
+    NodeContainer m_switchNodes;                                //!< all switches
+    std::vector<std::vector<Ptr<MrcNetDevice>>> m_hostPorts;   //!< [host][plane]
+    std::vector<std::vector<Ptr<MrcChannel>>> m_hostLinks;     //!< [host][plane]
+    std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t0;    //!< [plane][i]
+    std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t1;    //!< [plane][j]
+    std::vector<std::vector<Ptr<MrcChannel>>> m_uplinks;       //!< [plane][i * nT1 + j]
+};
+
+} // namespace ns3
+
+#endif /* MRC_CLOS_HELPER_H */

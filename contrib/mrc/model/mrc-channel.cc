@@ -1,0 +1,151 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-channel.h"
+
+#include "mrc-net-device.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcChannel");
+NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
+
+TypeId
+MrcChannel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcChannel")
+            .SetParent<Channel>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcChannel>()
+            .AddAttribute("Delay",
+                          "Propagation delay of the cable",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&MrcChannel::m_delay),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("LostInFlight",
+                            "A frame was lost in flight because the cable went down",
+                            MakeTraceSourceAccessor(&MrcChannel::m_lostTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+MrcChannel::MrcChannel()
+    : m_nDevices(0),
+      m_up(true),
+      m_epoch(0),
+      m_lostInFlight(0)
+{
+}
+
+MrcChannel::~MrcChannel() = default;
+
+void
+MrcChannel::DoDispose()
+{
+    m_devices[0] = nullptr;
+    m_devices[1] = nullptr;
+    Channel::DoDispose();
+}
+
+void
+MrcChannel::Attach(Ptr<MrcNetDevice> device)
+{
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a cable has two ends");
+    m_devices[m_nDevices++] = device;
+}
+
+bool
+MrcChannel::Transmit(Ptr<Packet> packet, const Ipv6Header& header, MrcNetDevice* src, Time txTime)
+{
+    if (!m_up || m_nDevices != 2)
+    {
+        return false;
+    }
+    const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
+    MrcNetDevice* d = PeekPointer(m_devices[dst]);
+    Simulator::ScheduleWithContext(d->GetNode()->GetId(),
+                                   txTime + m_delay + d->GetRxLatency(),
+                                   &MrcChannel::Deliver,
+                                   this,
+                                   packet,
+                                   header,
+                                   dst,
+                                   m_epoch);
+    return true;
+}
+
+void
+MrcChannel::Deliver(Ptr<Packet> packet, Ipv6Header header, uint8_t dst, uint32_t epoch)
+{
+    if (epoch != m_epoch || !m_up)
+    {
+        ++m_lostInFlight;
+        m_lostTrace(packet);
+        return;
+    }
+    m_devices[dst]->Receive(packet, header);
+}
+
+void
+MrcChannel::SetUp(bool up)
+{
+    if (up == m_up)
+    {
+        return;
+    }
+    NS_LOG_INFO("cable " << GetId() << (up ? " up" : " down") << " at " << Simulator::Now());
+    m_up = up;
+    if (!up)
+    {
+        ++m_epoch;
+    }
+    for (uint32_t i = 0; i < m_nDevices; ++i)
+    {
+        m_devices[i]->NotifyLinkChange(up);
+    }
+}
+
+bool
+MrcChannel::IsUp() const
+{
+    return m_up;
+}
+
+uint64_t
+MrcChannel::GetLostInFlight() const
+{
+    return m_lostInFlight;
+}
+
+Time
+MrcChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+std::size_t
+MrcChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+MrcChannel::GetDevice(std::size_t i) const
+{
+    return m_devices[i];
+}
+
+Ptr<MrcNetDevice>
+MrcChannel::GetMrcDevice(std::size_t i) const
+{
+    return m_devices[i];
+}
+
+} // namespace ns3

@@ -1,0 +1,98 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_CHANNEL_H
+#define MRC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class MrcNetDevice;
+
+/**
+ * @ingroup mrc
+ * @brief A full-duplex point-to-point cable between two MrcNetDevices.
+ *
+ * The cable can be taken down and up (a link flap, a switch reboot). Taking it down loses every
+ * frame in flight on it, in both directions: each frame remembers the cable's epoch when it was
+ * sent and is discarded on arrival if the cable has gone down since. The devices at both ends are
+ * told, and drop what they had queued for it.
+ *
+ * The arrival event is scheduled in the receiving node's context after serialization, propagation
+ * and the receiving device's RxLatency (a switch's forwarding latency), so a hop costs one event.
+ */
+class MrcChannel : public Channel
+{
+  public:
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcChannel();
+    ~MrcChannel() override;
+
+    /**
+     * Attach a device (two at most).
+     * @param device the device
+     */
+    void Attach(Ptr<MrcNetDevice> device);
+
+    /**
+     * Send a frame to the other end.
+     * @param packet IPv6 payload
+     * @param header IPv6 header
+     * @param src the sending device
+     * @param txTime serialization time of the frame
+     * @return false if the cable is down (the frame is not sent)
+     */
+    bool Transmit(Ptr<Packet> packet, const Ipv6Header& header, MrcNetDevice* src, Time txTime);
+
+    /**
+     * Take the cable up or down (both directions).
+     * @param up the new state
+     */
+    void SetUp(bool up);
+    /** @return true if the cable is up */
+    bool IsUp() const;
+    /** @return frames lost in flight because the cable went down */
+    uint64_t GetLostInFlight() const;
+    /** @return the propagation delay */
+    Time GetDelay() const;
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+    /**
+     * @param i 0 or 1
+     * @return the attached MrcNetDevice
+     */
+    Ptr<MrcNetDevice> GetMrcDevice(std::size_t i) const;
+
+  private:
+    void DoDispose() override;
+    /**
+     * Deliver a frame at the far end.
+     * @param packet payload
+     * @param header IPv6 header
+     * @param dst index of the receiving device
+     * @param epoch the cable's epoch when the frame was sent
+     */
+    void Deliver(Ptr<Packet> packet, Ipv6Header header, uint8_t dst, uint32_t epoch);
+
+    Ptr<MrcNetDevice> m_devices[2]; //!< the two ends
+    uint32_t m_nDevices;            //!< how many are attached
+    Time m_delay;                   //!< propagation delay
+    bool m_up;                      //!< cable state
+    uint32_t m_epoch;               //!< bumped each time the cable goes down
+    uint64_t m_lostInFlight;        //!< frames lost in flight
+    TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frame lost in flight
+};
+
+} // namespace ns3
+
+#endif /* MRC_CHANNEL_H */

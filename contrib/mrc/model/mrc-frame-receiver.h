@@ -1,0 +1,38 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_FRAME_RECEIVER_H
+#define MRC_FRAME_RECEIVER_H
+
+#include "ns3/ipv6-header.h"
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief What an MrcNetDevice hands received frames to: a switch, or a host's MRC protocol.
+ *
+ * Frames travel with their IPv6 header already parsed (as ns-3's Ipv6QueueDiscItem keeps it),
+ * so that a switch can rewrite the destination (uSID shift) without serializing the header at
+ * every hop. The bytes on the wire are the same; pcap tracing serializes on demand.
+ */
+class MrcFrameReceiver
+{
+  public:
+    virtual ~MrcFrameReceiver() = default;
+
+    /**
+     * Receive one frame.
+     * @param port the receiving port's index, as given to MrcNetDevice::SetFrameReceiver
+     * @param packet the IPv6 payload
+     * @param header the IPv6 header (may be modified by the receiver)
+     */
+    virtual void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) = 0;
+};
+
+} // namespace ns3
+
+#endif /* MRC_FRAME_RECEIVER_H */

@@ -1,0 +1,168 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_NET_DEVICE_H
+#define MRC_NET_DEVICE_H
+
+#include "mrc-frame-receiver.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class MrcChannel;
+class MrcTrimmingQueue;
+
+/**
+ * @ingroup mrc
+ * @brief A switch or NIC port: a trimming queue in front of a serializer on an MrcChannel.
+ *
+ * Frames are raw IPv6 (no link-layer header; pcap files use DLT_RAW). The fast path,
+ * SendFrame() and MrcFrameReceiver::ReceiveFrame(), passes the IPv6 header parsed beside the
+ * payload. The standard NetDevice::Send() and receive callback also work, with the IPv6 header
+ * inside the packet, for programs that want them.
+ *
+ * The serializer schedules a transmit-complete event only when something is waiting, so an idle
+ * port forwards a frame with a single event (its arrival at the far end).
+ */
+class MrcNetDevice : public NetDevice
+{
+  public:
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcNetDevice();
+    ~MrcNetDevice() override;
+
+    /**
+     * @param channel the cable to attach to
+     */
+    void Attach(Ptr<MrcChannel> channel);
+    /** @param queue the egress queue */
+    void SetQueue(Ptr<MrcTrimmingQueue> queue);
+    /** @return the egress queue */
+    Ptr<MrcTrimmingQueue> GetQueue() const;
+    /** @return the cable */
+    Ptr<MrcChannel> GetMrcChannel() const;
+
+    /**
+     * Hand received frames to a receiver instead of the node's protocol handlers.
+     * @param receiver the receiver (not owned; must outlive the device's use)
+     * @param port the index the receiver knows this port by
+     */
+    void SetFrameReceiver(MrcFrameReceiver* receiver, uint32_t port);
+
+    /**
+     * Queue a frame for transmission.
+     * @param packet the IPv6 payload
+     * @param header the IPv6 header
+     * @return false if it was dropped (queue full or link down)
+     */
+    bool SendFrame(Ptr<Packet> packet, Ipv6Header& header);
+
+    /**
+     * Called by the channel when a frame arrives.
+     * @param packet the IPv6 payload
+     * @param header its IPv6 header
+     */
+    void Receive(Ptr<Packet> packet, Ipv6Header& header);
+
+    /**
+     * Called by the channel when the cable goes up or down.
+     * @param up the new state
+     */
+    void NotifyLinkChange(bool up);
+
+    /** @return the delay added to every arrival (a switch's forwarding latency) */
+    Time GetRxLatency() const
+    {
+        return m_rxLatency;
+    }
+
+    /** @param latency delay added to every arrival at this port */
+    void SetRxLatency(Time latency);
+    /** @param rate the line rate */
+    void SetDataRate(DataRate rate);
+    /** @return the line rate */
+    DataRate GetDataRate() const;
+    /** @return frames transmitted */
+    uint64_t GetTxPackets() const;
+    /** @return bytes transmitted (IPv6 header included) */
+    uint64_t GetTxBytes() const;
+    /** @return frames received */
+    uint64_t GetRxPackets() const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  private:
+    void DoDispose() override;
+    /** Start sending the next queued frame if the serializer is idle. */
+    void TransmitComplete();
+    /**
+     * Put a frame on the wire now.
+     * @param packet the payload
+     * @param header its header
+     */
+    void StartTransmission(Ptr<Packet> packet, const Ipv6Header& header);
+
+    Ptr<Node> m_node;                 //!< owner
+    Ptr<MrcChannel> m_channel;        //!< cable
+    Ptr<MrcTrimmingQueue> m_queue;    //!< egress queue
+    MrcFrameReceiver* m_receiver;     //!< fast receive path, or null
+    uint32_t m_port;                  //!< index known to m_receiver
+    uint32_t m_ifIndex;               //!< interface index
+    Mac48Address m_address;           //!< nominal address
+    uint16_t m_mtu;                   //!< MTU (IPv6 packet)
+    DataRate m_dataRate;              //!< line rate
+    uint64_t m_psPerByte;             //!< serialization time per byte, picoseconds
+    Time m_rxLatency;                 //!< added to arrivals
+    Time m_busyUntil;                 //!< serializer busy until
+    bool m_txEventPending;            //!< a TransmitComplete is scheduled
+    bool m_linkUp;                    //!< cable state as last notified
+    uint64_t m_txPackets;             //!< frames sent
+    uint64_t m_txBytes;               //!< bytes sent
+    uint64_t m_rxPackets;             //!< frames received
+    NetDevice::ReceiveCallback m_rxCallback;        //!< standard receive path
+    NetDevice::PromiscReceiveCallback m_promiscRx;  //!< promiscuous receive path
+    TracedCallback<> m_linkChangeCallbacks;         //!< link change listeners
+    TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< full frames (IPv6 header included)
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;   //!< frame put on the wire
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< frame received
+};
+
+} // namespace ns3
+
+#endif /* MRC_NET_DEVICE_H */

@@ -1,0 +1,364 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-trimming-queue.h"
+
+#include "mrc-dscp.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcTrimmingQueue");
+NS_OBJECT_ENSURE_REGISTERED(MrcTrimmingQueue);
+
+namespace
+{
+/** IPv6 fixed header size, counted in every queue size. */
+constexpr uint32_t IPV6_HEADER_BYTES = 40;
+} // namespace
+
+const char*
+MrcTrimmingQueue::DropReasonName(uint32_t reason)
+{
+    switch (reason)
+    {
+    case DATA_OVERFLOW:
+        return "DataOverflow";
+    case CONTROL_OVERFLOW:
+        return "ControlOverflow";
+    case TRIMMED_OVERFLOW:
+        return "TrimmedOverflow";
+    case LINK_DOWN:
+        return "LinkDown";
+    default:
+        return "Unknown";
+    }
+}
+
+TypeId
+MrcTrimmingQueue::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcTrimmingQueue")
+            .SetParent<Object>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcTrimmingQueue>()
+            .AddAttribute("DataLimit",
+                          "Data class limit in bytes (IPv6 header included)",
+                          UintegerValue(1000000),
+                          MakeUintegerAccessor(&MrcTrimmingQueue::m_dataLimit),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ControlLimit",
+                          "Control class limit in bytes (IPv6 header included)",
+                          UintegerValue(200000),
+                          MakeUintegerAccessor(&MrcTrimmingQueue::m_controlLimit),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("TrimEnabled",
+                          "Trim data packets that do not fit (false: drop them)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcTrimmingQueue::m_trimEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("TrimSize",
+                          "IPv6 payload bytes a trimmed packet keeps (its transport headers)",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&MrcTrimmingQueue::m_trimSize),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("EcnEnabled",
+                          "Mark ECN-capable data packets (MRC turns this off on last-hop ports)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcTrimmingQueue::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnMinBytes",
+                          "Data backlog at which marking starts",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&MrcTrimmingQueue::m_ecnMin),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcnMaxBytes",
+                          "Data backlog from which every packet is marked",
+                          UintegerValue(400000),
+                          MakeUintegerAccessor(&MrcTrimmingQueue::m_ecnMax),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcnMaxProbability",
+                          "Marking probability just below EcnMaxBytes",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&MrcTrimmingQueue::m_ecnMaxP),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("LastHop",
+                          "This queue feeds a host-facing port: trims are last-hop trims",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcTrimmingQueue::m_lastHop),
+                          MakeBooleanChecker())
+            .AddTraceSource("Enqueue",
+                            "A packet was queued intact",
+                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_enqueueTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Trim",
+                            "A data packet was trimmed (packet, lastHop)",
+                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_trimTrace),
+                            "ns3::MrcTrimmingQueue::TrimTracedCallback")
+            .AddTraceSource("Mark",
+                            "A data packet was ECN-marked",
+                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_markTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet was dropped (packet, DropReason)",
+                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_dropTrace),
+                            "ns3::MrcTrimmingQueue::DropTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A packet left the queue for the wire",
+                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_dequeueTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+MrcTrimmingQueue::MrcTrimmingQueue()
+    : m_dataBytes(0),
+      m_controlBytes(0),
+      m_maxDataBytes(0),
+      m_arrivals(0),
+      m_enqueued(0),
+      m_trimmed(0),
+      m_marked(0),
+      m_dequeued(0)
+{
+    m_dropped.fill(0);
+    m_uniform = CreateObject<UniformRandomVariable>();
+}
+
+MrcTrimmingQueue::~MrcTrimmingQueue() = default;
+
+void
+MrcTrimmingQueue::DoDispose()
+{
+    m_data.clear();
+    m_control.clear();
+    m_uniform = nullptr;
+    Object::DoDispose();
+}
+
+MrcTrimmingQueue::Outcome
+MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
+{
+    ++m_arrivals;
+    const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
+    const uint8_t tc = header.GetTrafficClass();
+    if (MrcDscp::Dscp(tc) != MrcDscp::DATA)
+    {
+        if (m_controlBytes + bytes > m_controlLimit)
+        {
+            Drop(packet, CONTROL_OVERFLOW);
+            return DROPPED;
+        }
+        m_controlBytes += bytes;
+        m_control.push_back({packet, header});
+        ++m_enqueued;
+        m_enqueueTrace(packet);
+        return ENQUEUED;
+    }
+
+    if (m_dataBytes + bytes <= m_dataLimit)
+    {
+        const uint8_t ecn = MrcDscp::Ecn(tc);
+        if (m_ecnEnabled && ecn != MrcDscp::ECN_NOT_ECT && ecn != MrcDscp::ECN_CE &&
+            m_dataBytes >= m_ecnMin)
+        {
+            bool mark = m_dataBytes >= m_ecnMax;
+            if (!mark)
+            {
+                const double p =
+                    m_ecnMaxP * double(m_dataBytes - m_ecnMin) / double(m_ecnMax - m_ecnMin);
+                mark = m_uniform->GetValue() < p;
+            }
+            if (mark)
+            {
+                header.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_CE));
+                ++m_marked;
+                m_markTrace(packet);
+            }
+        }
+        m_dataBytes += bytes;
+        if (m_dataBytes > m_maxDataBytes)
+        {
+            m_maxDataBytes = m_dataBytes;
+        }
+        m_data.push_back({packet, header});
+        ++m_enqueued;
+        m_enqueueTrace(packet);
+        return ENQUEUED;
+    }
+
+    if (!m_trimEnabled)
+    {
+        Drop(packet, DATA_OVERFLOW);
+        return DROPPED;
+    }
+    // Trim: keep the transport headers, move to the control class with a "trimmed" DSCP.
+    if (packet->GetSize() > m_trimSize)
+    {
+        packet->RemoveAtEnd(packet->GetSize() - m_trimSize);
+    }
+    const uint32_t trimmedBytes = packet->GetSize() + IPV6_HEADER_BYTES;
+    if (m_controlBytes + trimmedBytes > m_controlLimit)
+    {
+        Drop(packet, TRIMMED_OVERFLOW);
+        return DROPPED;
+    }
+    header.SetTrafficClass(MrcDscp::TrafficClass(
+        m_lastHop ? MrcDscp::TRIMMED_LAST_HOP : MrcDscp::TRIMMED,
+        MrcDscp::Ecn(tc)));
+    header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
+    m_controlBytes += trimmedBytes;
+    m_control.push_back({packet, header});
+    ++m_trimmed;
+    m_trimTrace(packet, m_lastHop);
+    return TRIMMED;
+}
+
+bool
+MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header)
+{
+    std::deque<Item>* q;
+    if (!m_control.empty())
+    {
+        q = &m_control;
+    }
+    else if (!m_data.empty())
+    {
+        q = &m_data;
+    }
+    else
+    {
+        return false;
+    }
+    Item& item = q->front();
+    packet = std::move(item.packet);
+    header = item.header;
+    q->pop_front();
+    const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
+    if (q == &m_control)
+    {
+        m_controlBytes -= bytes;
+    }
+    else
+    {
+        m_dataBytes -= bytes;
+    }
+    ++m_dequeued;
+    m_dequeueTrace(packet);
+    return true;
+}
+
+void
+MrcTrimmingQueue::Flush()
+{
+    for (auto* q : {&m_control, &m_data})
+    {
+        for (auto& item : *q)
+        {
+            Drop(item.packet, LINK_DOWN);
+        }
+        q->clear();
+    }
+    m_controlBytes = 0;
+    m_dataBytes = 0;
+}
+
+void
+MrcTrimmingQueue::CountExternalDrop(Ptr<const Packet> packet, DropReason reason)
+{
+    ++m_arrivals;
+    Drop(packet, reason);
+}
+
+void
+MrcTrimmingQueue::Drop(Ptr<const Packet> packet, DropReason reason)
+{
+    ++m_dropped[reason];
+    m_dropTrace(packet, reason);
+}
+
+uint64_t
+MrcTrimmingQueue::GetArrivals() const
+{
+    return m_arrivals;
+}
+
+uint64_t
+MrcTrimmingQueue::GetEnqueued() const
+{
+    return m_enqueued;
+}
+
+uint64_t
+MrcTrimmingQueue::GetTrimmed() const
+{
+    return m_trimmed;
+}
+
+uint64_t
+MrcTrimmingQueue::GetMarked() const
+{
+    return m_marked;
+}
+
+uint64_t
+MrcTrimmingQueue::GetDropped(DropReason reason) const
+{
+    return m_dropped[reason];
+}
+
+uint64_t
+MrcTrimmingQueue::GetDroppedTotal() const
+{
+    uint64_t s = 0;
+    for (auto d : m_dropped)
+    {
+        s += d;
+    }
+    return s;
+}
+
+uint64_t
+MrcTrimmingQueue::GetDequeued() const
+{
+    return m_dequeued;
+}
+
+uint32_t
+MrcTrimmingQueue::GetNPackets() const
+{
+    return static_cast<uint32_t>(m_data.size() + m_control.size());
+}
+
+uint32_t
+MrcTrimmingQueue::GetDataBytes() const
+{
+    return m_dataBytes;
+}
+
+uint32_t
+MrcTrimmingQueue::GetControlBytes() const
+{
+    return m_controlBytes;
+}
+
+uint32_t
+MrcTrimmingQueue::GetMaxDataBytes() const
+{
+    return m_maxDataBytes;
+}
+
+int64_t
+MrcTrimmingQueue::AssignStreams(int64_t stream)
+{
+    m_uniform->SetStream(stream);
+    return 1;
+}
+
+} // namespace ns3

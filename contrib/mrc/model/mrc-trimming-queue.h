@@ -1,0 +1,203 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_TRIMMING_QUEUE_H
+#define MRC_TRIMMING_QUEUE_H
+
+#include "ns3/ipv6-header.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief An egress queue with two strict-priority classes, ECN marking and packet trimming.
+ *
+ * The *control* class (ACK, SACK, NACK, probes, trimmed headers) is always served first and is
+ * never trimmed. The *data* class holds packets whose DSCP is MrcDscp::DATA. Every arriving
+ * packet has exactly one of three outcomes, as in ns-3's QueueDisc with a third one added:
+ *
+ * - **enqueued** intact (a data packet may also be ECN-marked: RED-like between EcnMinBytes and
+ *   EcnMaxBytes of data backlog, only if ECN-capable, only where EcnEnabled);
+ * - **trimmed**: a data packet that does not fit is cut to TrimSize bytes of IPv6 payload, its
+ *   DSCP set to TRIMMED (or TRIMMED_LAST_HOP on a LastHop port), and queued in the control class;
+ * - **dropped**, with a reason (DropReason).
+ *
+ * Accounting identity (checked by the tests), with Q the packets still queued:
+ *   arrivals = dequeued + Q + dropped (all reasons)
+ * where trimmed packets are among the dequeued, queued or LINK_DOWN-dropped ones, and a packet
+ * refused by a down link (CountExternalDrop) counts as an arrival dropped with LINK_DOWN.
+ * Sizes count the 40-byte IPv6 header.
+ */
+class MrcTrimmingQueue : public Object
+{
+  public:
+    /** Why a packet was dropped. */
+    enum DropReason : uint8_t
+    {
+        DATA_OVERFLOW = 0, //!< data class full and trimming off
+        CONTROL_OVERFLOW,  //!< control class full
+        TRIMMED_OVERFLOW,  //!< trimmed header found the control class full
+        LINK_DOWN,         //!< queued for (or sent to) a link that went down
+        DROP_REASON_COUNT  //!< number of reasons
+    };
+
+    /** The outcome of Enqueue. */
+    enum Outcome : uint8_t
+    {
+        ENQUEUED = 0, //!< queued intact
+        TRIMMED,      //!< trimmed, header queued in the control class
+        DROPPED       //!< dropped
+    };
+
+    /**
+     * @param reason a DropReason
+     * @return its name
+     */
+    static const char* DropReasonName(uint32_t reason);
+
+    /**
+     * Signature of the Trim trace source.
+     * @param packet the trimmed packet (header only)
+     * @param lastHop true if trimmed on a host-facing port
+     */
+    typedef void (*TrimTracedCallback)(Ptr<const Packet> packet, bool lastHop);
+
+    /**
+     * Signature of the Drop trace source.
+     * @param packet the dropped packet
+     * @param reason a DropReason
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, uint32_t reason);
+
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcTrimmingQueue();
+    ~MrcTrimmingQueue() override;
+
+    /**
+     * Offer a packet.
+     * @param packet the IPv6 payload (trimming shortens it)
+     * @param header its IPv6 header (trimming and marking rewrite its Traffic Class)
+     * @return the outcome
+     */
+    Outcome Enqueue(Ptr<Packet> packet, Ipv6Header& header);
+
+    /**
+     * Take the next packet, control class first.
+     * @param packet set to the packet
+     * @param header set to its header
+     * @return false if both classes are empty
+     */
+    bool Dequeue(Ptr<Packet>& packet, Ipv6Header& header);
+
+    /** @return true if both classes are empty */
+    bool IsEmpty() const
+    {
+        return m_data.empty() && m_control.empty();
+    }
+
+    /** Drop everything queued with reason LINK_DOWN. */
+    void Flush();
+
+    /**
+     * Count (and trace) a packet dropped for a reason outside the queue's own decisions, such as
+     * a down link, so that the identities above keep holding.
+     * @param packet the packet
+     * @param reason the reason
+     */
+    void CountExternalDrop(Ptr<const Packet> packet, DropReason reason);
+
+    /** @return packets offered */
+    uint64_t GetArrivals() const;
+    /** @return packets queued intact */
+    uint64_t GetEnqueued() const;
+    /** @return packets trimmed */
+    uint64_t GetTrimmed() const;
+    /** @return packets ECN-marked */
+    uint64_t GetMarked() const;
+    /**
+     * @param reason a DropReason
+     * @return packets dropped for that reason
+     */
+    uint64_t GetDropped(DropReason reason) const;
+    /** @return packets dropped, all reasons */
+    uint64_t GetDroppedTotal() const;
+    /** @return packets dequeued (sent) */
+    uint64_t GetDequeued() const;
+    /** @return packets queued now, both classes */
+    uint32_t GetNPackets() const;
+    /** @return data-class backlog in bytes */
+    uint32_t GetDataBytes() const;
+    /** @return control-class backlog in bytes */
+    uint32_t GetControlBytes() const;
+    /** @return the largest data backlog seen, in bytes */
+    uint32_t GetMaxDataBytes() const;
+
+    /**
+     * Assign a fixed random variable stream number to the ECN marking variable.
+     * @param stream first stream index
+     * @return the number of streams assigned (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    void DoDispose() override;
+
+    /** A queued packet with its parsed header. */
+    struct Item
+    {
+        Ptr<Packet> packet; //!< IPv6 payload
+        Ipv6Header header;  //!< IPv6 header
+    };
+
+    /**
+     * Drop a packet: count and trace.
+     * @param packet the packet
+     * @param reason the reason
+     */
+    void Drop(Ptr<const Packet> packet, DropReason reason);
+
+    // attributes
+    uint32_t m_dataLimit;    //!< data class limit, bytes
+    uint32_t m_controlLimit; //!< control class limit, bytes
+    bool m_trimEnabled;      //!< trim (true) or drop (false) overflowing data
+    uint32_t m_trimSize;     //!< IPv6 payload bytes kept by trimming
+    bool m_ecnEnabled;       //!< ECN marking on this port
+    uint32_t m_ecnMin;       //!< marking starts at this data backlog
+    uint32_t m_ecnMax;       //!< marking is certain from this data backlog
+    double m_ecnMaxP;        //!< marking probability at m_ecnMax
+    bool m_lastHop;          //!< host-facing port: trims are last-hop trims
+    Ptr<UniformRandomVariable> m_uniform; //!< for ECN marking
+
+    std::deque<Item> m_data;    //!< data class
+    std::deque<Item> m_control; //!< control class
+    uint32_t m_dataBytes;       //!< data backlog
+    uint32_t m_controlBytes;    //!< control backlog
+    uint32_t m_maxDataBytes;    //!< data backlog high-water mark
+
+    uint64_t m_arrivals;                                   //!< offered
+    uint64_t m_enqueued;                                   //!< queued intact
+    uint64_t m_trimmed;                                    //!< trimmed
+    uint64_t m_marked;                                     //!< ECN-marked
+    uint64_t m_dequeued;                                   //!< sent
+    std::array<uint64_t, DROP_REASON_COUNT> m_dropped;     //!< drops per reason
+
+    TracedCallback<Ptr<const Packet>> m_enqueueTrace;                  //!< queued intact
+    TracedCallback<Ptr<const Packet>, bool> m_trimTrace;               //!< trimmed (last hop?)
+    TracedCallback<Ptr<const Packet>> m_markTrace;                     //!< ECN-marked
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;           //!< dropped (reason)
+    TracedCallback<Ptr<const Packet>> m_dequeueTrace;                  //!< sent
+};
+
+} // namespace ns3
+
+#endif /* MRC_TRIMMING_QUEUE_H */

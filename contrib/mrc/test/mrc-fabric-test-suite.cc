@@ -1,0 +1,547 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief Tests of the SRv6 switch, trimming queues and the multi-plane Clos helper.
+ */
+
+#include "ns3/boolean.h"
+#include "ns3/core-module.h"
+#include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-dscp.h"
+#include "ns3/mrc-trimming-queue.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/** What a host port received. */
+struct Arrival
+{
+    uint32_t host;  //!< receiving host
+    uint32_t plane; //!< receiving plane
+    uint64_t uid;   //!< packet uid
+    uint8_t dscp;   //!< DSCP on arrival
+    uint8_t ecn;    //!< ECN on arrival
+    uint32_t size;  //!< IPv6 payload size
+};
+
+/** Records what every host port receives. */
+class Recorder : public MrcFrameReceiver
+{
+  public:
+    /**
+     * @param planes planes per host
+     */
+    explicit Recorder(uint32_t planes)
+        : m_planes(planes)
+    {
+    }
+
+    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) override
+    {
+        const uint8_t tc = header.GetTrafficClass();
+        arrivals.push_back({port / m_planes,
+                            port % m_planes,
+                            packet->GetUid(),
+                            MrcDscp::Dscp(tc),
+                            MrcDscp::Ecn(tc),
+                            packet->GetSize()});
+    }
+
+    /**
+     * Receive on every host port of a fabric.
+     * @param f the fabric
+     */
+    void Attach(Ptr<MrcClosHelper> f)
+    {
+        for (uint32_t h = 0; h < f->GetNHosts(); ++h)
+        {
+            for (uint32_t p = 0; p < f->GetNPlanes(); ++p)
+            {
+                f->GetHostPort(h, p)->SetFrameReceiver(this, h * m_planes + p);
+            }
+        }
+    }
+
+    std::vector<Arrival> arrivals; //!< in arrival order
+
+  private:
+    uint32_t m_planes; //!< planes per host
+};
+
+/**
+ * Send one data packet from a host along a path.
+ * @param f fabric
+ * @param src source host
+ * @param path path (plane and carrier)
+ * @param bytes IPv6 payload size
+ * @param ecn ECN codepoint
+ * @return the packet's uid
+ */
+uint64_t
+SendOne(Ptr<MrcClosHelper> f, uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn)
+{
+    Ptr<Packet> p = Create<Packet>(bytes);
+    Ipv6Header h;
+    h.SetSource(f->GetHostAddress(src, path.plane));
+    h.SetDestination(path.carrier.GetAddress());
+    h.SetNextHeader(17);
+    h.SetHopLimit(64);
+    h.SetPayloadLength(static_cast<uint16_t>(bytes));
+    h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, ecn));
+    f->GetHostPort(src, path.plane)->SendFrame(p, h);
+    return p->GetUid();
+}
+
+/**
+ * Build a small fabric.
+ * @param planes planes
+ * @param hostsPerT0 hosts per T0
+ * @param t0 T0s per plane
+ * @param t1 T1s per plane
+ * @param trim trimming on
+ * @return the fabric
+ */
+Ptr<MrcClosHelper>
+MakeFabric(uint32_t planes, uint32_t hostsPerT0, uint32_t t0, uint32_t t1, bool trim)
+{
+    Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
+    f->SetAttribute("Planes", UintegerValue(planes));
+    f->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    f->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    f->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    f->SetAttribute("TrimEnabled", BooleanValue(trim));
+    f->SetAttribute("DataQueueBytes", UintegerValue(50000));
+    f->SetAttribute("EcnMinBytes", UintegerValue(10000));
+    f->SetAttribute("EcnMaxBytes", UintegerValue(30000));
+    f->Build();
+    f->AssignStreams(1);
+    return f;
+}
+
+/**
+ * Sum of a counter over every queue of every switch port.
+ * @param f fabric
+ * @param get the counter
+ * @param lastHopOnly only host-facing T0 ports; fabricOnly the others
+ * @param which 0: all ports, 1: last-hop ports only, 2: fabric ports only
+ * @return the sum
+ */
+template <typename F>
+uint64_t
+SumQueues(Ptr<MrcClosHelper> f, F get, int which = 0)
+{
+    uint64_t s = 0;
+    for (uint32_t p = 0; p < f->GetNPlanes(); ++p)
+    {
+        for (uint32_t i = 0; i < f->GetNT0(); ++i)
+        {
+            Ptr<MrcSwitchNetDevice> sw = f->GetT0(p, i);
+            for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+            {
+                const bool lastHop = k < f->GetHostsPerT0();
+                if (which == 0 || (which == 1 && lastHop) || (which == 2 && !lastHop))
+                {
+                    s += get(sw->GetPort(k)->GetQueue());
+                }
+            }
+        }
+        for (uint32_t j = 0; j < f->GetNT1(); ++j)
+        {
+            Ptr<MrcSwitchNetDevice> sw = f->GetT1(p, j);
+            for (uint32_t k = 0; k < sw->GetNPorts() && which != 1; ++k)
+            {
+                s += get(sw->GetPort(k)->GetQueue());
+            }
+        }
+    }
+    return s;
+}
+
+} // namespace
+
+/**
+ * @ingroup mrc-tests
+ * @brief Every enumerated path between every host pair delivers to the right host through
+ * exactly the expected switches.
+ */
+class MrcFabricPathsTestCase : public TestCase
+{
+  public:
+    MrcFabricPathsTestCase()
+        : TestCase("every path of a 2-plane fabric reaches the right host via the right switches")
+    {
+    }
+
+  private:
+    /**
+     * Record a switch forwarding a packet.
+     * @param node switch node id
+     * @param packet the packet
+     * @param inPort ingress port
+     * @param outPort egress port
+     */
+    void Forwarded(uint32_t node, Ptr<const Packet> packet, uint32_t inPort, uint32_t outPort)
+    {
+        m_hops[packet->GetUid()].push_back(node);
+    }
+
+    void DoRun() override
+    {
+        Ptr<MrcClosHelper> f = MakeFabric(2, 2, 3, 2, true);
+        Recorder rec(f->GetNPlanes());
+        rec.Attach(f);
+        for (uint32_t n = 0; n < f->GetSwitches().GetN(); ++n)
+        {
+            Ptr<Node> node = f->GetSwitches().Get(n);
+            node->GetDevice(0)->TraceConnectWithoutContext(
+                "Forward",
+                MakeCallback(&MrcFabricPathsTestCase::Forwarded, this).Bind(node->GetId()));
+        }
+        struct Expect
+        {
+            uint32_t dst;
+            uint32_t plane;
+            std::vector<uint32_t> switches;
+        };
+
+        std::map<uint64_t, Expect> expected;
+        uint32_t nPaths = 0;
+        Time t = MicroSeconds(1);
+        for (uint32_t s = 0; s < f->GetNHosts(); ++s)
+        {
+            for (uint32_t d = 0; d < f->GetNHosts(); ++d)
+            {
+                if (s == d)
+                {
+                    continue;
+                }
+                const auto paths = f->GetPaths(s, d);
+                const bool local = f->GetT0Of(s) == f->GetT0Of(d);
+                NS_TEST_ASSERT_MSG_EQ(paths.size(),
+                                      local ? 2u : 4u,
+                                      "paths per pair: planes x (T1s or 1)");
+                for (const auto& path : paths)
+                {
+                    // Space the packets out so that the uid is known before the send.
+                    Simulator::Schedule(t, [this, f, s, d, path, &expected]() {
+                        uint64_t uid = SendOne(f, s, path, 1000, MrcDscp::ECN_ECT0);
+                        expected[uid] = {d, path.plane, f->GetSwitchNodeIds(s, d, path)};
+                    });
+                    t += MicroSeconds(1);
+                    ++nPaths;
+                }
+            }
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(rec.arrivals.size(), nPaths, "every packet arrived");
+        for (const auto& a : rec.arrivals)
+        {
+            auto it = expected.find(a.uid);
+            NS_TEST_ASSERT_MSG_EQ((it != expected.end()), true, "known packet");
+            NS_TEST_ASSERT_MSG_EQ(a.host, it->second.dst, "right host");
+            NS_TEST_ASSERT_MSG_EQ(a.plane, it->second.plane, "right plane");
+            NS_TEST_ASSERT_MSG_EQ(a.dscp, MrcDscp::DATA, "not trimmed");
+            const auto& hops = m_hops[a.uid];
+            NS_TEST_ASSERT_MSG_EQ(hops.size(), it->second.switches.size(), "hop count");
+            for (std::size_t i = 0; i < hops.size(); ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ(hops[i], it->second.switches[i], "switch " << i);
+            }
+        }
+        Simulator::Destroy();
+    }
+
+    std::map<uint64_t, std::vector<uint32_t>> m_hops; //!< switches each packet crossed
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Incast: trimming delivers a header for every overflowing packet (nothing vanishes);
+ * with trimming off, the drops are counted. ECN marks appear on fabric ports, never on last-hop
+ * ports.
+ */
+class MrcFabricIncastTestCase : public TestCase
+{
+  public:
+    /**
+     * @param trim trimming on
+     */
+    explicit MrcFabricIncastTestCase(bool trim)
+        : TestCase(trim ? "incast with trimming: every packet or its header arrives"
+                        : "incast without trimming: overflow drops are counted"),
+          m_trim(trim)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 1 plane, 4 T0s x 4 hosts, 1 T1: hosts 1..15 all send to host 0. The T0 uplinks and
+        // the T1 -> T0(0) port (fabric) congest, and so does T0(0) -> host 0 (last hop), which
+        // also carries the three local senders.
+        Ptr<MrcClosHelper> f = MakeFabric(1, 4, 4, 1, m_trim);
+        Recorder rec(1);
+        rec.Attach(f);
+        const uint32_t perSender = 60;
+        uint32_t sent = 0;
+        for (uint32_t s = 1; s < 16; ++s)
+        {
+            const MrcPath path = f->GetPaths(s, 0).at(0);
+            for (uint32_t i = 0; i < perSender; ++i)
+            {
+                Simulator::Schedule(NanoSeconds(10), [f, s, path]() { SendOne(f, s, path, 4000, MrcDscp::ECN_ECT0); });
+                ++sent;
+            }
+        }
+        Simulator::Run();
+
+        uint32_t full = 0;
+        uint32_t trimmedMid = 0;
+        uint32_t trimmedLast = 0;
+        for (const auto& a : rec.arrivals)
+        {
+            NS_TEST_ASSERT_MSG_EQ(a.host, 0u, "only host 0 receives");
+            if (a.dscp == MrcDscp::DATA)
+            {
+                ++full;
+                NS_TEST_ASSERT_MSG_EQ(a.size, 4000u, "intact payload");
+            }
+            else if (a.dscp == MrcDscp::TRIMMED)
+            {
+                ++trimmedMid;
+                NS_TEST_ASSERT_MSG_EQ(a.size, 64u, "trimmed to TrimSize");
+            }
+            else if (a.dscp == MrcDscp::TRIMMED_LAST_HOP)
+            {
+                ++trimmedLast;
+            }
+        }
+        auto arrivals = [](Ptr<MrcTrimmingQueue> q) { return q->GetArrivals(); };
+        auto dequeued = [](Ptr<MrcTrimmingQueue> q) { return q->GetDequeued(); };
+        auto dropped = [](Ptr<MrcTrimmingQueue> q) { return q->GetDroppedTotal(); };
+        auto trimmed = [](Ptr<MrcTrimmingQueue> q) { return q->GetTrimmed(); };
+        auto marked = [](Ptr<MrcTrimmingQueue> q) { return q->GetMarked(); };
+        auto queued = [](Ptr<MrcTrimmingQueue> q) { return uint64_t(q->GetNPackets()); };
+        // The accounting identity, over every switch queue.
+        NS_TEST_ASSERT_MSG_EQ(SumQueues(f, arrivals),
+                              SumQueues(f, dequeued) + SumQueues(f, dropped) + SumQueues(f, queued),
+                              "arrivals = dequeued + dropped + queued");
+        NS_TEST_ASSERT_MSG_EQ(SumQueues(f, queued), 0u, "queues drained");
+        if (m_trim)
+        {
+            NS_TEST_ASSERT_MSG_EQ(full + trimmedMid + trimmedLast, sent, "nothing vanished");
+            NS_TEST_ASSERT_MSG_GT(trimmedMid + trimmedLast, 0u, "the incast trimmed");
+            NS_TEST_ASSERT_MSG_EQ(SumQueues(f, trimmed), uint64_t(trimmedMid + trimmedLast),
+                                  "trim counters match the trimmed headers received");
+            NS_TEST_ASSERT_MSG_EQ(SumQueues(f, dropped), 0u, "no drops with trimming");
+            NS_TEST_ASSERT_MSG_GT(trimmedMid, 0u, "mid-fabric trims");
+            NS_TEST_ASSERT_MSG_GT(trimmedLast, 0u, "last-hop trims");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ(trimmedMid + trimmedLast, 0u, "no trimmed headers");
+            NS_TEST_ASSERT_MSG_GT(SumQueues(f, dropped), 0u, "overflow drops");
+            NS_TEST_ASSERT_MSG_EQ(full + SumQueues(f, dropped), sent, "delivered + dropped");
+            uint64_t overflow = 0;
+            for (uint32_t k = 0; k < f->GetT1(0, 0)->GetNPorts(); ++k)
+            {
+                overflow += f->GetT1(0, 0)->GetPort(k)->GetQueue()->GetDropped(
+                    MrcTrimmingQueue::DATA_OVERFLOW);
+            }
+            NS_TEST_ASSERT_MSG_GT(overflow, 0u, "drops named DataOverflow at the T1");
+        }
+        NS_TEST_ASSERT_MSG_GT(SumQueues(f, marked, 2), 0u, "ECN marks on fabric ports");
+        NS_TEST_ASSERT_MSG_EQ(SumQueues(f, marked, 1), 0u, "no ECN marks on last-hop ports");
+        uint32_t ce = 0;
+        for (const auto& a : rec.arrivals)
+        {
+            ce += (a.ecn == MrcDscp::ECN_CE) ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_GT(ce, 0u, "CE marks reach the receiver");
+        Simulator::Destroy();
+    }
+
+    bool m_trim; //!< trimming on
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Static tables are immutable once the simulation runs; bad uSIDs are dropped with a
+ * reason.
+ */
+class MrcStaticTableTestCase : public TestCase
+{
+  public:
+    MrcStaticTableTestCase()
+        : TestCase("static tables refuse run-time changes; bad packets dropped with a reason")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<MrcClosHelper> f = MakeFabric(1, 2, 2, 2, true);
+        Ptr<MrcSwitchNetDevice> t0 = f->GetT0(0, 0);
+        NS_TEST_ASSERT_MSG_EQ(t0->AddRoute(0x0777, 0), true, "configuration time: accepted");
+        bool late = true;
+        uint16_t before = 0;
+        Simulator::Schedule(MicroSeconds(1), [&]() {
+            before = t0->GetRoute(MrcClosHelper::HostUsid(0));
+            late = t0->AddRoute(MrcClosHelper::HostUsid(0), 1);
+        });
+        // Bad packets: wrong block, not this switch, unknown next uSID, hop limit.
+        Recorder rec(1);
+        rec.Attach(f);
+        auto send = [&](Ipv6Address dst, uint8_t hopLimit) {
+            Ptr<Packet> p = Create<Packet>(100);
+            Ipv6Header h;
+            h.SetSource(f->GetHostAddress(0, 0));
+            h.SetDestination(dst);
+            h.SetHopLimit(hopLimit);
+            h.SetPayloadLength(100);
+            h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, 0));
+            f->GetHostPort(0, 0)->SendFrame(p, h);
+        };
+        Simulator::Schedule(MicroSeconds(2), [&]() {
+            send(Ipv6Address("fcbb:aaaa:1000:101::"), 64); // wrong block
+            send(Ipv6Address("fcbb:bbbb:1001:101::"), 64); // T0 1's uSID, arrives at T0 0
+            send(Ipv6Address("fcbb:bbbb:1000:2999::"), 64); // unknown next uSID
+            send(Ipv6Address("fcbb:bbbb:1000::"), 64);      // carrier ends at the switch
+            send(Ipv6Address("fcbb:bbbb:1000:101::"), 1);  // hop limit
+            send(Ipv6Address("fcbb:bbbb:1000:101::"), 64); // fine: to host 1
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(t0->IsFrozen(), true, "frozen once running");
+        NS_TEST_ASSERT_MSG_EQ(late, false, "run time: refused");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetRoute(MrcClosHelper::HostUsid(0)), before, "unchanged");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::WRONG_BLOCK), 1u, "wrong block");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::NOT_MINE), 1u, "not mine");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::UNKNOWN_USID), 1u, "unknown");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::END_OF_CARRIER), 1u, "end");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::HOP_LIMIT), 1u, "hop limit");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetReceived(),
+                              t0->GetForwarded() + t0->GetDroppedTotal(),
+                              "received = forwarded + dropped");
+        NS_TEST_ASSERT_MSG_EQ(rec.arrivals.size(), 1u, "only the good packet arrives");
+        NS_TEST_ASSERT_MSG_EQ(rec.arrivals.at(0).host, 1u, "at host 1");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief A link that goes down loses what was queued for it and what was in flight on it, and
+ * the counters say so; a down egress port drops with PortDown.
+ */
+class MrcLinkDownTestCase : public TestCase
+{
+  public:
+    MrcLinkDownTestCase()
+        : TestCase("link down: queued and in-flight frames lost and counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<MrcClosHelper> f = MakeFabric(1, 1, 2, 1, true);
+        Recorder rec(1);
+        rec.Attach(f);
+        const MrcPath path = f->GetPaths(0, 1).at(0);
+        // 20 x 4 KB at t=0 from host 0: a 100G link serializes one every ~330 ns.
+        for (int i = 0; i < 20; ++i)
+        {
+            Simulator::Schedule(NanoSeconds(1), [f, path]() { SendOne(f, 0u, path, 4000, MrcDscp::ECN_ECT0); });
+        }
+        Ptr<MrcChannel> link = f->GetHostLink(0, 0);
+        Simulator::Schedule(NanoSeconds(2000), &MrcChannel::SetUp, link, false);
+        Simulator::Schedule(MicroSeconds(50), &MrcChannel::SetUp, link, true);
+        Simulator::Schedule(MicroSeconds(60), [f, path]() { SendOne(f, 0u, path, 4000, MrcDscp::ECN_ECT0); });
+        Simulator::Run();
+        Ptr<MrcTrimmingQueue> q = f->GetHostPort(0, 0)->GetQueue();
+        const uint64_t flushed = q->GetDropped(MrcTrimmingQueue::LINK_DOWN);
+        const uint64_t inFlight = link->GetLostInFlight();
+        NS_TEST_ASSERT_MSG_GT(flushed, 0u, "queued frames lost");
+        NS_TEST_ASSERT_MSG_GT(inFlight, 0u, "frames in flight lost");
+        NS_TEST_ASSERT_MSG_EQ(rec.arrivals.size() + flushed + inFlight, 21u, "all accounted");
+        NS_TEST_ASSERT_MSG_EQ(q->GetArrivals(),
+                              q->GetDequeued() + q->GetDroppedTotal() + q->GetNPackets(),
+                              "host queue identity");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Impossible fabrics are rejected with a message naming the parameter.
+ */
+class MrcFabricValidationTestCase : public TestCase
+{
+  public:
+    MrcFabricValidationTestCase()
+        : TestCase("bad fabric parameters are rejected, naming the parameter")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            const char* attr;
+            uint32_t value;
+            const char* mention;
+        };
+
+        const Case cases[] = {{"Planes", 0, "Planes"},
+                              {"HostsPerT0", 0, "HostsPerT0"},
+                              {"T0sPerPlane", 0, "T0sPerPlane"},
+                              {"T1sPerPlane", 0, "T1sPerPlane"},
+                              {"SwitchRadix", 5, "SwitchRadix"},
+                              {"BlockBits", 40, "BlockBits"},
+                              {"DataQueueBytes", 100, "DataQueueBytes"}};
+        for (const auto& c : cases)
+        {
+            Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
+            f->SetAttribute("HostsPerT0", UintegerValue(4));
+            f->SetAttribute("T1sPerPlane", UintegerValue(2));
+            f->SetAttribute(c.attr, UintegerValue(c.value));
+            const std::string msg = f->Validate();
+            NS_TEST_ASSERT_MSG_NE(msg.find(c.mention), std::string::npos,
+                                  c.attr << " rejected with a message naming it: '" << msg << "'");
+        }
+        Ptr<MrcClosHelper> ok = CreateObject<MrcClosHelper>();
+        ok->SetAttribute("SwitchRadix", UintegerValue(6));
+        NS_TEST_ASSERT_MSG_EQ(ok->Validate(), "", "a valid fabric passes");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Fabric test suite.
+ */
+class MrcFabricTestSuite : public TestSuite
+{
+  public:
+    MrcFabricTestSuite()
+        : TestSuite("mrc-fabric", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MrcFabricPathsTestCase);
+        AddTestCase(new MrcFabricIncastTestCase(true));
+        AddTestCase(new MrcFabricIncastTestCase(false));
+        AddTestCase(new MrcStaticTableTestCase);
+        AddTestCase(new MrcLinkDownTestCase);
+        AddTestCase(new MrcFabricValidationTestCase);
+    }
+};
+
+static MrcFabricTestSuite g_mrcFabricTestSuite; //!< static instance
