@@ -15,10 +15,11 @@
  * Build in Release (./ns3 bench) before reading the figure.
  */
 
+#include "ns3/mrc-module.h"
+
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
-#include "ns3/mrc-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 
@@ -34,26 +35,26 @@ namespace
 /** Benchmark parameters. */
 struct Params
 {
-    uint32_t hostsPerT0 = 8; //!< hosts per T0
-    uint32_t t0 = 8;         //!< T0s
-    uint32_t t1 = 8;         //!< T1s
-    uint32_t packets = 100000; //!< packets in all
-    uint32_t size = 4000;    //!< IPv6 payload bytes
+    uint32_t hostsPerT0 = 8;      //!< hosts per T0
+    uint32_t t0 = 8;              //!< T0s
+    uint32_t t1 = 8;              //!< T1s
+    uint32_t packets = 100000;    //!< packets in all
+    uint32_t size = 4000;         //!< IPv6 payload bytes
     std::string rate = "100Gbps"; //!< link rate
 };
 
 /** One host's paced sender for the MRC fabric. */
 struct MrcSender
 {
-    Ptr<MrcClosHelper> fabric; //!< fabric
-    uint32_t src;              //!< source host
-    uint32_t dst;              //!< destination host
-    uint32_t left;             //!< packets still to send
-    uint32_t next;             //!< next T1 to use
-    uint32_t size;             //!< payload bytes
-    Time gap;                  //!< pacing gap
+    Ptr<MrcClosHelper> fabric;            //!< fabric
+    uint32_t src;                         //!< source host
+    uint32_t dst;                         //!< destination host
+    uint32_t left;                        //!< packets still to send
+    uint32_t next;                        //!< next T1 to use
+    uint32_t size;                        //!< payload bytes
+    Time gap;                             //!< pacing gap
     std::vector<MrcUsidCarrier> carriers; //!< one per T1
-    Ipv6Address srcAddr;       //!< source address
+    Ipv6Address srcAddr;                  //!< source address
 
     /** Send one packet and schedule the next. */
     void Send()
@@ -78,7 +79,7 @@ struct MrcSender
 /** Counts deliveries at hosts. */
 class Counter : public MrcFrameReceiver
 {
-  public:
+public:
     void ReceiveFrame(uint32_t /* port */, Ptr<Packet> /* packet */, Ipv6Header& /* h */) override
     {
         ++received;
@@ -264,8 +265,8 @@ main(int argc, char* argv[])
     cmd.AddValue("size", "IPv6 payload bytes per packet", prm.size);
     cmd.AddValue("linkRate", "Link rate", prm.rate);
     cmd.Parse(argc, argv);
-    if (prm.t0 < 2 || prm.hostsPerT0 < 1 || prm.t1 < 1 || prm.packets < 1 || prm.size < 64 ||
-        prm.size > 8000)
+    if (prm.t0 < 2 || prm.hostsPerT0 < 1 || prm.t1 < 1 || prm.packets < 1 || prm.size < 64
+        || prm.size > 8000)
     {
         std::cerr << "error: need --t0>=2, --hostsPerT0>=1, --t1>=1, --packets>=1 and "
                      "64<=--size<=8000"
@@ -278,8 +279,9 @@ main(int argc, char* argv[])
     const double ipv4Wall = RunIpv4(prm, ipv4Hops);
     const double mrcRate = mrcHops / mrcWall;
     const double ipv4Rate = ipv4Hops / ipv4Wall;
-    std::cout << std::fixed << std::setprecision(0) << "mrc-packet-hops-per-wall-second: "
-              << mrcRate << "\nipv4-packet-hops-per-wall-second: " << ipv4Rate << std::endl;
+    std::cout << std::fixed << std::setprecision(0)
+              << "mrc-packet-hops-per-wall-second: " << mrcRate
+              << "\nipv4-packet-hops-per-wall-second: " << ipv4Rate << std::endl;
     std::cout << std::setprecision(2) << "forwarding-speedup-vs-ipv4: " << mrcRate / ipv4Rate
               << std::endl;
     return 0;

@@ -11,8 +11,9 @@
  *   ./ns3 run "mrc-fabric-demo --planes=4 --hostsPerT0=4 --t0=4 --t1=4 --pcap=1"
  */
 
-#include "ns3/core-module.h"
 #include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
 
 #include <iostream>
 
@@ -24,7 +25,7 @@ namespace
 /** Counts deliveries. */
 class Sink : public MrcFrameReceiver
 {
-  public:
+public:
     void ReceiveFrame(uint32_t /* port */, Ptr<Packet> /* p */, Ipv6Header& h) override
     {
         if (MrcDscp::Dscp(h.GetTrafficClass()) == MrcDscp::DATA)
@@ -115,7 +116,8 @@ main(int argc, char* argv[])
         const auto paths = f->GetPaths(h, dst);
         for (uint32_t i = 0; i < packets; ++i)
         {
-            Simulator::Schedule(NanoSeconds(100 * i + h), &Send, f, h, paths[i % paths.size()], 4096);
+            Simulator::Schedule(
+                NanoSeconds(100 * i + h), &Send, f, h, paths[i % paths.size()], 4096);
         }
     }
     // One T0-T1 link goes down for 5 us: packets sprayed onto it are lost and counted.
@@ -160,9 +162,9 @@ main(int argc, char* argv[])
               << " switches; sent " << uint64_t(n) * packets << " packets" << std::endl;
     for (uint32_t tier = 0; tier < 2; ++tier)
     {
-        std::cout << "tier=T" << tier << " forwarded=" << fwd[tier] << " switch_drops="
-                  << drops[tier] << " trimmed=" << trims[tier] << " ecn_marked=" << marks[tier]
-                  << " queue_drops=" << qdrops[tier] << std::endl;
+        std::cout << "tier=T" << tier << " forwarded=" << fwd[tier]
+                  << " switch_drops=" << drops[tier] << " trimmed=" << trims[tier]
+                  << " ecn_marked=" << marks[tier] << " queue_drops=" << qdrops[tier] << std::endl;
     }
     std::cout << "delivered=" << sink.full << " trimmed_headers=" << sink.trimmed
               << " lost_in_flight=" << lost << std::endl;

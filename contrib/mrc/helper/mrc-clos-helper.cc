@@ -4,10 +4,11 @@
 
 #include "mrc-clos-helper.h"
 
+#include "ns3/mrc-trimming-queue.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
-#include "ns3/mrc-trimming-queue.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -39,101 +40,101 @@ PcapSink(Ptr<PcapFileWrapper> file, Ptr<const Packet> packet)
 TypeId
 MrcClosHelper::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcClosHelper")
-            .SetParent<Object>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcClosHelper>()
-            .AddAttribute("Planes",
-                          "Independent network planes (= NIC ports per host)",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&MrcClosHelper::m_planes),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("HostsPerT0",
-                          "Host-facing ports per T0 switch",
-                          UintegerValue(4),
-                          MakeUintegerAccessor(&MrcClosHelper::m_hostsPerT0),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("T0sPerPlane",
-                          "T0 (leaf) switches per plane",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&MrcClosHelper::m_nT0),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("T1sPerPlane",
-                          "T1 (spine) switches per plane; every T0 has one uplink to each",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&MrcClosHelper::m_nT1),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("SwitchRadix",
-                          "Ports per switch (0: unlimited)",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcClosHelper::m_radix),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("LinkRate",
-                          "Rate of every link",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&MrcClosHelper::m_linkRate),
-                          MakeDataRateChecker())
-            .AddAttribute("LinkDelay",
-                          "Propagation delay of every link",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&MrcClosHelper::m_linkDelay),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("SwitchLatency",
-                          "Switch forwarding latency",
-                          TimeValue(NanoSeconds(500)),
-                          MakeTimeAccessor(&MrcClosHelper::m_switchLatency),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("DataQueueBytes",
-                          "Switch data class limit per port, bytes",
-                          UintegerValue(512000),
-                          MakeUintegerAccessor(&MrcClosHelper::m_dataQueue),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("ControlQueueBytes",
-                          "Switch control class limit per port, bytes",
-                          UintegerValue(200000),
-                          MakeUintegerAccessor(&MrcClosHelper::m_controlQueue),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("HostQueueBytes",
-                          "Host NIC port queue limit, bytes",
-                          UintegerValue(64000000),
-                          MakeUintegerAccessor(&MrcClosHelper::m_hostQueue),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("EcnMinBytes",
-                          "ECN marking threshold (low) on fabric ports",
-                          UintegerValue(100000),
-                          MakeUintegerAccessor(&MrcClosHelper::m_ecnMin),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("EcnMaxBytes",
-                          "ECN marking threshold (high) on fabric ports",
-                          UintegerValue(400000),
-                          MakeUintegerAccessor(&MrcClosHelper::m_ecnMax),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("EcnMaxProbability",
-                          "ECN marking probability at the high threshold",
-                          DoubleValue(0.2),
-                          MakeDoubleAccessor(&MrcClosHelper::m_ecnMaxP),
-                          MakeDoubleChecker<double>())
-            .AddAttribute("TrimEnabled",
-                          "Switches trim (true) or drop (false) overflowing data packets",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcClosHelper::m_trim),
-                          MakeBooleanChecker())
-            .AddAttribute("TrimSize",
-                          "IPv6 payload bytes a trimmed packet keeps",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&MrcClosHelper::m_trimSize),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("LocatorBlock",
-                          "SRv6 uSID locator block",
-                          Ipv6AddressValue(Ipv6Address("fcbb:bbbb::")),
-                          MakeIpv6AddressAccessor(&MrcClosHelper::m_block),
-                          MakeIpv6AddressChecker())
-            .AddAttribute("BlockBits",
-                          "Locator block length in bits (16, 32, 48 or 64)",
-                          UintegerValue(32),
-                          MakeUintegerAccessor(&MrcClosHelper::m_blockBits),
-                          MakeUintegerChecker<uint32_t>());
+    static TypeId tid
+        = TypeId("ns3::MrcClosHelper")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcClosHelper>()
+              .AddAttribute("Planes",
+                            "Independent network planes (= NIC ports per host)",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&MrcClosHelper::m_planes),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("HostsPerT0",
+                            "Host-facing ports per T0 switch",
+                            UintegerValue(4),
+                            MakeUintegerAccessor(&MrcClosHelper::m_hostsPerT0),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("T0sPerPlane",
+                            "T0 (leaf) switches per plane",
+                            UintegerValue(2),
+                            MakeUintegerAccessor(&MrcClosHelper::m_nT0),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("T1sPerPlane",
+                            "T1 (spine) switches per plane; every T0 has one uplink to each",
+                            UintegerValue(2),
+                            MakeUintegerAccessor(&MrcClosHelper::m_nT1),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("SwitchRadix",
+                            "Ports per switch (0: unlimited)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcClosHelper::m_radix),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("LinkRate",
+                            "Rate of every link",
+                            DataRateValue(DataRate("100Gbps")),
+                            MakeDataRateAccessor(&MrcClosHelper::m_linkRate),
+                            MakeDataRateChecker())
+              .AddAttribute("LinkDelay",
+                            "Propagation delay of every link",
+                            TimeValue(MicroSeconds(1)),
+                            MakeTimeAccessor(&MrcClosHelper::m_linkDelay),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("SwitchLatency",
+                            "Switch forwarding latency",
+                            TimeValue(NanoSeconds(500)),
+                            MakeTimeAccessor(&MrcClosHelper::m_switchLatency),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("DataQueueBytes",
+                            "Switch data class limit per port, bytes",
+                            UintegerValue(512000),
+                            MakeUintegerAccessor(&MrcClosHelper::m_dataQueue),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("ControlQueueBytes",
+                            "Switch control class limit per port, bytes",
+                            UintegerValue(200000),
+                            MakeUintegerAccessor(&MrcClosHelper::m_controlQueue),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("HostQueueBytes",
+                            "Host NIC port queue limit, bytes",
+                            UintegerValue(64000000),
+                            MakeUintegerAccessor(&MrcClosHelper::m_hostQueue),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("EcnMinBytes",
+                            "ECN marking threshold (low) on fabric ports",
+                            UintegerValue(100000),
+                            MakeUintegerAccessor(&MrcClosHelper::m_ecnMin),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("EcnMaxBytes",
+                            "ECN marking threshold (high) on fabric ports",
+                            UintegerValue(400000),
+                            MakeUintegerAccessor(&MrcClosHelper::m_ecnMax),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("EcnMaxProbability",
+                            "ECN marking probability at the high threshold",
+                            DoubleValue(0.2),
+                            MakeDoubleAccessor(&MrcClosHelper::m_ecnMaxP),
+                            MakeDoubleChecker<double>())
+              .AddAttribute("TrimEnabled",
+                            "Switches trim (true) or drop (false) overflowing data packets",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcClosHelper::m_trim),
+                            MakeBooleanChecker())
+              .AddAttribute("TrimSize",
+                            "IPv6 payload bytes a trimmed packet keeps",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&MrcClosHelper::m_trimSize),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("LocatorBlock",
+                            "SRv6 uSID locator block",
+                            Ipv6AddressValue(Ipv6Address("fcbb:bbbb::")),
+                            MakeIpv6AddressAccessor(&MrcClosHelper::m_block),
+                            MakeIpv6AddressChecker())
+              .AddAttribute("BlockBits",
+                            "Locator block length in bits (16, 32, 48 or 64)",
+                            UintegerValue(32),
+                            MakeUintegerAccessor(&MrcClosHelper::m_blockBits),
+                            MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -300,7 +301,8 @@ MrcClosHelper::Build()
         t1Nodes.Create(m_nT1);
         m_switchNodes.Add(t0Nodes);
         m_switchNodes.Add(t1Nodes);
-        auto makeSwitch = [this](Ptr<Node> n, uint16_t usid) {
+        auto makeSwitch = [this](Ptr<Node> n, uint16_t usid)
+        {
             Ptr<MrcSwitchNetDevice> sw = CreateObject<MrcSwitchNetDevice>();
             sw->SetUsid(usid);
             sw->SetLocatorBlock(m_block, static_cast<uint8_t>(m_blockBits));
@@ -324,8 +326,8 @@ MrcClosHelper::Build()
                 const uint32_t h = i * m_hostsPerT0 + k;
                 Ptr<MrcNetDevice> swPort;
                 Ptr<MrcNetDevice> hostPort;
-                m_hostLinks[h][p] =
-                    Connect(t0Nodes.Get(i), m_hosts.Get(h), true, false, true, swPort, hostPort);
+                m_hostLinks[h][p]
+                    = Connect(t0Nodes.Get(i), m_hosts.Get(h), true, false, true, swPort, hostPort);
                 const uint32_t idx = m_t0[p][i]->AddPort(swPort);
                 m_t0[p][i]->AddRoute(HostUsid(k), idx);
                 m_hostPorts[h][p] = hostPort;
@@ -338,24 +340,23 @@ MrcClosHelper::Build()
             {
                 Ptr<MrcNetDevice> up;
                 Ptr<MrcNetDevice> down;
-                m_uplinks[p][i * m_nT1 + j] =
-                    Connect(t0Nodes.Get(i), t1Nodes.Get(j), false, false, false, up, down);
+                m_uplinks[p][i * m_nT1 + j]
+                    = Connect(t0Nodes.Get(i), t1Nodes.Get(j), false, false, false, up, down);
                 m_t0[p][i]->AddRoute(T1Usid(j), m_t0[p][i]->AddPort(up));
-                (void)down;
+                (void) down;
             }
         }
         for (uint32_t j = 0; j < m_nT1; ++j)
         {
             for (uint32_t i = 0; i < m_nT0; ++i)
             {
-                Ptr<MrcNetDevice> down =
-                    m_uplinks[p][i * m_nT1 + j]->GetMrcDevice(1);
+                Ptr<MrcNetDevice> down = m_uplinks[p][i * m_nT1 + j]->GetMrcDevice(1);
                 m_t1[p][j]->AddRoute(T0Usid(i), m_t1[p][j]->AddPort(down));
             }
         }
     }
-    NS_LOG_INFO("built " << m_planes << " planes, " << nHosts << " hosts, "
-                         << m_switchNodes.GetN() << " switches");
+    NS_LOG_INFO("built " << m_planes << " planes, " << nHosts << " hosts, " << m_switchNodes.GetN()
+                         << " switches");
 }
 
 uint32_t
@@ -459,9 +460,8 @@ MrcClosHelper::MakeCarrier(uint32_t src, uint32_t dst, uint32_t /* plane */, uin
     {
         return MrcUsidCarrier(m_block, static_cast<uint8_t>(m_blockBits), {T0Usid(a), host});
     }
-    return MrcUsidCarrier(m_block,
-                          static_cast<uint8_t>(m_blockBits),
-                          {T0Usid(a), T1Usid(t1), T0Usid(b), host});
+    return MrcUsidCarrier(
+        m_block, static_cast<uint8_t>(m_blockBits), {T0Usid(a), T1Usid(t1), T0Usid(b), host});
 }
 
 std::vector<MrcPath>
@@ -507,8 +507,8 @@ MrcClosHelper::EnablePcapHosts(const std::string& prefix)
         {
             std::ostringstream name;
             name << prefix << "-" << h << "-" << p << ".pcap";
-            Ptr<PcapFileWrapper> file =
-                pcap.CreateFile(name.str(), std::ios::out, PcapHelper::DLT_RAW);
+            Ptr<PcapFileWrapper> file
+                = pcap.CreateFile(name.str(), std::ios::out, PcapHelper::DLT_RAW);
             m_hostPorts[h][p]->TraceConnectWithoutContext("Sniffer",
                                                           MakeBoundCallback(&PcapSink, file));
         }

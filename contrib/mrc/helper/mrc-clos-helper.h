@@ -5,11 +5,12 @@
 #ifndef MRC_CLOS_HELPER_H
 #define MRC_CLOS_HELPER_H
 
-#include "ns3/data-rate.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-switch-net-device.h"
 #include "ns3/mrc-usid-carrier.h"
+
+#include "ns3/data-rate.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -49,7 +50,7 @@ struct MrcPath
  */
 class MrcClosHelper : public Object
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcClosHelper();
@@ -164,7 +165,7 @@ class MrcClosHelper : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
-  private:
+private:
     void DoDispose() override;
     /**
      * Create a cable between two new ports.
@@ -212,14 +213,14 @@ class MrcClosHelper : public Object
     Ipv6Address m_block;     //!< locator block
     uint32_t m_blockBits;    //!< locator block length
 
-    bool m_built;                                               //!< Build() done
-    NodeContainer m_hosts;                                      //!< hosts
-    NodeContainer m_switchNodes;                                //!< all switches
-    std::vector<std::vector<Ptr<MrcNetDevice>>> m_hostPorts;   //!< [host][plane]
-    std::vector<std::vector<Ptr<MrcChannel>>> m_hostLinks;     //!< [host][plane]
-    std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t0;    //!< [plane][i]
-    std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t1;    //!< [plane][j]
-    std::vector<std::vector<Ptr<MrcChannel>>> m_uplinks;       //!< [plane][i * nT1 + j]
+    bool m_built;                                            //!< Build() done
+    NodeContainer m_hosts;                                   //!< hosts
+    NodeContainer m_switchNodes;                             //!< all switches
+    std::vector<std::vector<Ptr<MrcNetDevice>>> m_hostPorts; //!< [host][plane]
+    std::vector<std::vector<Ptr<MrcChannel>>> m_hostLinks;   //!< [host][plane]
+    std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t0;  //!< [plane][i]
+    std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t1;  //!< [plane][j]
+    std::vector<std::vector<Ptr<MrcChannel>>> m_uplinks;     //!< [plane][i * nT1 + j]
 };
 
 } // namespace ns3

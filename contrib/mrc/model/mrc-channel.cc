@@ -19,28 +19,28 @@ NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
 TypeId
 MrcChannel::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcChannel")
-            .SetParent<Channel>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcChannel>()
-            .AddAttribute("Delay",
-                          "Propagation delay of the cable",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&MrcChannel::m_delay),
-                          MakeTimeChecker(Time(0)))
-            .AddTraceSource("LostInFlight",
-                            "A frame was lost in flight because the cable went down",
-                            MakeTraceSourceAccessor(&MrcChannel::m_lostTrace),
-                            "ns3::Packet::TracedCallback");
+    static TypeId tid
+        = TypeId("ns3::MrcChannel")
+              .SetParent<Channel>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcChannel>()
+              .AddAttribute("Delay",
+                            "Propagation delay of the cable",
+                            TimeValue(MicroSeconds(1)),
+                            MakeTimeAccessor(&MrcChannel::m_delay),
+                            MakeTimeChecker(Time(0)))
+              .AddTraceSource("LostInFlight",
+                              "A frame was lost in flight because the cable went down",
+                              MakeTraceSourceAccessor(&MrcChannel::m_lostTrace),
+                              "ns3::Packet::TracedCallback");
     return tid;
 }
 
 MrcChannel::MrcChannel()
-    : m_nDevices(0),
-      m_up(true),
-      m_epoch(0),
-      m_lostInFlight(0)
+    : m_nDevices(0)
+    , m_up(true)
+    , m_epoch(0)
+    , m_lostInFlight(0)
 {
 }
 

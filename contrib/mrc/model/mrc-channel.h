@@ -30,7 +30,7 @@ class MrcNetDevice;
  */
 class MrcChannel : public Channel
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcChannel();
@@ -73,7 +73,7 @@ class MrcChannel : public Channel
      */
     Ptr<MrcNetDevice> GetMrcDevice(std::size_t i) const;
 
-  private:
+private:
     void DoDispose() override;
     /**
      * Deliver a frame at the far end.
@@ -84,12 +84,12 @@ class MrcChannel : public Channel
      */
     void Deliver(Ptr<Packet> packet, Ipv6Header header, uint8_t dst, uint32_t epoch);
 
-    Ptr<MrcNetDevice> m_devices[2]; //!< the two ends
-    uint32_t m_nDevices;            //!< how many are attached
-    Time m_delay;                   //!< propagation delay
-    bool m_up;                      //!< cable state
-    uint32_t m_epoch;               //!< bumped each time the cable goes down
-    uint64_t m_lostInFlight;        //!< frames lost in flight
+    Ptr<MrcNetDevice> m_devices[2];                //!< the two ends
+    uint32_t m_nDevices;                           //!< how many are attached
+    Time m_delay;                                  //!< propagation delay
+    bool m_up;                                     //!< cable state
+    uint32_t m_epoch;                              //!< bumped each time the cable goes down
+    uint64_t m_lostInFlight;                       //!< frames lost in flight
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frame lost in flight
 };
 

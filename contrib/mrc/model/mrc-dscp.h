@@ -22,7 +22,7 @@ namespace ns3
  */
 class MrcDscp
 {
-  public:
+public:
     static constexpr uint8_t DATA = 10;             //!< Data packets (AF11), trimmable
     static constexpr uint8_t CONTROL = 46;          //!< ACK, SACK, NACK, probes (EF)
     static constexpr uint8_t TRIMMED = 12;          //!< Header of a packet trimmed mid-fabric

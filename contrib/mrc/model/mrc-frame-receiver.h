@@ -21,7 +21,7 @@ namespace ns3
  */
 class MrcFrameReceiver
 {
-  public:
+public:
     virtual ~MrcFrameReceiver() = default;
 
     /**

@@ -20,59 +20,59 @@ NS_OBJECT_ENSURE_REGISTERED(MrcNetDevice);
 
 namespace
 {
-constexpr uint32_t IPV6_HEADER_BYTES = 40; //!< IPv6 fixed header
+constexpr uint32_t IPV6_HEADER_BYTES = 40;  //!< IPv6 fixed header
 constexpr uint16_t IPV6_ETHERTYPE = 0x86DD; //!< protocol number for IPv6
 } // namespace
 
 TypeId
 MrcNetDevice::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcNetDevice")
-            .SetParent<NetDevice>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcNetDevice>()
-            .AddAttribute("DataRate",
-                          "Line rate",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&MrcNetDevice::SetDataRate,
-                                               &MrcNetDevice::GetDataRate),
-                          MakeDataRateChecker())
-            .AddAttribute("Mtu",
-                          "Largest IPv6 packet, bytes",
-                          UintegerValue(9000),
-                          MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
-                          MakeUintegerChecker<uint16_t>(1280))
-            .AddTraceSource("Sniffer",
-                            "Every frame sent or received, IPv6 header included (for pcap)",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_snifferTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacTx",
-                            "A frame (IPv6 payload) was put on the wire",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_macTxTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacRx",
-                            "A frame (IPv6 payload) was received",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_macRxTrace),
-                            "ns3::Packet::TracedCallback");
+    static TypeId tid
+        = TypeId("ns3::MrcNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcNetDevice>()
+              .AddAttribute(
+                  "DataRate",
+                  "Line rate",
+                  DataRateValue(DataRate("100Gbps")),
+                  MakeDataRateAccessor(&MrcNetDevice::SetDataRate, &MrcNetDevice::GetDataRate),
+                  MakeDataRateChecker())
+              .AddAttribute("Mtu",
+                            "Largest IPv6 packet, bytes",
+                            UintegerValue(9000),
+                            MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
+                            MakeUintegerChecker<uint16_t>(1280))
+              .AddTraceSource("Sniffer",
+                              "Every frame sent or received, IPv6 header included (for pcap)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_snifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacTx",
+                              "A frame (IPv6 payload) was put on the wire",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_macTxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacRx",
+                              "A frame (IPv6 payload) was received",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_macRxTrace),
+                              "ns3::Packet::TracedCallback");
     return tid;
 }
 
 MrcNetDevice::MrcNetDevice()
-    : m_receiver(nullptr),
-      m_port(0),
-      m_ifIndex(0),
-      m_address(Mac48Address::Allocate()),
-      m_mtu(9000),
-      m_dataRate(DataRate("100Gbps")),
-      m_psPerByte(80),
-      m_rxLatency(0),
-      m_busyUntil(0),
-      m_txEventPending(false),
-      m_linkUp(false),
-      m_txPackets(0),
-      m_txBytes(0),
-      m_rxPackets(0)
+    : m_receiver(nullptr)
+    , m_port(0)
+    , m_ifIndex(0)
+    , m_address(Mac48Address::Allocate())
+    , m_mtu(9000)
+    , m_dataRate(DataRate("100Gbps"))
+    , m_psPerByte(80)
+    , m_rxLatency(0)
+    , m_busyUntil(0)
+    , m_txEventPending(false)
+    , m_linkUp(false)
+    , m_txPackets(0)
+    , m_txBytes(0)
+    , m_rxPackets(0)
 {
 }
 
@@ -89,8 +89,8 @@ MrcNetDevice::DoDispose()
     }
     m_queue = nullptr;
     m_receiver = nullptr;
-    m_rxCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
-                                    const Address&>();
+    m_rxCallback
+        = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     NetDevice::DoDispose();
 }
 

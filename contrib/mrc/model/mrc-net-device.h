@@ -34,7 +34,7 @@ class MrcTrimmingQueue;
  */
 class MrcNetDevice : public NetDevice
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcNetDevice();
@@ -127,7 +127,7 @@ class MrcNetDevice : public NetDevice
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
     bool SupportsSendFrom() const override;
 
-  private:
+private:
     void DoDispose() override;
     /** Start sending the next queued frame if the serializer is idle. */
     void TransmitComplete();
@@ -138,26 +138,26 @@ class MrcNetDevice : public NetDevice
      */
     void StartTransmission(Ptr<Packet> packet, const Ipv6Header& header);
 
-    Ptr<Node> m_node;                 //!< owner
-    Ptr<MrcChannel> m_channel;        //!< cable
-    Ptr<MrcTrimmingQueue> m_queue;    //!< egress queue
-    MrcFrameReceiver* m_receiver;     //!< fast receive path, or null
-    uint32_t m_port;                  //!< index known to m_receiver
-    uint32_t m_ifIndex;               //!< interface index
-    Mac48Address m_address;           //!< nominal address
-    uint16_t m_mtu;                   //!< MTU (IPv6 packet)
-    DataRate m_dataRate;              //!< line rate
-    uint64_t m_psPerByte;             //!< serialization time per byte, picoseconds
-    Time m_rxLatency;                 //!< added to arrivals
-    Time m_busyUntil;                 //!< serializer busy until
-    bool m_txEventPending;            //!< a TransmitComplete is scheduled
-    bool m_linkUp;                    //!< cable state as last notified
-    uint64_t m_txPackets;             //!< frames sent
-    uint64_t m_txBytes;               //!< bytes sent
-    uint64_t m_rxPackets;             //!< frames received
-    NetDevice::ReceiveCallback m_rxCallback;        //!< standard receive path
-    NetDevice::PromiscReceiveCallback m_promiscRx;  //!< promiscuous receive path
-    TracedCallback<> m_linkChangeCallbacks;         //!< link change listeners
+    Ptr<Node> m_node;                                 //!< owner
+    Ptr<MrcChannel> m_channel;                        //!< cable
+    Ptr<MrcTrimmingQueue> m_queue;                    //!< egress queue
+    MrcFrameReceiver* m_receiver;                     //!< fast receive path, or null
+    uint32_t m_port;                                  //!< index known to m_receiver
+    uint32_t m_ifIndex;                               //!< interface index
+    Mac48Address m_address;                           //!< nominal address
+    uint16_t m_mtu;                                   //!< MTU (IPv6 packet)
+    DataRate m_dataRate;                              //!< line rate
+    uint64_t m_psPerByte;                             //!< serialization time per byte, picoseconds
+    Time m_rxLatency;                                 //!< added to arrivals
+    Time m_busyUntil;                                 //!< serializer busy until
+    bool m_txEventPending;                            //!< a TransmitComplete is scheduled
+    bool m_linkUp;                                    //!< cable state as last notified
+    uint64_t m_txPackets;                             //!< frames sent
+    uint64_t m_txBytes;                               //!< bytes sent
+    uint64_t m_rxPackets;                             //!< frames received
+    NetDevice::ReceiveCallback m_rxCallback;          //!< standard receive path
+    NetDevice::PromiscReceiveCallback m_promiscRx;    //!< promiscuous receive path
+    TracedCallback<> m_linkChangeCallbacks;           //!< link change listeners
     TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< full frames (IPv6 header included)
     TracedCallback<Ptr<const Packet>> m_macTxTrace;   //!< frame put on the wire
     TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< frame received

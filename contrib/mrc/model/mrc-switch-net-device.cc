@@ -7,8 +7,8 @@
 #include "mrc-net-device.h"
 #include "mrc-usid-carrier.h"
 
-#include "ns3/log.h"
 #include "ns3/channel.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -26,66 +26,66 @@ MrcSwitchNetDevice::DropReasonName(uint32_t reason)
 {
     switch (reason)
     {
-    case WRONG_BLOCK:
-        return "WrongBlock";
-    case NOT_MINE:
-        return "NotMine";
-    case END_OF_CARRIER:
-        return "EndOfCarrier";
-    case UNKNOWN_USID:
-        return "UnknownUsid";
-    case HOP_LIMIT:
-        return "HopLimit";
-    case PORT_DOWN:
-        return "PortDown";
-    case BLACKHOLE:
-        return "Blackhole";
-    default:
-        return "Unknown";
+        case WRONG_BLOCK:
+            return "WrongBlock";
+        case NOT_MINE:
+            return "NotMine";
+        case END_OF_CARRIER:
+            return "EndOfCarrier";
+        case UNKNOWN_USID:
+            return "UnknownUsid";
+        case HOP_LIMIT:
+            return "HopLimit";
+        case PORT_DOWN:
+            return "PortDown";
+        case BLACKHOLE:
+            return "Blackhole";
+        default:
+            return "Unknown";
     }
 }
 
 TypeId
 MrcSwitchNetDevice::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcSwitchNetDevice")
-            .SetParent<NetDevice>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcSwitchNetDevice>()
-            .AddAttribute("Usid",
-                          "This switch's own uSID",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcSwitchNetDevice::SetUsid,
-                                               &MrcSwitchNetDevice::GetUsid),
-                          MakeUintegerChecker<uint16_t>())
-            .AddAttribute("Latency",
-                          "Forwarding latency, from arrival to the egress queue",
-                          TimeValue(NanoSeconds(500)),
-                          MakeTimeAccessor(&MrcSwitchNetDevice::SetLatency,
-                                           &MrcSwitchNetDevice::GetLatency),
-                          MakeTimeChecker(Time(0)))
-            .AddTraceSource("Forward",
-                            "A packet was handed to an egress port (packet, inPort, outPort)",
-                            MakeTraceSourceAccessor(&MrcSwitchNetDevice::m_forwardTrace),
-                            "ns3::MrcSwitchNetDevice::ForwardTracedCallback")
-            .AddTraceSource("Drop",
-                            "The switch dropped a packet (packet, DropReason)",
-                            MakeTraceSourceAccessor(&MrcSwitchNetDevice::m_dropTrace),
-                            "ns3::MrcSwitchNetDevice::DropTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::MrcSwitchNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcSwitchNetDevice>()
+              .AddAttribute(
+                  "Usid",
+                  "This switch's own uSID",
+                  UintegerValue(0),
+                  MakeUintegerAccessor(&MrcSwitchNetDevice::SetUsid, &MrcSwitchNetDevice::GetUsid),
+                  MakeUintegerChecker<uint16_t>())
+              .AddAttribute("Latency",
+                            "Forwarding latency, from arrival to the egress queue",
+                            TimeValue(NanoSeconds(500)),
+                            MakeTimeAccessor(&MrcSwitchNetDevice::SetLatency,
+                                             &MrcSwitchNetDevice::GetLatency),
+                            MakeTimeChecker(Time(0)))
+              .AddTraceSource("Forward",
+                              "A packet was handed to an egress port (packet, inPort, outPort)",
+                              MakeTraceSourceAccessor(&MrcSwitchNetDevice::m_forwardTrace),
+                              "ns3::MrcSwitchNetDevice::ForwardTracedCallback")
+              .AddTraceSource("Drop",
+                              "The switch dropped a packet (packet, DropReason)",
+                              MakeTraceSourceAccessor(&MrcSwitchNetDevice::m_dropTrace),
+                              "ns3::MrcSwitchNetDevice::DropTracedCallback");
     return tid;
 }
 
 MrcSwitchNetDevice::MrcSwitchNetDevice()
-    : m_usid(0),
-      m_blockBytes(4),
-      m_frozen(false),
-      m_blackhole(false),
-      m_latency(NanoSeconds(500)),
-      m_ifIndex(0),
-      m_address(Mac48Address::Allocate()),
-      m_received(0),
-      m_forwarded(0)
+    : m_usid(0)
+    , m_blockBytes(4)
+    , m_frozen(false)
+    , m_blackhole(false)
+    , m_latency(NanoSeconds(500))
+    , m_ifIndex(0)
+    , m_address(Mac48Address::Allocate())
+    , m_received(0)
+    , m_forwarded(0)
 {
     m_dropped.fill(0);
     SetLocatorBlock(Ipv6Address("fcbb:bbbb::"), 32);

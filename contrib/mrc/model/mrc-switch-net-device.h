@@ -39,19 +39,21 @@ class MrcNetDevice;
  * Forwarding latency (attribute Latency) is applied by the ingress ports as a receive delay,
  * so a hop costs no extra event.
  */
-class MrcSwitchNetDevice : public NetDevice, public MrcFrameReceiver
+class MrcSwitchNetDevice
+    : public NetDevice
+    , public MrcFrameReceiver
 {
-  public:
+public:
     /** Why the switch itself dropped a packet. */
     enum DropReason : uint8_t
     {
-        WRONG_BLOCK = 0, //!< destination outside the locator block
-        NOT_MINE,        //!< active uSID is not this switch's
-        END_OF_CARRIER,  //!< no uSID after this switch's (no local delivery on switches)
-        UNKNOWN_USID,    //!< next uSID has no table entry
-        HOP_LIMIT,       //!< hop limit exhausted
-        PORT_DOWN,       //!< egress port's link is down
-        BLACKHOLE,       //!< the switch is blackholing (fault injection)
+        WRONG_BLOCK = 0,  //!< destination outside the locator block
+        NOT_MINE,         //!< active uSID is not this switch's
+        END_OF_CARRIER,   //!< no uSID after this switch's (no local delivery on switches)
+        UNKNOWN_USID,     //!< next uSID has no table entry
+        HOP_LIMIT,        //!< hop limit exhausted
+        PORT_DOWN,        //!< egress port's link is down
+        BLACKHOLE,        //!< the switch is blackholing (fault injection)
         DROP_REASON_COUNT //!< number of reasons
     };
 
@@ -175,7 +177,7 @@ class MrcSwitchNetDevice : public NetDevice, public MrcFrameReceiver
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
     bool SupportsSendFrom() const override;
 
-  private:
+private:
     void DoInitialize() override;
     void DoDispose() override;
     /**
@@ -191,19 +193,19 @@ class MrcSwitchNetDevice : public NetDevice, public MrcFrameReceiver
     /** @return the forwarding latency */
     Time GetLatency() const;
 
-    Ptr<Node> m_node;                          //!< owner
-    std::vector<Ptr<MrcNetDevice>> m_ports;    //!< ports
-    std::vector<uint16_t> m_table;             //!< uSID -> port, NO_PORT where none
-    uint16_t m_usid;                           //!< own uSID
-    uint8_t m_block[16];                       //!< locator block bytes
-    uint32_t m_blockBytes;                     //!< locator block length, bytes
-    bool m_frozen;                             //!< table frozen (simulation started)
-    bool m_blackhole;                          //!< silently dropping everything
-    Time m_latency;                            //!< forwarding latency
-    uint32_t m_ifIndex;                        //!< interface index
-    Mac48Address m_address;                    //!< nominal address
-    uint64_t m_received;                       //!< packets received
-    uint64_t m_forwarded;                      //!< packets forwarded
+    Ptr<Node> m_node;                                  //!< owner
+    std::vector<Ptr<MrcNetDevice>> m_ports;            //!< ports
+    std::vector<uint16_t> m_table;                     //!< uSID -> port, NO_PORT where none
+    uint16_t m_usid;                                   //!< own uSID
+    uint8_t m_block[16];                               //!< locator block bytes
+    uint32_t m_blockBytes;                             //!< locator block length, bytes
+    bool m_frozen;                                     //!< table frozen (simulation started)
+    bool m_blackhole;                                  //!< silently dropping everything
+    Time m_latency;                                    //!< forwarding latency
+    uint32_t m_ifIndex;                                //!< interface index
+    Mac48Address m_address;                            //!< nominal address
+    uint64_t m_received;                               //!< packets received
+    uint64_t m_forwarded;                              //!< packets forwarded
     std::array<uint64_t, DROP_REASON_COUNT> m_dropped; //!< drops per reason
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< forwarded
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;              //!< dropped

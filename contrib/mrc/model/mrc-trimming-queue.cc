@@ -28,104 +28,104 @@ MrcTrimmingQueue::DropReasonName(uint32_t reason)
 {
     switch (reason)
     {
-    case DATA_OVERFLOW:
-        return "DataOverflow";
-    case CONTROL_OVERFLOW:
-        return "ControlOverflow";
-    case TRIMMED_OVERFLOW:
-        return "TrimmedOverflow";
-    case LINK_DOWN:
-        return "LinkDown";
-    default:
-        return "Unknown";
+        case DATA_OVERFLOW:
+            return "DataOverflow";
+        case CONTROL_OVERFLOW:
+            return "ControlOverflow";
+        case TRIMMED_OVERFLOW:
+            return "TrimmedOverflow";
+        case LINK_DOWN:
+            return "LinkDown";
+        default:
+            return "Unknown";
     }
 }
 
 TypeId
 MrcTrimmingQueue::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcTrimmingQueue")
-            .SetParent<Object>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcTrimmingQueue>()
-            .AddAttribute("DataLimit",
-                          "Data class limit in bytes (IPv6 header included)",
-                          UintegerValue(1000000),
-                          MakeUintegerAccessor(&MrcTrimmingQueue::m_dataLimit),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("ControlLimit",
-                          "Control class limit in bytes (IPv6 header included)",
-                          UintegerValue(200000),
-                          MakeUintegerAccessor(&MrcTrimmingQueue::m_controlLimit),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("TrimEnabled",
-                          "Trim data packets that do not fit (false: drop them)",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcTrimmingQueue::m_trimEnabled),
-                          MakeBooleanChecker())
-            .AddAttribute("TrimSize",
-                          "IPv6 payload bytes a trimmed packet keeps (its transport headers)",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&MrcTrimmingQueue::m_trimSize),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("EcnEnabled",
-                          "Mark ECN-capable data packets (MRC turns this off on last-hop ports)",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcTrimmingQueue::m_ecnEnabled),
-                          MakeBooleanChecker())
-            .AddAttribute("EcnMinBytes",
-                          "Data backlog at which marking starts",
-                          UintegerValue(100000),
-                          MakeUintegerAccessor(&MrcTrimmingQueue::m_ecnMin),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("EcnMaxBytes",
-                          "Data backlog from which every packet is marked",
-                          UintegerValue(400000),
-                          MakeUintegerAccessor(&MrcTrimmingQueue::m_ecnMax),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("EcnMaxProbability",
-                          "Marking probability just below EcnMaxBytes",
-                          DoubleValue(0.2),
-                          MakeDoubleAccessor(&MrcTrimmingQueue::m_ecnMaxP),
-                          MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("LastHop",
-                          "This queue feeds a host-facing port: trims are last-hop trims",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcTrimmingQueue::m_lastHop),
-                          MakeBooleanChecker())
-            .AddTraceSource("Enqueue",
-                            "A packet was queued intact",
-                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_enqueueTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("Trim",
-                            "A data packet was trimmed (packet, lastHop)",
-                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_trimTrace),
-                            "ns3::MrcTrimmingQueue::TrimTracedCallback")
-            .AddTraceSource("Mark",
-                            "A data packet was ECN-marked",
-                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_markTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("Drop",
-                            "A packet was dropped (packet, DropReason)",
-                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_dropTrace),
-                            "ns3::MrcTrimmingQueue::DropTracedCallback")
-            .AddTraceSource("Dequeue",
-                            "A packet left the queue for the wire",
-                            MakeTraceSourceAccessor(&MrcTrimmingQueue::m_dequeueTrace),
-                            "ns3::Packet::TracedCallback");
+    static TypeId tid
+        = TypeId("ns3::MrcTrimmingQueue")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcTrimmingQueue>()
+              .AddAttribute("DataLimit",
+                            "Data class limit in bytes (IPv6 header included)",
+                            UintegerValue(1000000),
+                            MakeUintegerAccessor(&MrcTrimmingQueue::m_dataLimit),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("ControlLimit",
+                            "Control class limit in bytes (IPv6 header included)",
+                            UintegerValue(200000),
+                            MakeUintegerAccessor(&MrcTrimmingQueue::m_controlLimit),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("TrimEnabled",
+                            "Trim data packets that do not fit (false: drop them)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcTrimmingQueue::m_trimEnabled),
+                            MakeBooleanChecker())
+              .AddAttribute("TrimSize",
+                            "IPv6 payload bytes a trimmed packet keeps (its transport headers)",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&MrcTrimmingQueue::m_trimSize),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("EcnEnabled",
+                            "Mark ECN-capable data packets (MRC turns this off on last-hop ports)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcTrimmingQueue::m_ecnEnabled),
+                            MakeBooleanChecker())
+              .AddAttribute("EcnMinBytes",
+                            "Data backlog at which marking starts",
+                            UintegerValue(100000),
+                            MakeUintegerAccessor(&MrcTrimmingQueue::m_ecnMin),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("EcnMaxBytes",
+                            "Data backlog from which every packet is marked",
+                            UintegerValue(400000),
+                            MakeUintegerAccessor(&MrcTrimmingQueue::m_ecnMax),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("EcnMaxProbability",
+                            "Marking probability just below EcnMaxBytes",
+                            DoubleValue(0.2),
+                            MakeDoubleAccessor(&MrcTrimmingQueue::m_ecnMaxP),
+                            MakeDoubleChecker<double>(0.0, 1.0))
+              .AddAttribute("LastHop",
+                            "This queue feeds a host-facing port: trims are last-hop trims",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcTrimmingQueue::m_lastHop),
+                            MakeBooleanChecker())
+              .AddTraceSource("Enqueue",
+                              "A packet was queued intact",
+                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_enqueueTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Trim",
+                              "A data packet was trimmed (packet, lastHop)",
+                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_trimTrace),
+                              "ns3::MrcTrimmingQueue::TrimTracedCallback")
+              .AddTraceSource("Mark",
+                              "A data packet was ECN-marked",
+                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_markTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Drop",
+                              "A packet was dropped (packet, DropReason)",
+                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_dropTrace),
+                              "ns3::MrcTrimmingQueue::DropTracedCallback")
+              .AddTraceSource("Dequeue",
+                              "A packet left the queue for the wire",
+                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_dequeueTrace),
+                              "ns3::Packet::TracedCallback");
     return tid;
 }
 
 MrcTrimmingQueue::MrcTrimmingQueue()
-    : m_dataBytes(0),
-      m_controlBytes(0),
-      m_maxDataBytes(0),
-      m_arrivals(0),
-      m_enqueued(0),
-      m_trimmed(0),
-      m_marked(0),
-      m_dequeued(0)
+    : m_dataBytes(0)
+    , m_controlBytes(0)
+    , m_maxDataBytes(0)
+    , m_arrivals(0)
+    , m_enqueued(0)
+    , m_trimmed(0)
+    , m_marked(0)
+    , m_dequeued(0)
 {
     m_dropped.fill(0);
     m_uniform = CreateObject<UniformRandomVariable>();
@@ -165,14 +165,14 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
     if (m_dataBytes + bytes <= m_dataLimit)
     {
         const uint8_t ecn = MrcDscp::Ecn(tc);
-        if (m_ecnEnabled && ecn != MrcDscp::ECN_NOT_ECT && ecn != MrcDscp::ECN_CE &&
-            m_dataBytes >= m_ecnMin)
+        if (m_ecnEnabled && ecn != MrcDscp::ECN_NOT_ECT && ecn != MrcDscp::ECN_CE
+            && m_dataBytes >= m_ecnMin)
         {
             bool mark = m_dataBytes >= m_ecnMax;
             if (!mark)
             {
-                const double p =
-                    m_ecnMaxP * double(m_dataBytes - m_ecnMin) / double(m_ecnMax - m_ecnMin);
+                const double p
+                    = m_ecnMaxP * double(m_dataBytes - m_ecnMin) / double(m_ecnMax - m_ecnMin);
                 mark = m_uniform->GetValue() < p;
             }
             if (mark)
@@ -210,8 +210,7 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
         return DROPPED;
     }
     header.SetTrafficClass(MrcDscp::TrafficClass(
-        m_lastHop ? MrcDscp::TRIMMED_LAST_HOP : MrcDscp::TRIMMED,
-        MrcDscp::Ecn(tc)));
+        m_lastHop ? MrcDscp::TRIMMED_LAST_HOP : MrcDscp::TRIMMED, MrcDscp::Ecn(tc)));
     header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
     m_controlBytes += trimmedBytes;
     m_control.push_back({packet, header});

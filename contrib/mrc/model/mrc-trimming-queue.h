@@ -39,7 +39,7 @@ namespace ns3
  */
 class MrcTrimmingQueue : public Object
 {
-  public:
+public:
     /** Why a packet was dropped. */
     enum DropReason : uint8_t
     {
@@ -149,7 +149,7 @@ class MrcTrimmingQueue : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
-  private:
+private:
     void DoDispose() override;
 
     /** A queued packet with its parsed header. */
@@ -167,15 +167,15 @@ class MrcTrimmingQueue : public Object
     void Drop(Ptr<const Packet> packet, DropReason reason);
 
     // attributes
-    uint32_t m_dataLimit;    //!< data class limit, bytes
-    uint32_t m_controlLimit; //!< control class limit, bytes
-    bool m_trimEnabled;      //!< trim (true) or drop (false) overflowing data
-    uint32_t m_trimSize;     //!< IPv6 payload bytes kept by trimming
-    bool m_ecnEnabled;       //!< ECN marking on this port
-    uint32_t m_ecnMin;       //!< marking starts at this data backlog
-    uint32_t m_ecnMax;       //!< marking is certain from this data backlog
-    double m_ecnMaxP;        //!< marking probability at m_ecnMax
-    bool m_lastHop;          //!< host-facing port: trims are last-hop trims
+    uint32_t m_dataLimit;                 //!< data class limit, bytes
+    uint32_t m_controlLimit;              //!< control class limit, bytes
+    bool m_trimEnabled;                   //!< trim (true) or drop (false) overflowing data
+    uint32_t m_trimSize;                  //!< IPv6 payload bytes kept by trimming
+    bool m_ecnEnabled;                    //!< ECN marking on this port
+    uint32_t m_ecnMin;                    //!< marking starts at this data backlog
+    uint32_t m_ecnMax;                    //!< marking is certain from this data backlog
+    double m_ecnMaxP;                     //!< marking probability at m_ecnMax
+    bool m_lastHop;                       //!< host-facing port: trims are last-hop trims
     Ptr<UniformRandomVariable> m_uniform; //!< for ECN marking
 
     std::deque<Item> m_data;    //!< data class
@@ -184,18 +184,18 @@ class MrcTrimmingQueue : public Object
     uint32_t m_controlBytes;    //!< control backlog
     uint32_t m_maxDataBytes;    //!< data backlog high-water mark
 
-    uint64_t m_arrivals;                                   //!< offered
-    uint64_t m_enqueued;                                   //!< queued intact
-    uint64_t m_trimmed;                                    //!< trimmed
-    uint64_t m_marked;                                     //!< ECN-marked
-    uint64_t m_dequeued;                                   //!< sent
-    std::array<uint64_t, DROP_REASON_COUNT> m_dropped;     //!< drops per reason
+    uint64_t m_arrivals;                               //!< offered
+    uint64_t m_enqueued;                               //!< queued intact
+    uint64_t m_trimmed;                                //!< trimmed
+    uint64_t m_marked;                                 //!< ECN-marked
+    uint64_t m_dequeued;                               //!< sent
+    std::array<uint64_t, DROP_REASON_COUNT> m_dropped; //!< drops per reason
 
-    TracedCallback<Ptr<const Packet>> m_enqueueTrace;                  //!< queued intact
-    TracedCallback<Ptr<const Packet>, bool> m_trimTrace;               //!< trimmed (last hop?)
-    TracedCallback<Ptr<const Packet>> m_markTrace;                     //!< ECN-marked
-    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;           //!< dropped (reason)
-    TracedCallback<Ptr<const Packet>> m_dequeueTrace;                  //!< sent
+    TracedCallback<Ptr<const Packet>> m_enqueueTrace;        //!< queued intact
+    TracedCallback<Ptr<const Packet>, bool> m_trimTrace;     //!< trimmed (last hop?)
+    TracedCallback<Ptr<const Packet>> m_markTrace;           //!< ECN-marked
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< dropped (reason)
+    TracedCallback<Ptr<const Packet>> m_dequeueTrace;        //!< sent
 };
 
 } // namespace ns3

@@ -29,7 +29,7 @@ namespace ns3
  */
 class MrcUsidCarrier
 {
-  public:
+public:
     /** A carrier with an all-zero address and a 32-bit block. */
     MrcUsidCarrier();
 
@@ -90,9 +90,9 @@ class MrcUsidCarrier
      */
     bool operator==(const MrcUsidCarrier& other) const;
 
-  private:
-    uint8_t m_bytes[16];  //!< address bytes, network order
-    uint8_t m_blockBits;  //!< locator block length in bits
+private:
+    uint8_t m_bytes[16]; //!< address bytes, network order
+    uint8_t m_blockBits; //!< locator block length in bits
 };
 
 /**

@@ -7,11 +7,12 @@
  * @brief Tests of the SRv6 switch, trimming queues and the multi-plane Clos helper.
  */
 
-#include "ns3/boolean.h"
-#include "ns3/core-module.h"
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-trimming-queue.h"
+
+#include "ns3/boolean.h"
+#include "ns3/core-module.h"
 #include "ns3/test.h"
 
 #include <map>
@@ -36,7 +37,7 @@ struct Arrival
 /** Records what every host port receives. */
 class Recorder : public MrcFrameReceiver
 {
-  public:
+public:
     /**
      * @param planes planes per host
      */
@@ -73,7 +74,7 @@ class Recorder : public MrcFrameReceiver
 
     std::vector<Arrival> arrivals; //!< in arrival order
 
-  private:
+private:
     uint32_t m_planes; //!< planes per host
 };
 
@@ -135,7 +136,7 @@ MakeFabric(uint32_t planes, uint32_t hostsPerT0, uint32_t t0, uint32_t t1, bool 
  * @param which 0: all ports, 1: last-hop ports only, 2: fabric ports only
  * @return the sum
  */
-template <typename F>
+template<typename F>
 uint64_t
 SumQueues(Ptr<MrcClosHelper> f, F get, int which = 0)
 {
@@ -175,13 +176,13 @@ SumQueues(Ptr<MrcClosHelper> f, F get, int which = 0)
  */
 class MrcFabricPathsTestCase : public TestCase
 {
-  public:
+public:
     MrcFabricPathsTestCase()
         : TestCase("every path of a 2-plane fabric reaches the right host via the right switches")
     {
     }
 
-  private:
+private:
     /**
      * Record a switch forwarding a packet.
      * @param node switch node id
@@ -226,16 +227,18 @@ class MrcFabricPathsTestCase : public TestCase
                 }
                 const auto paths = f->GetPaths(s, d);
                 const bool local = f->GetT0Of(s) == f->GetT0Of(d);
-                NS_TEST_ASSERT_MSG_EQ(paths.size(),
-                                      local ? 2u : 4u,
-                                      "paths per pair: planes x (T1s or 1)");
+                NS_TEST_ASSERT_MSG_EQ(
+                    paths.size(), local ? 2u : 4u, "paths per pair: planes x (T1s or 1)");
                 for (const auto& path : paths)
                 {
                     // Space the packets out so that the uid is known before the send.
-                    Simulator::Schedule(t, [this, f, s, d, path, &expected]() {
-                        uint64_t uid = SendOne(f, s, path, 1000, MrcDscp::ECN_ECT0);
-                        expected[uid] = {d, path.plane, f->GetSwitchNodeIds(s, d, path)};
-                    });
+                    Simulator::Schedule(
+                        t,
+                        [this, f, s, d, path, &expected]()
+                        {
+                            uint64_t uid = SendOne(f, s, path, 1000, MrcDscp::ECN_ECT0);
+                            expected[uid] = {d, path.plane, f->GetSwitchNodeIds(s, d, path)};
+                        });
                     t += MicroSeconds(1);
                     ++nPaths;
                 }
@@ -271,18 +274,18 @@ class MrcFabricPathsTestCase : public TestCase
  */
 class MrcFabricIncastTestCase : public TestCase
 {
-  public:
+public:
     /**
      * @param trim trimming on
      */
     explicit MrcFabricIncastTestCase(bool trim)
         : TestCase(trim ? "incast with trimming: every packet or its header arrives"
-                        : "incast without trimming: overflow drops are counted"),
-          m_trim(trim)
+                        : "incast without trimming: overflow drops are counted")
+        , m_trim(trim)
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         // 1 plane, 4 T0s x 4 hosts, 1 T1: hosts 1..15 all send to host 0. The T0 uplinks and
@@ -298,7 +301,11 @@ class MrcFabricIncastTestCase : public TestCase
             const MrcPath path = f->GetPaths(s, 0).at(0);
             for (uint32_t i = 0; i < perSender; ++i)
             {
-                Simulator::Schedule(NanoSeconds(10), [f, s, path]() { SendOne(f, s, path, 4000, MrcDscp::ECN_ECT0); });
+                Simulator::Schedule(NanoSeconds(10),
+                                    [f, s, path]()
+                                    {
+                                        SendOne(f, s, path, 4000, MrcDscp::ECN_ECT0);
+                                    });
                 ++sent;
             }
         }
@@ -325,12 +332,30 @@ class MrcFabricIncastTestCase : public TestCase
                 ++trimmedLast;
             }
         }
-        auto arrivals = [](Ptr<MrcTrimmingQueue> q) { return q->GetArrivals(); };
-        auto dequeued = [](Ptr<MrcTrimmingQueue> q) { return q->GetDequeued(); };
-        auto dropped = [](Ptr<MrcTrimmingQueue> q) { return q->GetDroppedTotal(); };
-        auto trimmed = [](Ptr<MrcTrimmingQueue> q) { return q->GetTrimmed(); };
-        auto marked = [](Ptr<MrcTrimmingQueue> q) { return q->GetMarked(); };
-        auto queued = [](Ptr<MrcTrimmingQueue> q) { return uint64_t(q->GetNPackets()); };
+        auto arrivals = [](Ptr<MrcTrimmingQueue> q)
+        {
+            return q->GetArrivals();
+        };
+        auto dequeued = [](Ptr<MrcTrimmingQueue> q)
+        {
+            return q->GetDequeued();
+        };
+        auto dropped = [](Ptr<MrcTrimmingQueue> q)
+        {
+            return q->GetDroppedTotal();
+        };
+        auto trimmed = [](Ptr<MrcTrimmingQueue> q)
+        {
+            return q->GetTrimmed();
+        };
+        auto marked = [](Ptr<MrcTrimmingQueue> q)
+        {
+            return q->GetMarked();
+        };
+        auto queued = [](Ptr<MrcTrimmingQueue> q)
+        {
+            return uint64_t(q->GetNPackets());
+        };
         // The accounting identity, over every switch queue.
         NS_TEST_ASSERT_MSG_EQ(SumQueues(f, arrivals),
                               SumQueues(f, dequeued) + SumQueues(f, dropped) + SumQueues(f, queued),
@@ -340,7 +365,8 @@ class MrcFabricIncastTestCase : public TestCase
         {
             NS_TEST_ASSERT_MSG_EQ(full + trimmedMid + trimmedLast, sent, "nothing vanished");
             NS_TEST_ASSERT_MSG_GT(trimmedMid + trimmedLast, 0u, "the incast trimmed");
-            NS_TEST_ASSERT_MSG_EQ(SumQueues(f, trimmed), uint64_t(trimmedMid + trimmedLast),
+            NS_TEST_ASSERT_MSG_EQ(SumQueues(f, trimmed),
+                                  uint64_t(trimmedMid + trimmedLast),
                                   "trim counters match the trimmed headers received");
             NS_TEST_ASSERT_MSG_EQ(SumQueues(f, dropped), 0u, "no drops with trimming");
             NS_TEST_ASSERT_MSG_GT(trimmedMid, 0u, "mid-fabric trims");
@@ -380,13 +406,13 @@ class MrcFabricIncastTestCase : public TestCase
  */
 class MrcStaticTableTestCase : public TestCase
 {
-  public:
+public:
     MrcStaticTableTestCase()
         : TestCase("static tables refuse run-time changes; bad packets dropped with a reason")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         Ptr<MrcClosHelper> f = MakeFabric(1, 2, 2, 2, true);
@@ -394,14 +420,17 @@ class MrcStaticTableTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(t0->AddRoute(0x0777, 0), true, "configuration time: accepted");
         bool late = true;
         uint16_t before = 0;
-        Simulator::Schedule(MicroSeconds(1), [&]() {
-            before = t0->GetRoute(MrcClosHelper::HostUsid(0));
-            late = t0->AddRoute(MrcClosHelper::HostUsid(0), 1);
-        });
+        Simulator::Schedule(MicroSeconds(1),
+                            [&]()
+                            {
+                                before = t0->GetRoute(MrcClosHelper::HostUsid(0));
+                                late = t0->AddRoute(MrcClosHelper::HostUsid(0), 1);
+                            });
         // Bad packets: wrong block, not this switch, unknown next uSID, hop limit.
         Recorder rec(1);
         rec.Attach(f);
-        auto send = [&](Ipv6Address dst, uint8_t hopLimit) {
+        auto send = [&](Ipv6Address dst, uint8_t hopLimit)
+        {
             Ptr<Packet> p = Create<Packet>(100);
             Ipv6Header h;
             h.SetSource(f->GetHostAddress(0, 0));
@@ -411,14 +440,17 @@ class MrcStaticTableTestCase : public TestCase
             h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, 0));
             f->GetHostPort(0, 0)->SendFrame(p, h);
         };
-        Simulator::Schedule(MicroSeconds(2), [&]() {
-            send(Ipv6Address("fcbb:aaaa:1000:101::"), 64); // wrong block
-            send(Ipv6Address("fcbb:bbbb:1001:101::"), 64); // T0 1's uSID, arrives at T0 0
-            send(Ipv6Address("fcbb:bbbb:1000:2999::"), 64); // unknown next uSID
-            send(Ipv6Address("fcbb:bbbb:1000::"), 64);      // carrier ends at the switch
-            send(Ipv6Address("fcbb:bbbb:1000:101::"), 1);  // hop limit
-            send(Ipv6Address("fcbb:bbbb:1000:101::"), 64); // fine: to host 1
-        });
+        Simulator::Schedule(
+            MicroSeconds(2),
+            [&]()
+            {
+                send(Ipv6Address("fcbb:aaaa:1000:101::"), 64);  // wrong block
+                send(Ipv6Address("fcbb:bbbb:1001:101::"), 64);  // T0 1's uSID, arrives at T0 0
+                send(Ipv6Address("fcbb:bbbb:1000:2999::"), 64); // unknown next uSID
+                send(Ipv6Address("fcbb:bbbb:1000::"), 64);      // carrier ends at the switch
+                send(Ipv6Address("fcbb:bbbb:1000:101::"), 1);   // hop limit
+                send(Ipv6Address("fcbb:bbbb:1000:101::"), 64);  // fine: to host 1
+            });
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(t0->IsFrozen(), true, "frozen once running");
         NS_TEST_ASSERT_MSG_EQ(late, false, "run time: refused");
@@ -444,13 +476,13 @@ class MrcStaticTableTestCase : public TestCase
  */
 class MrcLinkDownTestCase : public TestCase
 {
-  public:
+public:
     MrcLinkDownTestCase()
         : TestCase("link down: queued and in-flight frames lost and counted")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         Ptr<MrcClosHelper> f = MakeFabric(1, 1, 2, 1, true);
@@ -460,12 +492,20 @@ class MrcLinkDownTestCase : public TestCase
         // 20 x 4 KB at t=0 from host 0: a 100G link serializes one every ~330 ns.
         for (int i = 0; i < 20; ++i)
         {
-            Simulator::Schedule(NanoSeconds(1), [f, path]() { SendOne(f, 0u, path, 4000, MrcDscp::ECN_ECT0); });
+            Simulator::Schedule(NanoSeconds(1),
+                                [f, path]()
+                                {
+                                    SendOne(f, 0u, path, 4000, MrcDscp::ECN_ECT0);
+                                });
         }
         Ptr<MrcChannel> link = f->GetHostLink(0, 0);
         Simulator::Schedule(NanoSeconds(2000), &MrcChannel::SetUp, link, false);
         Simulator::Schedule(MicroSeconds(50), &MrcChannel::SetUp, link, true);
-        Simulator::Schedule(MicroSeconds(60), [f, path]() { SendOne(f, 0u, path, 4000, MrcDscp::ECN_ECT0); });
+        Simulator::Schedule(MicroSeconds(60),
+                            [f, path]()
+                            {
+                                SendOne(f, 0u, path, 4000, MrcDscp::ECN_ECT0);
+                            });
         Simulator::Run();
         Ptr<MrcTrimmingQueue> q = f->GetHostPort(0, 0)->GetQueue();
         const uint64_t flushed = q->GetDropped(MrcTrimmingQueue::LINK_DOWN);
@@ -486,13 +526,13 @@ class MrcLinkDownTestCase : public TestCase
  */
 class MrcFabricValidationTestCase : public TestCase
 {
-  public:
+public:
     MrcFabricValidationTestCase()
         : TestCase("bad fabric parameters are rejected, naming the parameter")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         struct Case
@@ -516,7 +556,8 @@ class MrcFabricValidationTestCase : public TestCase
             f->SetAttribute("T1sPerPlane", UintegerValue(2));
             f->SetAttribute(c.attr, UintegerValue(c.value));
             const std::string msg = f->Validate();
-            NS_TEST_ASSERT_MSG_NE(msg.find(c.mention), std::string::npos,
+            NS_TEST_ASSERT_MSG_NE(msg.find(c.mention),
+                                  std::string::npos,
                                   c.attr << " rejected with a message naming it: '" << msg << "'");
         }
         Ptr<MrcClosHelper> ok = CreateObject<MrcClosHelper>();
@@ -531,7 +572,7 @@ class MrcFabricValidationTestCase : public TestCase
  */
 class MrcFabricTestSuite : public TestSuite
 {
-  public:
+public:
     MrcFabricTestSuite()
         : TestSuite("mrc-fabric", TestSuite::Type::UNIT)
     {

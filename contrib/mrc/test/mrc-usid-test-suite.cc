@@ -8,6 +8,7 @@
  */
 
 #include "ns3/mrc-usid-carrier.h"
+
 #include "ns3/test.h"
 
 using namespace ns3;
@@ -18,20 +19,19 @@ using namespace ns3;
  */
 class MrcUsidCarrierTestCase : public TestCase
 {
-  public:
+public:
     MrcUsidCarrierTestCase()
         : TestCase("uSID carrier: build, read, shift and forward")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         const Ipv6Address block("fcbb:bbbb::");
         MrcUsidCarrier c(block, 32, {0x0001, 0x1001, 0x0002, 0xb001, 0xfe09});
-        NS_TEST_ASSERT_MSG_EQ(c.GetAddress(),
-                              Ipv6Address("fcbb:bbbb:1:1001:2:b001:fe09::"),
-                              "built address");
+        NS_TEST_ASSERT_MSG_EQ(
+            c.GetAddress(), Ipv6Address("fcbb:bbbb:1:1001:2:b001:fe09::"), "built address");
         NS_TEST_ASSERT_MSG_EQ(c.GetActive(), 0x0001, "active uSID");
         NS_TEST_ASSERT_MSG_EQ(c.GetCapacity(), 6, "six uSIDs after a 32-bit block");
 
@@ -77,7 +77,7 @@ class MrcUsidCarrierTestCase : public TestCase
  */
 class MrcUsidTestSuite : public TestSuite
 {
-  public:
+public:
     MrcUsidTestSuite()
         : TestSuite("mrc-usid", TestSuite::Type::UNIT)
     {
