@@ -4,6 +4,7 @@
 
 #include "mrc-clos-helper.h"
 
+#include "ns3/mrc-header.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/boolean.h"
@@ -121,8 +122,8 @@ MrcClosHelper::GetTypeId()
                             MakeBooleanAccessor(&MrcClosHelper::m_trim),
                             MakeBooleanChecker())
               .AddAttribute("TrimSize",
-                            "IPv6 payload bytes a trimmed packet keeps",
-                            UintegerValue(64),
+                            "IPv6 payload bytes a trimmed packet keeps (default: UDP + MrcHeader)",
+                            UintegerValue(MrcHeader::SIZE),
                             MakeUintegerAccessor(&MrcClosHelper::m_trimSize),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("LocatorBlock",
@@ -144,6 +145,44 @@ MrcClosHelper::MrcClosHelper()
 }
 
 MrcClosHelper::~MrcClosHelper() = default;
+
+void
+MrcClosHelper::GetPlanePaths(uint32_t src,
+                             uint32_t dst,
+                             uint32_t plane,
+                             std::vector<Ipv6Address>& out) const
+{
+    out.clear();
+    if (GetT0Of(src) == GetT0Of(dst))
+    {
+        out.push_back(MakeCarrier(src, dst, plane, 0).GetAddress());
+        return;
+    }
+    for (uint32_t j = 0; j < m_nT1; ++j)
+    {
+        out.push_back(MakeCarrier(src, dst, plane, j).GetAddress());
+    }
+}
+
+Time
+MrcClosHelper::GetBaseRtt(uint32_t packetBytes) const
+{
+    const Time data = m_linkRate.CalculateBytesTxTime(packetBytes);
+    const Time ctrl = m_linkRate.CalculateBytesTxTime(40 + 76);
+    return 8 * m_linkDelay + 6 * m_switchLatency + 4 * data + 4 * ctrl;
+}
+
+uint64_t
+MrcClosHelper::GetNicRate() const
+{
+    return m_linkRate.GetBitRate() * m_planes;
+}
+
+DataRate
+MrcClosHelper::GetLinkRate() const
+{
+    return m_linkRate;
+}
 
 void
 MrcClosHelper::DoDispose()

@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-path-provider.h"
 #include "ns3/mrc-switch-net-device.h"
 #include "ns3/mrc-usid-carrier.h"
 
@@ -48,7 +49,7 @@ struct MrcPath
  * Host-facing switch ports are marked LastHop, with ECN marking off (MRC's rule: ECN means
  * mid-fabric congestion; last-hop congestion shows up as trimming).
  */
-class MrcClosHelper : public Object
+class MrcClosHelper : public MrcPathProvider
 {
 public:
     /** @return the TypeId */
@@ -73,10 +74,24 @@ public:
     /** @return the uSID of a T0's host port k */
     static uint16_t HostUsid(uint32_t k);
 
-    /** @return number of hosts */
-    uint32_t GetNHosts() const;
-    /** @return number of planes */
-    uint32_t GetNPlanes() const;
+    uint32_t GetNHosts() const override;
+    uint32_t GetNPlanes() const override;
+    void GetPlanePaths(uint32_t src,
+                       uint32_t dst,
+                       uint32_t plane,
+                       std::vector<Ipv6Address>& out) const override;
+    Ipv6Address GetHostAddress(uint32_t h, uint32_t plane) const override;
+
+    /**
+     * @param packetBytes IPv6 packet size of a data packet
+     * @return the unloaded round-trip time between hosts under different T0s (data packet out
+     * over four links and three switches, a control packet back)
+     */
+    Time GetBaseRtt(uint32_t packetBytes) const;
+    /** @return a host's NIC rate: the link rate times the number of planes */
+    uint64_t GetNicRate() const;
+    /** @return the link rate */
+    DataRate GetLinkRate() const;
     /** @return T0s per plane */
     uint32_t GetNT0() const;
     /** @return T1s per plane */
@@ -123,12 +138,6 @@ public:
      * @return the T0 index the host hangs off (in every plane)
      */
     uint32_t GetT0Of(uint32_t h) const;
-    /**
-     * @param h host
-     * @param plane plane
-     * @return the host port's own IPv6 address
-     */
-    Ipv6Address GetHostAddress(uint32_t h, uint32_t plane) const;
 
     /**
      * @param src source host

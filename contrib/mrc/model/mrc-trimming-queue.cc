@@ -65,8 +65,8 @@ MrcTrimmingQueue::GetTypeId()
                             MakeBooleanAccessor(&MrcTrimmingQueue::m_trimEnabled),
                             MakeBooleanChecker())
               .AddAttribute("TrimSize",
-                            "IPv6 payload bytes a trimmed packet keeps (its transport headers)",
-                            UintegerValue(64),
+                            "IPv6 payload bytes a trimmed packet keeps (76: UDP + MrcHeader)",
+                            UintegerValue(76),
                             MakeUintegerAccessor(&MrcTrimmingQueue::m_trimSize),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("EcnEnabled",

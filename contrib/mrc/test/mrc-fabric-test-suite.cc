@@ -9,6 +9,7 @@
 
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-dscp.h"
+#include "ns3/mrc-header.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/boolean.h"
@@ -325,7 +326,7 @@ private:
             else if (a.dscp == MrcDscp::TRIMMED)
             {
                 ++trimmedMid;
-                NS_TEST_ASSERT_MSG_EQ(a.size, 64u, "trimmed to TrimSize");
+                NS_TEST_ASSERT_MSG_EQ(a.size, MrcHeader::SIZE, "trimmed to TrimSize");
             }
             else if (a.dscp == MrcDscp::TRIMMED_LAST_HOP)
             {

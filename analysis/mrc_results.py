@@ -1,0 +1,500 @@
+"""Load, validate and summarise the results of one MRC / baseline simulation run.
+
+A results directory holds up to five files (see README.md for the columns):
+flows.csv, steps.csv, events.csv, links.csv and run.json.  Every loader here
+returns ``None`` when its file is missing, and a table with zero rows when the
+file has only a header (or is empty).  A table is a plain ``dict`` mapping each
+column name to a numpy array (numeric columns) or a list of ``str`` (text
+columns); use :func:`nrows` for its length.
+
+A malformed file raises :class:`ResultsError` whose message names the file, the
+line and the column, e.g.::
+
+    /runs/r1/flows.csv: line 3, column 'bytes': expected an integer, got 'abc'
+
+The statistics functions (:func:`cov`, :func:`jain`, :func:`min_max_ratio`,
+:func:`percentiles`) take any 1-D sequence of numbers and return ``nan`` where
+the value is undefined (no data, zero mean, ...).
+
+This module imports only the standard library and numpy; it never imports
+matplotlib, so ``summary.py`` starts quickly.
+"""
+
+import csv
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+FLOWS = "flows.csv"
+STEPS = "steps.csv"
+EVENTS = "events.csv"
+LINKS = "links.csv"
+RUN = "run.json"
+
+# Column name -> type: "str", "int" or "float".  Columns not listed are kept as
+# text; listed columns are required.
+SCHEMAS = {
+    FLOWS: [
+        ("scheme", "str"), ("job", "str"), ("step", "int"),
+        ("collective", "str"), ("src", "str"), ("dst", "str"), ("qp", "int"),
+        ("bytes", "int"), ("start_us", "float"), ("end_us", "float"),
+        ("throughput_gbps", "float"),
+    ],
+    STEPS: [
+        ("scheme", "str"), ("job", "str"), ("step", "int"),
+        ("start_us", "float"), ("end_us", "float"), ("duration_us", "float"),
+        ("slowest_rank", "str"),
+    ],
+    EVENTS: [
+        ("scheme", "str"), ("time_us", "float"), ("kind", "str"),
+        ("target", "str"), ("state", "str"), ("detail", "str"),
+    ],
+    LINKS: [
+        ("scheme", "str"), ("time_us", "float"), ("plane", "str"),
+        ("tier", "str"), ("utilization", "float"),
+        ("queue_bytes_mean", "float"), ("queue_bytes_max", "float"),
+    ],
+}
+
+# A trailing free-text column: a row with one field too few gets "" for it,
+# and unquoted commas inside it are tolerated (extra fields are re-joined).
+FREE_TEXT_LAST = {EVENTS: "detail"}
+
+EV_STATES = ("GOOD", "SKIP", "ASSUMED_BAD", "DENIED")
+FAULT_KINDS = ("link", "switch_reboot", "blackhole", "nic_port")
+FAULT_ONSET = ("down", "start")
+FAULT_RECOVERY = ("up", "end")
+TIERS = ("host-t0", "t0-t1", "t1-t0", "t0-host")
+SCHEME_ORDER = ("mrc", "baseline")
+
+SUMMARY_CSV = "summary.csv"
+
+
+class ResultsError(Exception):
+    """A results file or directory cannot be used; str(e) is a one-line message."""
+
+
+# --------------------------------------------------------------------------
+# Loading
+# --------------------------------------------------------------------------
+
+def _parse_number(text, kind):
+    """Parse text as 'int' or 'float'; return (value, None) or (None, why)."""
+    s = text.strip()
+    if s == "":
+        return None, "expected a number, got an empty value"
+    try:
+        v = float(s)
+    except ValueError:
+        noun = "an integer" if kind == "int" else "a number"
+        return None, "expected %s, got %r" % (noun, text)
+    if not math.isfinite(v):
+        return None, "expected a finite number, got %r" % text
+    if kind == "int":
+        if not v.is_integer():
+            return None, "expected an integer, got %r" % text
+        try:
+            return int(s), None
+        except ValueError:
+            return int(v), None
+    return v, None
+
+
+_cache = {}
+
+
+def load_csv(path, schema=None):
+    """Load one results CSV into {column: numpy array | list of str}.
+
+    ``schema`` is a list of (column, type) pairs; by default it is looked up
+    from the file's base name in SCHEMAS.  Returns None if the file does not
+    exist.  Raises ResultsError naming file, line and column on bad input.
+    """
+    name = os.path.basename(path)
+    if schema is None:
+        schema = SCHEMAS.get(name, [])
+    if not os.path.exists(path):
+        return None
+    try:
+        st = os.stat(path)
+        key = (os.path.abspath(path), st.st_mtime_ns, st.st_size, tuple(schema))
+    except OSError as e:
+        raise ResultsError("%s: cannot read: %s" % (path, e.strerror or e))
+    if key in _cache:
+        return _cache[key]
+
+    types = dict(schema)
+    free_last = FREE_TEXT_LAST.get(name)
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.reader(f)
+            header = None
+            for row in reader:
+                if any(cell.strip() for cell in row):
+                    header = [c.strip() for c in row]
+                    header_line = reader.line_num
+                    break
+            if header is None:  # zero-byte or blank file: no data rows
+                table = {c: ([] if t == "str" else np.array([], dtype=_dtype(t)))
+                         for c, t in schema}
+                _cache[key] = table
+                return table
+            for col, _ in schema:
+                if col not in header:
+                    raise ResultsError("%s: line %d, column %r: required column is missing "
+                                       "(header has: %s)" % (path, header_line, col, ",".join(header)))
+            ncols = len(header)
+            tolerate = free_last is not None and header[-1] == free_last
+            values = [[] for _ in header]
+            col_types = [types.get(c, "str") for c in header]
+            for row in reader:
+                line = reader.line_num
+                if not any(cell.strip() for cell in row):
+                    continue
+                if len(row) != ncols:
+                    if tolerate and len(row) > ncols:
+                        row = row[:ncols - 1] + [",".join(row[ncols - 1:])]
+                    elif tolerate and len(row) == ncols - 1:
+                        row = row + [""]
+                    else:
+                        col = header[min(len(row), ncols - 1)]
+                        raise ResultsError("%s: line %d, column %r: expected %d fields, got %d"
+                                           % (path, line, col, ncols, len(row)))
+                for i, cell in enumerate(row):
+                    t = col_types[i]
+                    if t == "str":
+                        values[i].append(cell.strip())
+                    else:
+                        v, why = _parse_number(cell, t)
+                        if why is not None:
+                            raise ResultsError("%s: line %d, column %r: %s"
+                                               % (path, line, header[i], why))
+                        values[i].append(v)
+    except UnicodeDecodeError as e:
+        raise ResultsError("%s: line ?, column ?: not UTF-8 text (%s)" % (path, e.reason))
+    except csv.Error as e:
+        raise ResultsError("%s: line %d, column ?: CSV syntax error: %s" % (path, reader.line_num, e))
+    except OSError as e:
+        raise ResultsError("%s: cannot read: %s" % (path, e.strerror or e))
+
+    table = {}
+    for i, col in enumerate(header):
+        t = col_types[i]
+        table[col] = values[i] if t == "str" else np.array(values[i], dtype=_dtype(t))
+    _cache[key] = table
+    return table
+
+
+def _dtype(t):
+    return np.int64 if t == "int" else np.float64
+
+
+def nrows(table):
+    """Number of data rows of a table (0 for None or an empty table)."""
+    if not table:
+        return 0
+    return len(next(iter(table.values())))
+
+
+def is_empty(table):
+    return nrows(table) == 0
+
+
+def select(table, mask):
+    """Rows of table where the boolean numpy array mask is true."""
+    mask = np.asarray(mask, dtype=bool)
+    idx = np.flatnonzero(mask)
+    out = {}
+    for col, v in table.items():
+        out[col] = v[mask] if isinstance(v, np.ndarray) else [v[i] for i in idx]
+    return out
+
+
+def column_equals(table, col, value):
+    """Boolean mask of rows whose text column equals value."""
+    return np.array([v == value for v in table[col]], dtype=bool)
+
+
+def check_dir(results_dir):
+    """Raise ResultsError unless results_dir is an existing directory."""
+    if not os.path.exists(results_dir):
+        raise ResultsError("results directory not found: %s" % results_dir)
+    if not os.path.isdir(results_dir):
+        raise ResultsError("not a directory: %s" % results_dir)
+
+
+def load_flows(results_dir):
+    return load_csv(os.path.join(results_dir, FLOWS))
+
+
+def load_steps(results_dir):
+    return load_csv(os.path.join(results_dir, STEPS))
+
+
+def load_events(results_dir):
+    return load_csv(os.path.join(results_dir, EVENTS))
+
+
+def load_links(results_dir):
+    return load_csv(os.path.join(results_dir, LINKS))
+
+
+def load_run(results_dir):
+    """run.json as a dict, or None if missing.  Raises ResultsError if malformed."""
+    path = os.path.join(results_dir, RUN)
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ResultsError("%s: cannot read: %s" % (path, e))
+    if not text.strip():
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ResultsError("%s: line %d, column %d: invalid JSON: %s" % (path, e.lineno, e.colno, e.msg))
+    if not isinstance(data, dict):
+        raise ResultsError("%s: line 1, column 1: expected a JSON object" % path)
+    return data
+
+
+def load_results(results_dir):
+    """Check the directory and load every file: {"flows":..., "steps":..., "events":...,
+    "links":..., "run":...}; missing files are None."""
+    check_dir(results_dir)
+    return {
+        "flows": load_flows(results_dir),
+        "steps": load_steps(results_dir),
+        "events": load_events(results_dir),
+        "links": load_links(results_dir),
+        "run": load_run(results_dir),
+    }
+
+
+# --------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------
+
+def _arr(x):
+    return np.asarray(x, dtype=np.float64).ravel()
+
+
+def cov(x):
+    """Coefficient of variation: population std (ddof=0) / mean.  nan if empty or mean 0."""
+    a = _arr(x)
+    if a.size == 0:
+        return float("nan")
+    m = a.mean()
+    if m == 0:
+        return float("nan")
+    return float(a.std() / m)
+
+
+def jain(x):
+    """Jain's fairness index (sum x)^2 / (n * sum x^2), in [1/n, 1].  nan if empty or all zero."""
+    a = _arr(x)
+    if a.size == 0:
+        return float("nan")
+    sq = float(np.sum(a * a))
+    if sq == 0:
+        return float("nan")
+    return float(np.sum(a) ** 2 / (a.size * sq))
+
+
+def min_max_ratio(x):
+    """min(x) / max(x).  nan if empty or max is 0."""
+    a = _arr(x)
+    if a.size == 0:
+        return float("nan")
+    mx = a.max()
+    if mx == 0:
+        return float("nan")
+    return float(a.min() / mx)
+
+
+def percentiles(x, ps=(1, 50, 99)):
+    """{p: percentile} using numpy's linear interpolation; nan for empty input."""
+    a = _arr(x)
+    if a.size == 0:
+        return {p: float("nan") for p in ps}
+    vals = np.percentile(a, list(ps))
+    return {p: float(v) for p, v in zip(ps, vals)}
+
+
+def order_schemes(names):
+    """Distinct scheme names, 'mrc' and 'baseline' first, the rest sorted."""
+    names = set(names)
+    known = [s for s in SCHEME_ORDER if s in names]
+    return known + sorted(names - set(known))
+
+
+def schemes_of(*tables):
+    found = []
+    for t in tables:
+        if not is_empty(t):
+            found.extend(t["scheme"])
+    return order_schemes(found)
+
+
+def by_scheme(table, column):
+    """{scheme: numpy array of column values}, schemes in order_schemes order."""
+    if is_empty(table):
+        return {}
+    schemes = np.array(table["scheme"], dtype=object)
+    vals = np.asarray(table[column])
+    return {s: vals[schemes == s] for s in order_schemes(table["scheme"])}
+
+
+def throughput_summary(flows):
+    """Per-scheme flow throughput statistics (Gb/s):
+    {scheme: {count, mean, p1, p50, p99, min, max, cov, jain, min_max_ratio}}."""
+    out = {}
+    for scheme, tp in by_scheme(flows, "throughput_gbps").items():
+        pc = percentiles(tp, (1, 50, 99))
+        out[scheme] = {
+            "count": int(tp.size),
+            "mean": float(tp.mean()),
+            "p1": pc[1], "p50": pc[50], "p99": pc[99],
+            "min": float(tp.min()), "max": float(tp.max()),
+            "cov": cov(tp), "jain": jain(tp), "min_max_ratio": min_max_ratio(tp),
+        }
+    return out
+
+
+def step_summary(steps):
+    """Per-scheme step duration statistics (µs): {scheme: {count, mean, p99, max}}."""
+    out = {}
+    for scheme, d in by_scheme(steps, "duration_us").items():
+        out[scheme] = {
+            "count": int(d.size),
+            "mean": float(d.mean()),
+            "p99": percentiles(d, (99,))[99],
+            "max": float(d.max()),
+        }
+    return out
+
+
+def ev_state_counts(events):
+    """Transitions by new state: {scheme: {state: count}} for kind == 'ev_state'.
+    The four known states are always present (possibly 0); other states are added."""
+    out = {}
+    if is_empty(events):
+        return out
+    for scheme in order_schemes(events["scheme"]):
+        out[scheme] = {s: 0 for s in EV_STATES}
+    for scheme, kind, state in zip(events["scheme"], events["kind"], events["state"]):
+        if kind == "ev_state":
+            out[scheme][state] = out[scheme].get(state, 0) + 1
+    return out
+
+
+def fault_event_counts(events):
+    """Fault onsets (state 'down' or 'start') per kind: {scheme: {kind: count}}.
+    All kinds other than 'ev_state' count; the four known kinds are always present."""
+    out = {}
+    if is_empty(events):
+        return out
+    for scheme in order_schemes(events["scheme"]):
+        out[scheme] = {k: 0 for k in FAULT_KINDS}
+    for scheme, kind, state in zip(events["scheme"], events["kind"], events["state"]):
+        if kind != "ev_state" and state in FAULT_ONSET:
+            out[scheme][kind] = out[scheme].get(kind, 0) + 1
+    return out
+
+
+# summary.csv column -> key of throughput_summary()
+TPUT_COLUMNS = [
+    ("flows", "count"), ("tput_mean_gbps", "mean"), ("tput_p1_gbps", "p1"),
+    ("tput_p50_gbps", "p50"), ("tput_p99_gbps", "p99"), ("tput_min_gbps", "min"),
+    ("tput_max_gbps", "max"), ("tput_cov", "cov"), ("tput_jain", "jain"),
+    ("tput_min_max_ratio", "min_max_ratio"),
+]
+
+
+def summary_rows(results):
+    """One dict per scheme with every summary.csv column (scheme first); values are
+    numbers, or None where the scheme has no data of that sort."""
+    tp = throughput_summary(results.get("flows"))
+    st = step_summary(results.get("steps"))
+    ev = ev_state_counts(results.get("events"))
+    fa = fault_event_counts(results.get("events"))
+    schemes = order_schemes(list(tp) + list(st) + list(ev))
+    ev_states = list(EV_STATES) + sorted({s for c in ev.values() for s in c} - set(EV_STATES))
+    kinds = list(FAULT_KINDS) + sorted({k for c in fa.values() for k in c} - set(FAULT_KINDS))
+    rows = []
+    for s in schemes:
+        row = {"scheme": s}
+        t = tp.get(s)
+        for name, k in TPUT_COLUMNS:
+            row[name] = t[k] if t else None
+        d = st.get(s)
+        row["steps"] = d["count"] if d else None
+        for k in ("mean", "p99", "max"):
+            row["step_%s_us" % k] = d[k] if d else None
+        for state in ev_states:
+            row["ev_%s" % state] = ev[s].get(state, 0) if s in ev else None
+        for kind in kinds:
+            row["faults_%s" % kind] = fa[s].get(kind, 0) if s in fa else None
+        rows.append(row)
+    return rows
+
+
+def format_value(v, digits=6):
+    """Text for a summary value: '' for None, integers as is, floats with `digits`
+    significant digits, 'nan' for nan."""
+    if v is None:
+        return ""
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    v = float(v)
+    if math.isnan(v):
+        return "nan"
+    return "%.*g" % (digits, v)
+
+
+# --------------------------------------------------------------------------
+# CLI plumbing shared by the scripts
+# --------------------------------------------------------------------------
+
+def run_cli(parser, run, argv=None, written=None):
+    """Parse argv, call run(args) -> list of written paths, print each path.
+
+    Returns the exit status: 0 on success (also when nothing could be drawn),
+    2 with a one-line 'error: ...' on stderr for a missing directory or a
+    malformed file, 1 if an output file cannot be written.  Paths written are
+    appended to `written` if given.
+    """
+    args = parser.parse_args(argv)
+    prog = parser.prog
+    try:
+        paths = run(args)
+    except ResultsError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("error: %s: cannot write: %s" % (getattr(e, "filename", "") or prog, e.strerror or e),
+              file=sys.stderr)
+        return 1
+    for p in paths:
+        print(p)
+    if written is not None:
+        written.extend(paths)
+    return 0
+
+
+def output_path(results_dir, out, default_name):
+    """--out if given (its directory is created), else RESULTS_DIR/default_name."""
+    path = out if out else os.path.join(results_dir, default_name)
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    return path
+
+
+def say_nothing_written(prog, what, path):
+    print("%s: no %s (%s missing or has no data rows); nothing written" % (prog, what, path))

@@ -1,0 +1,121 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-stack-helper.h"
+
+#include "ns3/mrc-header.h"
+#include "ns3/node.h"
+#include "ns3/type-id.h"
+
+namespace ns3
+{
+
+MrcStackHelper::MrcStackHelper()
+{
+    m_qpFactory.SetTypeId("ns3::MrcQueuePair");
+    m_selectorFactory.SetTypeId("ns3::MrcAdaptiveSpray");
+    m_ccFactory.SetTypeId("ns3::MrcNscc");
+}
+
+void
+MrcStackHelper::SetPathSelector(const std::string& type,
+                                const std::string& n1,
+                                const AttributeValue& v1)
+{
+    m_selectorFactory = ObjectFactory();
+    m_selectorFactory.SetTypeId(type);
+    if (!n1.empty())
+    {
+        m_selectorFactory.Set(n1, v1);
+    }
+}
+
+void
+MrcStackHelper::SetPathSelectorAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_selectorFactory.Set(name, value);
+}
+
+void
+MrcStackHelper::SetCongestionControl(const std::string& type,
+                                     const std::string& n1,
+                                     const AttributeValue& v1)
+{
+    m_ccFactory = ObjectFactory();
+    m_ccFactory.SetTypeId(type);
+    if (!n1.empty())
+    {
+        m_ccFactory.Set(n1, v1);
+    }
+}
+
+void
+MrcStackHelper::SetCongestionControlAttribute(const std::string& name,
+                                              const AttributeValue& value)
+{
+    m_ccFactory.Set(name, value);
+}
+
+void
+MrcStackHelper::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qpFactory.Set(name, value);
+}
+
+void
+MrcStackHelper::Install(Ptr<MrcClosHelper> fabric)
+{
+    m_fabric = fabric;
+    UintegerValue payload;
+    m_qpFactory.Create<MrcQueuePair>()->GetAttribute("PayloadSize", payload);
+    const Time baseRtt = fabric->GetBaseRtt(40 + MrcHeader::SIZE + payload.Get());
+    for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
+    {
+        Ptr<MrcL4Protocol> l4 = CreateObject<MrcL4Protocol>();
+        l4->SetAttribute("PathSelector", TypeIdValue(m_selectorFactory.GetTypeId()));
+        l4->SetAttribute("CongestionControl", TypeIdValue(m_ccFactory.GetTypeId()));
+        l4->SetQueuePairFactory(m_qpFactory);
+        l4->SetPathSelectorFactory(m_selectorFactory);
+        l4->SetCongestionOpsFactory(m_ccFactory);
+        std::vector<Ptr<MrcNetDevice>> ports;
+        for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)
+        {
+            ports.push_back(fabric->GetHostPort(h, p));
+        }
+        fabric->GetHosts().Get(h)->AggregateObject(l4);
+        l4->Setup(h, ports, fabric, fabric->GetNicRate(), baseRtt);
+    }
+}
+
+std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>
+MrcStackHelper::Connect(uint32_t a, uint32_t b)
+{
+    Ptr<MrcL4Protocol> la = GetL4(a);
+    Ptr<MrcL4Protocol> lb = GetL4(b);
+    Ptr<MrcQueuePair> qa = la->CreateQueuePair();
+    Ptr<MrcQueuePair> qb = lb->CreateQueuePair();
+    la->Connect(qa, b, lb->GetNQueuePairs() - 1);
+    lb->Connect(qb, a, la->GetNQueuePairs() - 1);
+    return {qa, qb};
+}
+
+Ptr<MrcL4Protocol>
+MrcStackHelper::GetL4(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(m_fabric == nullptr, "MrcStackHelper: Install() first");
+    return m_fabric->GetHosts().Get(host)->GetObject<MrcL4Protocol>();
+}
+
+int64_t
+MrcStackHelper::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
+    {
+        used += GetL4(h)->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+} // namespace ns3

@@ -1,0 +1,111 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_STACK_HELPER_H
+#define MRC_STACK_HELPER_H
+
+#include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-l4-protocol.h"
+#include "ns3/mrc-queue-pair.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+#include <utility>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief Installs the MRC transport on every host of a fabric and connects queue pairs.
+ *
+ * @code
+ *   MrcStackHelper stack;
+ *   stack.SetPathSelector("ns3::MrcAdaptiveSpray", "EvSetSize", UintegerValue(128));
+ *   stack.SetCongestionControl("ns3::MrcNscc");
+ *   stack.SetQueuePairAttribute("AckEveryBytes", UintegerValue(16384));
+ *   stack.Install(fabric);
+ *   auto [a, b] = stack.Connect(0, 5);   // QP on host 0 connected to a QP on host 5
+ *   a->PostWrite(1 << 20, 0);
+ * @endcode
+ */
+class MrcStackHelper
+{
+  public:
+    MrcStackHelper();
+
+    /**
+     * Choose the path selector of new queue pairs.
+     * @param type TypeId name (ns3::MrcAdaptiveSpray, ns3::MrcObliviousSpray, ns3::MrcSinglePath)
+     * @param n1 attribute name (optional)
+     * @param v1 attribute value
+     */
+    void SetPathSelector(const std::string& type,
+                         const std::string& n1 = "",
+                         const AttributeValue& v1 = EmptyAttributeValue());
+    /**
+     * Set a path selector attribute.
+     * @param name attribute
+     * @param value value
+     */
+    void SetPathSelectorAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Choose the congestion control of new queue pairs.
+     * @param type TypeId name (ns3::MrcNscc, ns3::MrcFixedWindow)
+     * @param n1 attribute name (optional)
+     * @param v1 attribute value
+     */
+    void SetCongestionControl(const std::string& type,
+                              const std::string& n1 = "",
+                              const AttributeValue& v1 = EmptyAttributeValue());
+    /**
+     * Set a congestion control attribute.
+     * @param name attribute
+     * @param value value
+     */
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Set a queue pair attribute.
+     * @param name attribute
+     * @param value value
+     */
+    void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Aggregate an MrcL4Protocol to every host of a built fabric.
+     * @param fabric the fabric
+     */
+    void Install(Ptr<MrcClosHelper> fabric);
+
+    /**
+     * Create a queue pair on each of two hosts and connect them.
+     * @param a one host
+     * @param b the other
+     * @return (queue pair on a, queue pair on b)
+     */
+    std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>> Connect(uint32_t a, uint32_t b);
+
+    /**
+     * @param host host index
+     * @return its MRC protocol
+     */
+    Ptr<MrcL4Protocol> GetL4(uint32_t host) const;
+
+    /**
+     * Assign random streams to every host's protocol.
+     * @param stream first stream
+     * @return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    ObjectFactory m_qpFactory;       //!< queue pairs
+    ObjectFactory m_selectorFactory; //!< path selectors
+    ObjectFactory m_ccFactory;       //!< congestion controls
+    Ptr<MrcClosHelper> m_fabric;     //!< the fabric installed on
+};
+
+} // namespace ns3
+
+#endif /* MRC_STACK_HELPER_H */

@@ -1,0 +1,48 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_ADAPTIVE_SPRAY_H
+#define MRC_ADAPTIVE_SPRAY_H
+
+#include "mrc-path-selector.h"
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief MRC's adaptive packet spray.
+ *
+ * - ACK echoing ECN on an EV: GOOD -> SKIP (mid-fabric congestion; back after a rotation).
+ * - NACK for a packet trimmed mid-fabric: GOOD -> SKIP. Trimmed on the last hop: no penalty.
+ * - Unexplained loss (timeout or SACK hole): -> ASSUMED_BAD at once, replaced by a new EV on
+ *   another path of the same plane; probes in the background; ProbeSuccesses answered probes
+ *   in a row -> GOOD, and the replacement is released.
+ * - Nothing is skipped or retired if that would leave fewer than EvMinActive usable EVs.
+ */
+class MrcAdaptiveSpray : public MrcPathSelector
+{
+  public:
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcAdaptiveSpray();
+    ~MrcAdaptiveSpray() override;
+
+    void OnAck(uint16_t ev, bool ecn) override;
+    void OnNack(uint16_t ev, bool lastHop) override;
+    void OnLoss(uint16_t ev, Cause cause) override;
+    void OnProbeResult(uint16_t ev, bool success) override;
+
+  private:
+    /**
+     * Skip an EV unless that breaks the floor.
+     * @param ev the EV
+     * @param cause why
+     */
+    void Skip(uint16_t ev, Cause cause);
+};
+
+} // namespace ns3
+
+#endif /* MRC_ADAPTIVE_SPRAY_H */

@@ -1,0 +1,27 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-congestion-ops.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(MrcCongestionOps);
+
+TypeId
+MrcCongestionOps::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MrcCongestionOps").SetParent<Object>().SetGroupName("Mrc");
+    return tid;
+}
+
+MrcCongestionOps::MrcCongestionOps() = default;
+MrcCongestionOps::~MrcCongestionOps() = default;
+
+void
+MrcCongestionOps::Init(uint32_t /* bdp */, Time /* baseRtt */, uint32_t /* mss */)
+{
+}
+
+} // namespace ns3

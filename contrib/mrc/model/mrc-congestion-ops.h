@@ -1,0 +1,59 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_CONGESTION_OPS_H
+#define MRC_CONGESTION_OPS_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief Congestion control of a queue pair, pluggable like ns-3's TcpCongestionOps: a window
+ * in bytes that the sender keeps its bytes in flight under.
+ */
+class MrcCongestionOps : public Object
+{
+  public:
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcCongestionOps();
+    ~MrcCongestionOps() override;
+
+    /**
+     * Called once when the queue pair is connected.
+     * @param bdp bandwidth-delay product of the connection (NIC rate x base RTT), bytes
+     * @param baseRtt base round-trip time
+     * @param mss payload bytes per packet
+     */
+    virtual void Init(uint32_t bdp, Time baseRtt, uint32_t mss);
+    /** @return the window in bytes */
+    virtual uint32_t GetCwnd() const = 0;
+    /**
+     * Bytes were acknowledged.
+     * @param bytes newly acknowledged bytes
+     * @param rtt round-trip time sample (zero if none)
+     * @param ecn the ACK echoed an ECN mark
+     */
+    virtual void OnAck(uint32_t bytes, Time rtt, bool ecn) = 0;
+    /**
+     * A NACK reported a trimmed packet.
+     * @param bytes its payload bytes
+     * @param lastHop trimmed on the last hop
+     */
+    virtual void OnNack(uint32_t bytes, bool lastHop) = 0;
+    /** A retransmission timeout fired. */
+    virtual void OnTimeout() = 0;
+    /** @return a short name */
+    virtual std::string GetName() const = 0;
+};
+
+} // namespace ns3
+
+#endif /* MRC_CONGESTION_OPS_H */

@@ -1,0 +1,259 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-l4-protocol.h"
+
+#include "mrc-adaptive-spray.h"
+#include "mrc-header.h"
+#include "mrc-net-device.h"
+#include "mrc-nscc.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcL4Protocol");
+NS_OBJECT_ENSURE_REGISTERED(MrcL4Protocol);
+
+TypeId
+MrcL4Protocol::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcL4Protocol")
+            .SetParent<Object>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcL4Protocol>()
+            .AddAttribute("PathSelector",
+                          "TypeId of new queue pairs' path selection (a MrcPathSelector)",
+                          TypeIdValue(MrcAdaptiveSpray::GetTypeId()),
+                          MakeTypeIdAccessor(&MrcL4Protocol::m_selectorType),
+                          MakeTypeIdChecker())
+            .AddAttribute("CongestionControl",
+                          "TypeId of new queue pairs' congestion control (a MrcCongestionOps)",
+                          TypeIdValue(MrcNscc::GetTypeId()),
+                          MakeTypeIdAccessor(&MrcL4Protocol::m_ccType),
+                          MakeTypeIdChecker());
+    return tid;
+}
+
+MrcL4Protocol::MrcL4Protocol()
+    : m_host(0),
+      m_nicRate(0),
+      m_planeMask(0),
+      m_unknownQp(0)
+{
+    m_qpFactory.SetTypeId(MrcQueuePair::GetTypeId());
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+MrcL4Protocol::~MrcL4Protocol() = default;
+
+void
+MrcL4Protocol::DoDispose()
+{
+    for (auto& qp : m_qps)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    for (auto& p : m_ports)
+    {
+        p->SetFrameReceiver(nullptr, 0);
+    }
+    m_ports.clear();
+    m_paths = nullptr;
+    m_rng = nullptr;
+    Object::DoDispose();
+}
+
+void
+MrcL4Protocol::Setup(uint32_t host,
+                     const std::vector<Ptr<MrcNetDevice>>& ports,
+                     Ptr<MrcPathProvider> paths,
+                     uint64_t nicRate,
+                     Time baseRtt)
+{
+    NS_ABORT_MSG_IF(ports.size() > 64, "MrcL4Protocol: at most 64 planes");
+    m_host = host;
+    m_ports = ports;
+    m_paths = paths;
+    m_nicRate = nicRate;
+    m_baseRtt = baseRtt;
+    m_addresses.clear();
+    for (uint32_t p = 0; p < ports.size(); ++p)
+    {
+        ports[p]->SetFrameReceiver(this, p);
+        ports[p]->AddLinkChangeCallback(MakeCallback(&MrcL4Protocol::PortChanged, this));
+        m_addresses.push_back(paths->GetHostAddress(host, p));
+    }
+    PortChanged();
+}
+
+void
+MrcL4Protocol::PortChanged()
+{
+    uint64_t mask = 0;
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        if (m_ports[p]->IsLinkUp())
+        {
+            mask |= uint64_t(1) << p;
+        }
+    }
+    if (mask == m_planeMask)
+    {
+        return;
+    }
+    NS_LOG_INFO("host " << m_host << " planes up: " << std::hex << mask);
+    m_planeMask = mask;
+    for (auto& qp : m_qps)
+    {
+        qp->NotifyPlanesChanged();
+    }
+}
+
+void
+MrcL4Protocol::SetQueuePairFactory(const ObjectFactory& factory)
+{
+    m_qpFactory = factory;
+}
+
+void
+MrcL4Protocol::SetPathSelectorFactory(const ObjectFactory& factory)
+{
+    m_selectorFactory = factory;
+}
+
+void
+MrcL4Protocol::SetCongestionOpsFactory(const ObjectFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
+Ptr<MrcQueuePair>
+MrcL4Protocol::CreateQueuePair()
+{
+    Ptr<MrcQueuePair> qp = m_qpFactory.Create<MrcQueuePair>();
+    m_qps.push_back(qp);
+    return qp;
+}
+
+void
+MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remoteQpn)
+{
+    NS_ABORT_MSG_IF(m_paths == nullptr, "MrcL4Protocol: Setup() first");
+    NS_ABORT_MSG_IF(remoteHost >= m_paths->GetNHosts() || remoteHost == m_host,
+                    "MrcL4Protocol: bad peer host " << remoteHost);
+    uint32_t qpn = 0;
+    while (qpn < m_qps.size() && m_qps[qpn] != qp)
+    {
+        ++qpn;
+    }
+    NS_ABORT_MSG_IF(qpn == m_qps.size(), "MrcL4Protocol: not one of this host's queue pairs");
+    std::vector<std::vector<Ipv6Address>> paths(m_ports.size());
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        m_paths->GetPlanePaths(m_host, remoteHost, p, paths[p]);
+    }
+    ObjectFactory sf = m_selectorFactory;
+    if (sf.GetTypeId() != m_selectorType)
+    {
+        sf.SetTypeId(m_selectorType);
+    }
+    ObjectFactory cf = m_ccFactory;
+    if (cf.GetTypeId() != m_ccType)
+    {
+        cf.SetTypeId(m_ccType);
+    }
+    // The connection hash a single-path QP pins its path with (an ECMP hash stand-in).
+    uint32_t hash = (m_host * 2654435761u) ^ (remoteHost * 40503u) ^ (qpn * 2246822519u) ^
+                    (remoteQpn * 3266489917u);
+    hash ^= hash >> 15;
+    const auto bdp =
+        static_cast<uint32_t>(std::min<double>(double(m_nicRate) / 8 * m_baseRtt.GetSeconds(),
+                                               double(1u << 30)));
+    qp->Setup(this,
+              qpn,
+              remoteHost,
+              remoteQpn,
+              std::move(paths),
+              sf.Create<MrcPathSelector>(),
+              cf.Create<MrcCongestionOps>(),
+              bdp,
+              m_baseRtt,
+              m_rng,
+              hash);
+}
+
+Ptr<MrcQueuePair>
+MrcL4Protocol::GetQueuePair(uint32_t qpn) const
+{
+    return m_qps.at(qpn);
+}
+
+uint32_t
+MrcL4Protocol::GetNQueuePairs() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
+uint32_t
+MrcL4Protocol::GetHost() const
+{
+    return m_host;
+}
+
+void
+MrcL4Protocol::SendPacket(uint32_t plane,
+                          const Ipv6Address& dst,
+                          uint16_t ev,
+                          uint8_t tc,
+                          Ptr<Packet> packet)
+{
+    Ipv6Header h;
+    h.SetSource(m_addresses[plane]);
+    h.SetDestination(dst);
+    h.SetNextHeader(17);
+    h.SetHopLimit(64);
+    h.SetFlowLabel(ev);
+    h.SetTrafficClass(tc);
+    h.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
+    m_ports[plane]->SendFrame(packet, h);
+}
+
+void
+MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header)
+{
+    MrcHeader h;
+    if (packet->GetSize() < MrcHeader::SIZE)
+    {
+        ++m_unknownQp;
+        return;
+    }
+    packet->RemoveHeader(h);
+    if (h.dstQpn >= m_qps.size())
+    {
+        ++m_unknownQp;
+        return;
+    }
+    m_qps[h.dstQpn]->Receive(packet, h, header.GetTrafficClass(), port);
+}
+
+uint64_t
+MrcL4Protocol::GetUnknownQpDrops() const
+{
+    return m_unknownQp;
+}
+
+int64_t
+MrcL4Protocol::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+} // namespace ns3

@@ -1,0 +1,142 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_L4_PROTOCOL_H
+#define MRC_L4_PROTOCOL_H
+
+#include "mrc-frame-receiver.h"
+#include "mrc-path-provider.h"
+#include "mrc-queue-pair.h"
+
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+class MrcNetDevice;
+
+/**
+ * @ingroup mrc
+ * @brief The MRC transport on a host: one NIC port per plane, and the queue pairs.
+ *
+ * Aggregated to a host node by MrcStackHelper. Like the NIC it models, it does its own IPv6
+ * encapsulation (source routing leaves no routing decision to make but the plane, which the
+ * path selector takes), so it sits directly on the host's MrcNetDevices rather than on ns-3's
+ * Ipv6L3Protocol. Arriving packets are demultiplexed to queue pairs by destination QPN (an
+ * index). The path selector and congestion control of new queue pairs are chosen by TypeId
+ * attributes, as TcpL4Protocol chooses its congestion control.
+ */
+class MrcL4Protocol : public Object, public MrcFrameReceiver
+{
+  public:
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcL4Protocol();
+    ~MrcL4Protocol() override;
+
+    /**
+     * Attach to a host.
+     * @param host host index in the fabric
+     * @param ports the host's NIC ports, one per plane
+     * @param paths the fabric's path provider
+     * @param nicRate the NIC's total rate (all ports)
+     * @param baseRtt the fabric's base RTT
+     */
+    void Setup(uint32_t host,
+               const std::vector<Ptr<MrcNetDevice>>& ports,
+               Ptr<MrcPathProvider> paths,
+               uint64_t nicRate,
+               Time baseRtt);
+
+    /**
+     * Create a queue pair (not yet connected).
+     * @return the queue pair
+     */
+    Ptr<MrcQueuePair> CreateQueuePair();
+    /**
+     * Connect a queue pair of this host to a peer's.
+     * @param qp the local queue pair
+     * @param remoteHost the peer host
+     * @param remoteQpn the peer's QPN
+     */
+    void Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remoteQpn);
+    /**
+     * @param qpn a QPN
+     * @return the queue pair
+     */
+    Ptr<MrcQueuePair> GetQueuePair(uint32_t qpn) const;
+    /** @return the number of queue pairs */
+    uint32_t GetNQueuePairs() const;
+    /** @return this host's index */
+    uint32_t GetHost() const;
+    /** @return bit p set when the NIC port of plane p is up */
+    uint64_t GetLocalPlaneMask() const
+    {
+        return m_planeMask;
+    }
+
+    /** @param factory the factory queue pairs are made with (its attributes apply) */
+    void SetQueuePairFactory(const ObjectFactory& factory);
+    /** @param factory the factory path selectors are made with */
+    void SetPathSelectorFactory(const ObjectFactory& factory);
+    /** @param factory the factory congestion controls are made with */
+    void SetCongestionOpsFactory(const ObjectFactory& factory);
+
+    /**
+     * Send an MRC packet (called by queue pairs).
+     * @param plane the plane (NIC port)
+     * @param dst the destination address (uSID carrier)
+     * @param ev the EV (goes into the flow label)
+     * @param tc the Traffic Class
+     * @param packet the MRC packet (header included)
+     */
+    void SendPacket(uint32_t plane,
+                    const Ipv6Address& dst,
+                    uint16_t ev,
+                    uint8_t tc,
+                    Ptr<Packet> packet);
+
+    /**
+     * Assign the random stream used to build EV sets.
+     * @param stream the stream
+     * @return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // MrcFrameReceiver
+    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) override;
+
+    /** @return packets that named no known queue pair */
+    uint64_t GetUnknownQpDrops() const;
+
+  private:
+    void DoDispose() override;
+    /** A NIC port went up or down. */
+    void PortChanged();
+
+    uint32_t m_host;                           //!< host index
+    std::vector<Ptr<MrcNetDevice>> m_ports;    //!< NIC ports
+    std::vector<Ipv6Address> m_addresses;      //!< own address per plane
+    Ptr<MrcPathProvider> m_paths;              //!< fabric paths
+    uint64_t m_nicRate;                        //!< NIC rate, bit/s
+    Time m_baseRtt;                            //!< base RTT
+    uint64_t m_planeMask;                      //!< ports up
+    std::vector<Ptr<MrcQueuePair>> m_qps;      //!< by QPN
+    ObjectFactory m_qpFactory;                 //!< queue pairs
+    ObjectFactory m_selectorFactory;           //!< path selectors
+    ObjectFactory m_ccFactory;                 //!< congestion controls
+    TypeId m_selectorType;                     //!< PathSelector attribute
+    TypeId m_ccType;                           //!< CongestionControl attribute
+    Ptr<UniformRandomVariable> m_rng;          //!< EV set randomness
+    uint64_t m_unknownQp;                      //!< packets for unknown QPs
+};
+
+} // namespace ns3
+
+#endif /* MRC_L4_PROTOCOL_H */

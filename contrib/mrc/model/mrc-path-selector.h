@@ -1,0 +1,206 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_PATH_SELECTOR_H
+#define MRC_PATH_SELECTOR_H
+
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief A queue pair's EV set and the policy that picks an EV for each packet.
+ *
+ * The EV set (EvSetSize entries) is split evenly across planes; within a plane each EV names
+ * one path, a random subset of the plane's paths (paths repeat when a plane has fewer paths
+ * than EVs). Planes are interleaved in the rotation, so consecutive packets leave on different
+ * planes. Each EV has a state: GOOD, SKIP (avoided for SkipRotations passes of the rotation),
+ * ASSUMED_BAD (retired; probed in the background) or DENIED (administratively removed).
+ *
+ * This base class holds the set and the state machine; subclasses decide what feedback does:
+ * MrcAdaptiveSpray (MRC), MrcObliviousSpray (ignores feedback), MrcSinglePath (RoCE + ECMP).
+ * EVs are identified by their slot index, which is what packets carry.
+ */
+class MrcPathSelector : public Object
+{
+  public:
+    /** EV states. */
+    enum EvState : uint8_t
+    {
+        GOOD = 0,    //!< in use
+        SKIP,        //!< temporarily avoided
+        ASSUMED_BAD, //!< retired after a suspected failure
+        DENIED       //!< administratively removed
+    };
+
+    /** Why an EV changed state. */
+    enum Cause : uint8_t
+    {
+        CAUSE_ECN = 0,       //!< ACK echoed an ECN mark
+        CAUSE_TRIM,          //!< NACK for a packet trimmed mid-fabric
+        CAUSE_TIMEOUT,       //!< retransmission timeout
+        CAUSE_SACK_LOSS,     //!< loss inferred from SACK holes
+        CAUSE_ROTATION,      //!< a skipped EV's turn came round again
+        CAUSE_PROBE,         //!< enough successful probes
+        CAUSE_ADMIN,         //!< denied or allowed through the API
+        CAUSE_REPLACEMENT,   //!< a new EV replacing a retired one in the same plane
+        CAUSE_RELEASED       //!< a replacement EV released after the one it replaced returned
+    };
+
+    /** One EV. */
+    struct Ev
+    {
+        uint16_t plane;     //!< plane
+        uint16_t path;      //!< path index within the plane
+        uint8_t state;      //!< EvState
+        uint8_t skipLeft;   //!< rotations left in SKIP
+        uint8_t probeOk;    //!< consecutive successful probes
+        bool active;        //!< part of the rotation (false once released)
+        bool replacement;   //!< added to replace a retired EV
+        bool probePending;  //!< a probe is out
+    };
+
+    /**
+     * @param s an EvState
+     * @return its name
+     */
+    static const char* StateName(uint32_t s);
+    /**
+     * @param c a Cause
+     * @return its name
+     */
+    static const char* CauseName(uint32_t c);
+
+    /**
+     * Signature of the EvStateChange trace.
+     * @param ev EV slot
+     * @param oldState old EvState
+     * @param newState new EvState
+     * @param cause Cause
+     */
+    typedef void (*EvStateTracedCallback)(uint16_t ev,
+                                          uint8_t oldState,
+                                          uint8_t newState,
+                                          uint8_t cause);
+
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcPathSelector();
+    ~MrcPathSelector() override;
+
+    /**
+     * Build the EV set.
+     * @param pathsPerPlane number of paths in each plane toward the peer
+     * @param rng random source (owned by the caller; seeded through AssignStreams)
+     * @param hash a per-connection hash (used by single-path selection)
+     */
+    virtual void Init(const std::vector<uint32_t>& pathsPerPlane,
+                      Ptr<UniformRandomVariable> rng,
+                      uint32_t hash);
+
+    /**
+     * Pick the EV for the next new packet.
+     * @param planeMask planes usable now (bit p: plane p up at both ends)
+     * @return the EV slot, or -1 if none is usable
+     */
+    virtual int32_t Select(uint64_t planeMask);
+    /**
+     * Pick an EV for a retransmission: never the one the packet was lost on.
+     * @param planeMask usable planes
+     * @param exclude the EV the packet last used
+     * @return the EV slot, or -1
+     */
+    virtual int32_t SelectFresh(uint64_t planeMask, int32_t exclude);
+
+    /**
+     * An ACK reflected this EV.
+     * @param ev the EV
+     * @param ecn the ACK echoed an ECN mark
+     */
+    virtual void OnAck(uint16_t ev, bool ecn);
+    /**
+     * A NACK for a trimmed packet reflected this EV.
+     * @param ev the EV
+     * @param lastHop trimmed on the last hop (incast: not a path problem)
+     */
+    virtual void OnNack(uint16_t ev, bool lastHop);
+    /**
+     * A packet sent on this EV was lost without explanation.
+     * @param ev the EV
+     * @param cause CAUSE_TIMEOUT or CAUSE_SACK_LOSS
+     */
+    virtual void OnLoss(uint16_t ev, Cause cause);
+    /**
+     * A probe on a retired EV was answered (or not).
+     * @param ev the EV
+     * @param success answered
+     */
+    virtual void OnProbeResult(uint16_t ev, bool success);
+
+    /**
+     * Deny or allow an EV (the DENIED state).
+     * @param ev the EV
+     * @param denied true to deny
+     */
+    void SetDenied(uint16_t ev, bool denied);
+
+    /** @return the number of EV slots (replacements included) */
+    uint32_t GetNEvs() const;
+    /**
+     * @param ev EV slot
+     * @return the EV
+     */
+    const Ev& GetEv(uint16_t ev) const;
+    /**
+     * @param state an EvState
+     * @return the number of active EVs in it
+     */
+    uint32_t CountInState(EvState state) const;
+    /** @return the active ASSUMED_BAD EVs without a probe out */
+    std::vector<uint16_t> GetProbeCandidates() const;
+    /**
+     * Note that a probe was sent on an EV.
+     * @param ev the EV
+     */
+    void SetProbePending(uint16_t ev);
+
+  protected:
+    void DoDispose() override;
+    /**
+     * Change an EV's state and trace it.
+     * @param ev the EV
+     * @param state new state
+     * @param cause why
+     */
+    void SetState(uint16_t ev, EvState state, Cause cause);
+    /**
+     * Retire an EV (ASSUMED_BAD) and replace it from the same plane if a path is left.
+     * @param ev the EV
+     * @param cause why
+     */
+    void Retire(uint16_t ev, Cause cause);
+    /** @return active EVs in GOOD or SKIP */
+    uint32_t CountUsable() const;
+
+    std::vector<Ev> m_evs;                 //!< the EV set
+    std::vector<uint32_t> m_pathsPerPlane; //!< paths per plane
+    std::vector<uint32_t> m_quota;         //!< EVs per plane when healthy
+    Ptr<UniformRandomVariable> m_rng;      //!< random source
+    uint32_t m_cursor;                     //!< rotation position
+    uint32_t m_setSize;                    //!< EvSetSize attribute
+    uint32_t m_minActive;                  //!< EvMinActive attribute
+    uint32_t m_skipRotations;              //!< SkipRotations attribute
+    uint32_t m_probeSuccesses;             //!< ProbeSuccesses attribute
+    TracedCallback<uint16_t, uint8_t, uint8_t, uint8_t> m_stateTrace; //!< state changes
+};
+
+} // namespace ns3
+
+#endif /* MRC_PATH_SELECTOR_H */

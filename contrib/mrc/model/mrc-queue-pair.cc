@@ -1,0 +1,1059 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-queue-pair.h"
+
+#include "mrc-dscp.h"
+#include "mrc-l4-protocol.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcQueuePair");
+NS_OBJECT_ENSURE_REGISTERED(MrcQueuePair);
+
+TypeId
+MrcQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcQueuePair")
+            .SetParent<Object>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcQueuePair>()
+            .AddAttribute("PayloadSize",
+                          "Payload bytes per data packet (the same at both ends)",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&MrcQueuePair::m_payloadSize),
+                          MakeUintegerChecker<uint32_t>(64, 8192))
+            .AddAttribute("AckEveryBytes",
+                          "Coalesce ACKs: at most one per this many received bytes, unless an "
+                          "ECN mark, a hole or a message's end asks for one at once",
+                          UintegerValue(16384),
+                          MakeUintegerAccessor(&MrcQueuePair::m_ackEveryBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("AckDelay",
+                          "Longest an ACK waits for more bytes",
+                          TimeValue(MicroSeconds(2)),
+                          MakeTimeAccessor(&MrcQueuePair::m_ackDelay),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("AckTimeoutExponent",
+                          "t in the retransmission timeout 1.024 us x 2^t",
+                          UintegerValue(6),
+                          MakeUintegerAccessor(&MrcQueuePair::m_rtoExponent),
+                          MakeUintegerChecker<uint32_t>(0, 31))
+            .AddAttribute("RetryLimit",
+                          "Transmissions of one packet after which the QP fails",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&MrcQueuePair::m_retryLimit),
+                          MakeUintegerChecker<uint32_t>(1, 65535))
+            .AddAttribute("ReorderThreshold",
+                          "A packet is a SACK hole once this many newer packets are "
+                          "acknowledged (and it is older than two base RTTs)",
+                          UintegerValue(128),
+                          MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ProbeInterval",
+                          "Interval between probes of retired EVs",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&MrcQueuePair::m_probeInterval),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RecvWindow",
+                          "Packets beyond the cumulative PSN the receiver accepts",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&MrcQueuePair::m_recvWindow),
+                          MakeUintegerChecker<uint32_t>(64))
+            .AddTraceSource("Tx",
+                            "A data packet or probe was sent (packet, psn, ev, TxCause)",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_txTrace),
+                            "ns3::MrcQueuePair::TxTracedCallback")
+            .AddTraceSource("SendComplete",
+                            "A posted message completed",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_sendCompleteTrace),
+                            "ns3::MrcQueuePair::CompletionTracedCallback")
+            .AddTraceSource("RecvComplete",
+                            "A message from the peer was fully placed",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_recvCompleteTrace),
+                            "ns3::MrcQueuePair::CompletionTracedCallback")
+            .AddTraceSource("QpError",
+                            "The QP failed (qpn, psn that exhausted its retries)",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_errorTrace),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("Cwnd",
+                            "Congestion window, bytes",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_cwnd),
+                            "ns3::TracedValueCallback::Uint32");
+    return tid;
+}
+
+MrcQueuePair::MrcQueuePair()
+    : m_payloadSize(4096),
+      m_ackEveryBytes(16384),
+      m_rtoExponent(6),
+      m_retryLimit(8),
+      m_reorderThreshold(128),
+      m_recvWindow(65536),
+      m_l4(nullptr),
+      m_qpn(0),
+      m_remoteHost(0),
+      m_remoteQpn(0),
+      m_error(false),
+      m_peerPlaneMask(~uint64_t(0)),
+      m_txCursor(0),
+      m_nextMsn(0),
+      m_nextWrId(1),
+      m_psnBase(0),
+      m_nextPsn(0),
+      m_inflight(0),
+      m_highestAcked(0),
+      m_lossScan(0),
+      m_probeSeq(0),
+      m_rxCum(0),
+      m_rxMsnBase(0),
+      m_rxBytes(0),
+      m_unackedBytes(0),
+      m_lastRxCe(false),
+      m_dataSent(0),
+      m_retx(0),
+      m_timeouts(0),
+      m_nacks(0),
+      m_bytesAcked(0),
+      m_bytesPlaced(0),
+      m_dups(0),
+      m_cwnd(0)
+{
+}
+
+MrcQueuePair::~MrcQueuePair() = default;
+
+void
+MrcQueuePair::DoDispose()
+{
+    m_rtoEvent.Cancel();
+    m_probeEvent.Cancel();
+    m_ackTimer.Cancel();
+    m_selector = nullptr;
+    m_cc = nullptr;
+    m_l4 = nullptr;
+    m_sendCb = MakeNullCallback<void, const MrcCompletion&>();
+    m_recvCb = MakeNullCallback<void, const MrcCompletion&>();
+    Object::DoDispose();
+}
+
+void
+MrcQueuePair::Setup(MrcL4Protocol* l4,
+                    uint32_t qpn,
+                    uint32_t remoteHost,
+                    uint32_t remoteQpn,
+                    std::vector<std::vector<Ipv6Address>> paths,
+                    Ptr<MrcPathSelector> selector,
+                    Ptr<MrcCongestionOps> cc,
+                    uint32_t bdp,
+                    Time baseRtt,
+                    Ptr<UniformRandomVariable> rng,
+                    uint32_t hash)
+{
+    m_l4 = l4;
+    m_qpn = qpn;
+    m_remoteHost = remoteHost;
+    m_remoteQpn = remoteQpn;
+    m_paths = std::move(paths);
+    m_selector = selector;
+    m_cc = cc;
+    m_baseRtt = baseRtt;
+    m_rto = NanoSeconds(1024) * (int64_t(1) << m_rtoExponent);
+    std::vector<uint32_t> perPlane;
+    for (const auto& p : m_paths)
+    {
+        perPlane.push_back(static_cast<uint32_t>(p.size()));
+    }
+    m_selector->Init(perPlane, rng, hash);
+    m_cc->Init(bdp, baseRtt, m_payloadSize);
+    m_cwnd = m_cc->GetCwnd();
+    m_planeTx.assign(m_paths.size(), 0);
+    m_planeRx.assign(m_paths.size(), 0);
+}
+
+uint32_t
+MrcQueuePair::PacketsFor(uint64_t length) const
+{
+    return static_cast<uint32_t>((length + m_payloadSize - 1) / m_payloadSize);
+}
+
+uint64_t
+MrcQueuePair::PostWrite(uint64_t length, uint64_t remoteOffset)
+{
+    return Post(length, remoteOffset, false, 0);
+}
+
+uint64_t
+MrcQueuePair::PostWriteImm(uint64_t length, uint64_t remoteOffset, uint32_t imm)
+{
+    return Post(length, remoteOffset, true, imm);
+}
+
+uint64_t
+MrcQueuePair::Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t immData)
+{
+    NS_ABORT_MSG_IF(length == 0, "MrcQueuePair: a Write needs at least one byte");
+    NS_ABORT_MSG_IF(length > uint64_t(0xffffffff), "MrcQueuePair: messages are limited to 4 GiB");
+    NS_ABORT_MSG_IF(m_l4 == nullptr, "MrcQueuePair: post on a QP that is not connected");
+    const uint64_t wrId = m_nextWrId++;
+    if (m_error)
+    {
+        MrcCompletion c{m_qpn, wrId, length, RETRY_EXCEEDED, imm, immData, Simulator::Now(),
+                        Simulator::Now()};
+        m_sendCompleteTrace(c);
+        if (!m_sendCb.IsNull())
+        {
+            m_sendCb(c);
+        }
+        return wrId;
+    }
+    m_txMsgs.push_back({wrId,
+                        m_nextMsn++,
+                        length,
+                        remoteOffset,
+                        0,
+                        PacketsFor(length),
+                        0,
+                        imm,
+                        immData,
+                        Simulator::Now()});
+    TrySend();
+    return wrId;
+}
+
+void
+MrcQueuePair::SetSendCompletionCallback(CompletionCallback cb)
+{
+    m_sendCb = cb;
+}
+
+void
+MrcQueuePair::SetRecvCompletionCallback(CompletionCallback cb)
+{
+    m_recvCb = cb;
+}
+
+void
+MrcQueuePair::SetEvDenied(uint16_t ev, bool denied)
+{
+    m_selector->SetDenied(ev, denied);
+}
+
+uint64_t
+MrcQueuePair::UsablePlanes() const
+{
+    return m_l4->GetLocalPlaneMask() & m_peerPlaneMask;
+}
+
+void
+MrcQueuePair::NotifyPlanesChanged()
+{
+    TrySend();
+}
+
+void
+MrcQueuePair::TrySend()
+{
+    if (m_error || m_l4 == nullptr)
+    {
+        return;
+    }
+    const uint32_t cwnd = m_cc->GetCwnd();
+    while (true)
+    {
+        // Retransmissions first.
+        while (!m_retxQueue.empty())
+        {
+            const uint32_t psn = m_retxQueue.front();
+            if (psn >= m_psnBase && psn < m_nextPsn)
+            {
+                const TxPkt& p = m_txPkts[psn - m_psnBase];
+                if (p.lost && !p.acked)
+                {
+                    break;
+                }
+            }
+            m_retxQueue.pop_front();
+        }
+        if (!m_retxQueue.empty())
+        {
+            const uint32_t psn = m_retxQueue.front();
+            TxPkt& p = m_txPkts[psn - m_psnBase];
+            if (m_inflight > 0 && m_inflight + p.len > cwnd)
+            {
+                return;
+            }
+            if (p.tries >= m_retryLimit)
+            {
+                EnterError(psn);
+                return;
+            }
+            if (!Transmit(psn, p.cause))
+            {
+                return;
+            }
+            m_retxQueue.pop_front();
+            continue;
+        }
+        // New data.
+        while (m_txCursor < m_txMsgs.size() &&
+               m_txMsgs[m_txCursor].nextOffset >= m_txMsgs[m_txCursor].length)
+        {
+            ++m_txCursor;
+        }
+        if (m_txCursor >= m_txMsgs.size())
+        {
+            return;
+        }
+        TxMsg& m = m_txMsgs[m_txCursor];
+        const auto len = static_cast<uint32_t>(
+            std::min<uint64_t>(m_payloadSize, m.length - m.nextOffset));
+        if (m_inflight > 0 && m_inflight + len > cwnd)
+        {
+            return;
+        }
+        if (m_txPkts.size() >= m_recvWindow)
+        {
+            return; // never run further ahead of the oldest unacknowledged packet than the peer
+        }
+        const uint32_t psn = m_nextPsn;
+        m_txPkts.push_back({m.msn,
+                            len,
+                            m.nextOffset,
+                            Time(0),
+                            0,
+                            0,
+                            TX_NEW,
+                            false,
+                            false,
+                            m.nextOffset + len >= m.length});
+        ++m_nextPsn;
+        if (!Transmit(psn, TX_NEW))
+        {
+            m_txPkts.pop_back();
+            --m_nextPsn;
+            return;
+        }
+        m.nextOffset += len;
+    }
+}
+
+bool
+MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
+{
+    TxPkt& p = m_txPkts[psn - m_psnBase];
+    const uint64_t planes = UsablePlanes();
+    const int32_t ev = (cause == TX_NEW) ? m_selector->Select(planes)
+                                         : m_selector->SelectFresh(planes, p.ev);
+    if (ev < 0)
+    {
+        return false;
+    }
+    const MrcPathSelector::Ev& e = m_selector->GetEv(static_cast<uint16_t>(ev));
+    const TxMsg& m = m_txMsgs[p.msn - m_txMsgs.front().msn];
+    MrcHeader h;
+    h.opcode = m.imm ? MrcHeader::WRITE_IMM : MrcHeader::WRITE;
+    h.flags = (p.last ? MrcHeader::FLAG_LAST : 0) | (cause != TX_NEW ? MrcHeader::FLAG_RETX : 0);
+    h.ev = static_cast<uint16_t>(ev);
+    h.dstQpn = m_remoteQpn;
+    h.srcQpn = m_qpn;
+    h.psn = psn;
+    h.cumAck = m.immData;
+    h.sackBase = static_cast<uint32_t>(p.offset / m_payloadSize);
+    h.offset = m.remoteOffset + p.offset;
+    h.msn = p.msn;
+    h.msgLen = static_cast<uint32_t>(m.length);
+    h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    h.plane = static_cast<uint8_t>(e.plane);
+    h.path = e.path;
+    h.payloadLen = static_cast<uint16_t>(p.len);
+    Ptr<Packet> packet = Create<Packet>(p.len);
+    packet->AddHeader(h);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(packet, psn, h.ev, cause);
+    }
+    p.ev = h.ev;
+    p.sentAt = Simulator::Now();
+    p.lost = false;
+    ++p.tries;
+    m_inflight += p.len;
+    ++m_dataSent;
+    ++m_planeTx[e.plane];
+    if (cause != TX_NEW)
+    {
+        ++m_retx;
+    }
+    m_sentOrder.push_back({psn, p.sentAt});
+    if (!m_rtoEvent.IsRunning())
+    {
+        m_rtoEvent = Simulator::Schedule(m_rto, &MrcQueuePair::OnRto, this);
+    }
+    m_l4->SendPacket(e.plane,
+                     m_paths[e.plane][e.path],
+                     h.ev,
+                     MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_ECT0),
+                     packet);
+    return true;
+}
+
+void
+MrcQueuePair::Receive(Ptr<Packet> packet, const MrcHeader& h, uint8_t tc, uint32_t plane)
+{
+    if (m_l4 == nullptr || m_error)
+    {
+        return; // not connected yet, or failed
+    }
+    switch (h.opcode)
+    {
+    case MrcHeader::WRITE:
+    case MrcHeader::WRITE_IMM: {
+        const uint8_t dscp = MrcDscp::Dscp(tc);
+        if (dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP)
+        {
+            MrcHeader n;
+            n.opcode = MrcHeader::NACK;
+            n.ev = h.ev;
+            n.psn = h.psn;
+            n.timestamp = h.timestamp;
+            n.nackReason = dscp == MrcDscp::TRIMMED ? MrcHeader::NACK_TRIMMED
+                                                    : MrcHeader::NACK_TRIMMED_LAST_HOP;
+            SendControl(n, h.plane, h.path);
+            return;
+        }
+        if (plane < m_planeRx.size())
+        {
+            ++m_planeRx[plane];
+        }
+        HandleData(h, tc, plane);
+        return;
+    }
+    case MrcHeader::ACK:
+        HandleAck(h);
+        return;
+    case MrcHeader::NACK:
+        HandleNack(h);
+        return;
+    case MrcHeader::PROBE: {
+        MrcHeader a;
+        a.opcode = MrcHeader::PROBE_ACK;
+        a.ev = h.ev;
+        a.psn = h.psn;
+        a.timestamp = h.timestamp;
+        SendControl(a, h.plane, h.path);
+        return;
+    }
+    case MrcHeader::PROBE_ACK:
+        if (h.offset != 0)
+        {
+            m_peerPlaneMask = h.offset;
+        }
+        m_selector->OnProbeResult(h.ev, true);
+        return;
+    default:
+        return;
+    }
+}
+
+void
+MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
+{
+    const bool ce = MrcDscp::Ecn(tc) == MrcDscp::ECN_CE;
+    const uint32_t psn = h.psn;
+    const bool duplicate =
+        psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0);
+    m_lastRx = h;
+    m_lastRxCe = ce;
+    if (duplicate)
+    {
+        ++m_dups;
+        SendAck();
+        return;
+    }
+    if (psn - m_rxCum >= m_recvWindow)
+    {
+        MrcHeader n;
+        n.opcode = MrcHeader::NACK;
+        n.ev = h.ev;
+        n.psn = psn;
+        n.timestamp = h.timestamp;
+        n.nackReason = MrcHeader::NACK_OUT_OF_WINDOW;
+        SendControl(n, h.plane, h.path);
+        return;
+    }
+    const bool inOrder = psn == m_rxCum;
+    if (m_rxWin.size() <= psn - m_rxCum)
+    {
+        m_rxWin.resize(psn - m_rxCum + 1, 0);
+    }
+    m_rxWin[psn - m_rxCum] = 1;
+    while (!m_rxWin.empty() && m_rxWin.front() != 0)
+    {
+        m_rxWin.pop_front();
+        ++m_rxCum;
+    }
+
+    // Direct placement.
+    if (h.msn >= m_rxMsnBase)
+    {
+        const uint32_t idx = h.msn - m_rxMsnBase;
+        if (m_rxMsgs.size() <= idx)
+        {
+            m_rxMsgs.resize(idx + 1, RxMsg{0, 0, 0, {}, false, 0, false, Time(0)});
+        }
+        RxMsg& m = m_rxMsgs[idx];
+        if (m.pkts == 0)
+        {
+            m.length = h.msgLen;
+            m.pkts = PacketsFor(h.msgLen);
+            m.bits.assign(m.pkts, false);
+            m.imm = h.opcode == MrcHeader::WRITE_IMM;
+            m.immData = h.cumAck;
+            m.first = Simulator::Now();
+        }
+        const uint32_t index = h.sackBase; // data packets: packet index in the message
+        if (index < m.pkts && !m.bits[index])
+        {
+            m.bits[index] = true;
+            ++m.got;
+            m_bytesPlaced += h.payloadLen;
+            if (m.got == m.pkts)
+            {
+                m.complete = true;
+                // Receive completions in posting order.
+                while (!m_rxMsgs.empty() && m_rxMsgs.front().complete)
+                {
+                    const RxMsg& done = m_rxMsgs.front();
+                    MrcCompletion c{m_qpn,
+                                    m_rxMsnBase,
+                                    done.length,
+                                    SUCCESS,
+                                    done.imm,
+                                    done.immData,
+                                    done.first,
+                                    Simulator::Now()};
+                    m_rxMsgs.pop_front();
+                    ++m_rxMsnBase;
+                    m_recvCompleteTrace(c);
+                    if (!m_recvCb.IsNull())
+                    {
+                        m_recvCb(c);
+                    }
+                }
+            }
+        }
+    }
+    m_rxBytes += h.payloadLen;
+    m_unackedBytes += h.payloadLen;
+    const bool last = (h.flags & MrcHeader::FLAG_LAST) != 0;
+    if (ce || !inOrder || last || m_unackedBytes >= m_ackEveryBytes)
+    {
+        SendAck();
+    }
+    else if (!m_ackTimer.IsRunning())
+    {
+        m_ackTimer = Simulator::Schedule(m_ackDelay, &MrcQueuePair::SendAck, this);
+    }
+}
+
+
+void
+MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
+{
+    if (m_l4 == nullptr)
+    {
+        return;
+    }
+    h.dstQpn = m_remoteQpn;
+    h.srcQpn = m_qpn;
+    h.offset = m_l4->GetLocalPlaneMask();
+    const uint64_t local = m_l4->GetLocalPlaneMask();
+    const auto planes = static_cast<uint32_t>(m_paths.size());
+    if (plane >= planes || !(local & (uint64_t(1) << plane)))
+    {
+        // The plane it came by is down here: answer on another one.
+        uint32_t p = 0;
+        while (p < planes && !(local & (uint64_t(1) << p)))
+        {
+            ++p;
+        }
+        if (p == planes)
+        {
+            return;
+        }
+        plane = p;
+    }
+    const auto& paths = m_paths[plane];
+    if (path >= paths.size())
+    {
+        path = 0;
+    }
+    h.plane = static_cast<uint8_t>(plane);
+    h.path = static_cast<uint16_t>(path);
+    h.payloadLen = 0;
+    Ptr<Packet> packet = Create<Packet>();
+    packet->AddHeader(h);
+    m_l4->SendPacket(plane,
+                     paths[path],
+                     h.ev,
+                     MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
+                     packet);
+}
+
+void
+MrcQueuePair::SendAck()
+{
+    m_ackTimer.Cancel();
+    m_unackedBytes = 0;
+    MrcHeader a;
+    a.opcode = MrcHeader::ACK;
+    a.flags = m_lastRxCe ? MrcHeader::FLAG_ECN_ECHO : 0;
+    a.ev = m_lastRx.ev;
+    a.psn = m_lastRx.psn;
+    a.cumAck = m_rxCum;
+    // The bitmap starts at the cumulative PSN, or around the triggering PSN if that is further.
+    uint32_t base = m_rxCum;
+    if (m_lastRx.psn >= m_rxCum + 64)
+    {
+        base = m_lastRx.psn - 32;
+    }
+    uint64_t bits = 0;
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        const uint32_t psn = base + i;
+        if (psn < m_rxCum)
+        {
+            bits |= uint64_t(1) << i;
+        }
+        else if (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0)
+        {
+            bits |= uint64_t(1) << i;
+        }
+    }
+    a.sackBase = base;
+    a.sackBitmap = bits;
+    a.timestamp = m_lastRx.timestamp;
+    a.recvBytes = static_cast<uint32_t>(m_rxBytes);
+    m_lastRxCe = false;
+    SendControl(a, m_lastRx.plane, m_lastRx.path);
+}
+
+uint32_t
+MrcQueuePair::AckPsn(uint32_t psn)
+{
+    if (psn < m_psnBase || psn >= m_nextPsn)
+    {
+        return 0;
+    }
+    TxPkt& p = m_txPkts[psn - m_psnBase];
+    if (p.acked)
+    {
+        return 0;
+    }
+    p.acked = true;
+    if (!p.lost)
+    {
+        m_inflight -= p.len;
+    }
+    p.lost = false;
+    m_bytesAcked += p.len;
+    ++m_txMsgs[p.msn - m_txMsgs.front().msn].pktsAcked;
+    if (psn + 1 > m_highestAcked)
+    {
+        m_highestAcked = psn + 1;
+    }
+    return p.len;
+}
+
+void
+MrcQueuePair::HandleAck(const MrcHeader& h)
+{
+    if (h.offset != 0)
+    {
+        const uint64_t old = m_peerPlaneMask;
+        m_peerPlaneMask = h.offset;
+        if (old != m_peerPlaneMask)
+        {
+            NS_LOG_INFO("qp " << m_qpn << ": peer planes now " << std::hex << m_peerPlaneMask);
+        }
+    }
+    if (m_txMsgs.empty())
+    {
+        return;
+    }
+    uint32_t newly = 0;
+    const uint32_t cumEnd = std::min(h.cumAck, m_nextPsn);
+    for (uint32_t psn = m_psnBase; psn < cumEnd; ++psn)
+    {
+        newly += AckPsn(psn);
+    }
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        if (h.sackBitmap & (uint64_t(1) << i))
+        {
+            newly += AckPsn(h.sackBase + i);
+        }
+    }
+    const bool ecn = (h.flags & MrcHeader::FLAG_ECN_ECHO) != 0;
+    m_selector->OnAck(h.ev, ecn);
+    const Time now = Simulator::Now();
+    const Time rtt = NanoSeconds(static_cast<int64_t>(h.timestamp)) <= now
+                         ? now - NanoSeconds(static_cast<int64_t>(h.timestamp))
+                         : Time(0);
+    m_cc->OnAck(newly, rtt, ecn);
+    // SACK holes: packets well behind the highest acknowledged one and older than two RTTs.
+    if (m_highestAcked > m_reorderThreshold)
+    {
+        const uint32_t limit = std::min(m_highestAcked - m_reorderThreshold, m_nextPsn);
+        for (uint32_t psn = std::max(m_lossScan, m_psnBase); psn < limit; ++psn)
+        {
+            const TxPkt& p = m_txPkts[psn - m_psnBase];
+            if (!p.acked && !p.lost && now - p.sentAt > 2 * m_baseRtt)
+            {
+                m_selector->OnLoss(p.ev, MrcPathSelector::CAUSE_SACK_LOSS);
+                DeclareLost(psn, TX_RETX_SACK);
+            }
+        }
+        // Packets still too young stay under the timer's watch.
+        m_lossScan = std::max(m_lossScan, limit > 0 ? limit - 1 : 0);
+    }
+    CompleteSends();
+    if (m_cc->GetCwnd() != m_cwnd)
+    {
+        m_cwnd = m_cc->GetCwnd();
+    }
+    MaybeStartProbing();
+    TrySend();
+}
+
+void
+MrcQueuePair::HandleNack(const MrcHeader& h)
+{
+    ++m_nacks;
+    const bool lastHop = h.nackReason == MrcHeader::NACK_TRIMMED_LAST_HOP;
+    if (h.nackReason == MrcHeader::NACK_TRIMMED || lastHop)
+    {
+        m_selector->OnNack(h.ev, lastHop);
+    }
+    if (h.psn >= m_psnBase && h.psn < m_nextPsn)
+    {
+        const TxPkt& p = m_txPkts[h.psn - m_psnBase];
+        // Only the transmission the NACK is about: a later retransmission is still in flight.
+        if (!p.acked && !p.lost && p.ev == h.ev)
+        {
+            m_cc->OnNack(p.len, lastHop);
+            DeclareLost(h.psn, TX_RETX_NACK);
+        }
+    }
+    if (m_cc->GetCwnd() != m_cwnd)
+    {
+        m_cwnd = m_cc->GetCwnd();
+    }
+    TrySend();
+}
+
+void
+MrcQueuePair::DeclareLost(uint32_t psn, uint8_t cause)
+{
+    TxPkt& p = m_txPkts[psn - m_psnBase];
+    if (p.acked || p.lost)
+    {
+        return;
+    }
+    p.lost = true;
+    p.cause = cause;
+    m_inflight -= p.len;
+    m_retxQueue.push_back(psn);
+}
+
+void
+MrcQueuePair::CompleteSends()
+{
+    while (!m_txPkts.empty() && m_txPkts.front().acked)
+    {
+        m_txPkts.pop_front();
+        ++m_psnBase;
+    }
+    while (!m_txMsgs.empty())
+    {
+        const TxMsg& m = m_txMsgs.front();
+        if (m.nextOffset < m.length || m.pktsAcked < m.pkts)
+        {
+            break;
+        }
+        MrcCompletion c{m_qpn, m.wrId, m.length, SUCCESS, m.imm, m.immData, m.posted,
+                        Simulator::Now()};
+        m_txMsgs.pop_front();
+        if (m_txCursor > 0)
+        {
+            --m_txCursor;
+        }
+        m_sendCompleteTrace(c);
+        if (!m_sendCb.IsNull())
+        {
+            m_sendCb(c);
+        }
+    }
+}
+
+void
+MrcQueuePair::OnRto()
+{
+    if (m_error)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    bool fired = false;
+    while (!m_sentOrder.empty())
+    {
+        const Sent s = m_sentOrder.front();
+        if (s.psn < m_psnBase || s.psn >= m_nextPsn)
+        {
+            m_sentOrder.pop_front();
+            continue;
+        }
+        const TxPkt& p = m_txPkts[s.psn - m_psnBase];
+        if (p.acked || p.lost || p.sentAt != s.at)
+        {
+            m_sentOrder.pop_front();
+            continue;
+        }
+        if (s.at + m_rto > now)
+        {
+            break;
+        }
+        m_sentOrder.pop_front();
+        ++m_timeouts;
+        fired = true;
+        m_selector->OnLoss(p.ev, MrcPathSelector::CAUSE_TIMEOUT);
+        DeclareLost(s.psn, TX_RETX_TIMEOUT);
+    }
+    if (fired)
+    {
+        m_cc->OnTimeout();
+        m_cwnd = m_cc->GetCwnd();
+        MaybeStartProbing();
+    }
+    ArmRto();
+    TrySend();
+}
+
+void
+MrcQueuePair::ArmRto()
+{
+    if (m_rtoEvent.IsRunning() || m_error)
+    {
+        return;
+    }
+    while (!m_sentOrder.empty())
+    {
+        const Sent& s = m_sentOrder.front();
+        if (s.psn >= m_psnBase && s.psn < m_nextPsn)
+        {
+            const TxPkt& p = m_txPkts[s.psn - m_psnBase];
+            if (!p.acked && !p.lost && p.sentAt == s.at)
+            {
+                const Time left = s.at + m_rto - Simulator::Now();
+                m_rtoEvent = Simulator::Schedule(left.IsStrictlyPositive() ? left : Time(0),
+                                                 &MrcQueuePair::OnRto,
+                                                 this);
+                return;
+            }
+        }
+        m_sentOrder.pop_front();
+    }
+}
+
+void
+MrcQueuePair::MaybeStartProbing()
+{
+    if (!m_probeEvent.IsRunning() && !m_error &&
+        m_selector->CountInState(MrcPathSelector::ASSUMED_BAD) > 0)
+    {
+        m_probeEvent = Simulator::Schedule(m_probeInterval, &MrcQueuePair::OnProbeTimer, this);
+    }
+}
+
+void
+MrcQueuePair::OnProbeTimer()
+{
+    if (m_error)
+    {
+        return;
+    }
+    // Probes still unanswered from the last round count as failures.
+    for (uint32_t i = 0; i < m_selector->GetNEvs(); ++i)
+    {
+        if (m_selector->GetEv(i).probePending)
+        {
+            m_selector->OnProbeResult(i, false);
+        }
+    }
+    const uint64_t planes = UsablePlanes();
+    for (uint16_t ev : m_selector->GetProbeCandidates())
+    {
+        const MrcPathSelector::Ev& e = m_selector->GetEv(ev);
+        if (!(planes & (uint64_t(1) << e.plane)))
+        {
+            continue;
+        }
+        MrcHeader h;
+        h.opcode = MrcHeader::PROBE;
+        h.ev = ev;
+        h.dstQpn = m_remoteQpn;
+        h.srcQpn = m_qpn;
+        h.psn = m_probeSeq++;
+        h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+        h.plane = static_cast<uint8_t>(e.plane);
+        h.path = e.path;
+        Ptr<Packet> packet = Create<Packet>();
+        packet->AddHeader(h);
+        m_selector->SetProbePending(ev);
+        if (!m_txTrace.IsEmpty())
+        {
+            m_txTrace(packet, h.psn, ev, TX_PROBE);
+        }
+        m_l4->SendPacket(e.plane,
+                         m_paths[e.plane][e.path],
+                         ev,
+                         MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
+                         packet);
+    }
+    MaybeStartProbing();
+    TrySend();
+}
+
+void
+MrcQueuePair::EnterError(uint32_t psn)
+{
+    NS_LOG_WARN("qp " << m_qpn << " failed: psn " << psn << " exhausted " << m_retryLimit
+                      << " transmissions");
+    m_error = true;
+    m_rtoEvent.Cancel();
+    m_probeEvent.Cancel();
+    m_errorTrace(m_qpn, psn);
+    std::deque<TxMsg> pending;
+    pending.swap(m_txMsgs);
+    m_txPkts.clear();
+    m_retxQueue.clear();
+    m_sentOrder.clear();
+    m_inflight = 0;
+    for (const auto& m : pending)
+    {
+        MrcCompletion c{m_qpn, m.wrId, m.length, RETRY_EXCEEDED, m.imm, m.immData, m.posted,
+                        Simulator::Now()};
+        m_sendCompleteTrace(c);
+        if (!m_sendCb.IsNull())
+        {
+            m_sendCb(c);
+        }
+    }
+}
+
+Ptr<MrcPathSelector>
+MrcQueuePair::GetPathSelector() const
+{
+    return m_selector;
+}
+
+Ptr<MrcCongestionOps>
+MrcQueuePair::GetCongestionOps() const
+{
+    return m_cc;
+}
+
+uint32_t
+MrcQueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+MrcQueuePair::GetRemoteHost() const
+{
+    return m_remoteHost;
+}
+
+uint32_t
+MrcQueuePair::GetRemoteQpn() const
+{
+    return m_remoteQpn;
+}
+
+bool
+MrcQueuePair::IsInError() const
+{
+    return m_error;
+}
+
+uint32_t
+MrcQueuePair::GetPendingMessages() const
+{
+    return static_cast<uint32_t>(m_txMsgs.size());
+}
+
+uint64_t
+MrcQueuePair::GetDataPacketsSent() const
+{
+    return m_dataSent;
+}
+
+uint64_t
+MrcQueuePair::GetRetransmissions() const
+{
+    return m_retx;
+}
+
+uint64_t
+MrcQueuePair::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+MrcQueuePair::GetNacksReceived() const
+{
+    return m_nacks;
+}
+
+uint64_t
+MrcQueuePair::GetBytesAcked() const
+{
+    return m_bytesAcked;
+}
+
+uint64_t
+MrcQueuePair::GetBytesPlaced() const
+{
+    return m_bytesPlaced;
+}
+
+uint64_t
+MrcQueuePair::GetDuplicatePackets() const
+{
+    return m_dups;
+}
+
+uint64_t
+MrcQueuePair::GetPlaneDataPackets(uint32_t plane) const
+{
+    return plane < m_planeTx.size() ? m_planeTx[plane] : 0;
+}
+
+uint64_t
+MrcQueuePair::GetPlaneRxPackets(uint32_t plane) const
+{
+    return plane < m_planeRx.size() ? m_planeRx[plane] : 0;
+}
+
+} // namespace ns3

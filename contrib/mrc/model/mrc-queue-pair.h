@@ -1,0 +1,417 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_QUEUE_PAIR_H
+#define MRC_QUEUE_PAIR_H
+
+#include "mrc-congestion-ops.h"
+#include "mrc-header.h"
+#include "mrc-path-selector.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv6-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class MrcL4Protocol;
+
+/**
+ * @ingroup mrc
+ * @brief A work completion.
+ */
+struct MrcCompletion
+{
+    uint32_t qpn;    //!< local QPN
+    uint64_t wrId;   //!< work request id (sender) or message sequence number (receiver)
+    uint64_t bytes;  //!< message length
+    uint8_t status;  //!< MrcQueuePair::Status
+    bool hasImm;     //!< Write-with-Immediate
+    uint32_t imm;    //!< immediate data
+    Time posted;     //!< when posted (sender) or first byte arrived (receiver)
+    Time completed;  //!< when completed
+};
+
+/**
+ * @ingroup mrc
+ * @brief A connected MRC queue pair: RDMA Write and Write-with-Immediate over packet spray.
+ *
+ * Sender: messages are cut into PayloadSize packets with consecutive PSNs; each packet leaves
+ * on the EV the path selector picks (retransmissions on a fresh EV) while the bytes in flight
+ * stay under the congestion window. Loss recovery is selective: a NACK for a trimmed packet, a
+ * SACK hole (ReorderThreshold newer packets acknowledged and the packet older than two base
+ * RTTs) or the retransmission timeout (1.024 us x 2^AckTimeoutExponent) puts exactly that
+ * packet back on the wire. A packet retransmitted RetryLimit times without success puts the QP in
+ * the error state: every pending message completes with RETRY_EXCEEDED and QpError fires.
+ *
+ * Receiver: each packet carries its remote offset and is placed directly (a per-message bitmap,
+ * no reorder buffer); duplicates are counted and dropped. A SACK (cumulative PSN, 64-bit bitmap,
+ * reflected EV, ECN echo, timestamp echo, bytes received, port-status bitmap) is sent every
+ * AckEveryBytes, at once on an ECN mark, a hole, a message's last packet, or after AckDelay.
+ * A trimmed header is answered by a NACK naming the reason (mid-fabric or last hop). Receive
+ * completions are delivered in posting order.
+ */
+class MrcQueuePair : public Object
+{
+  public:
+    /** Completion status. */
+    enum Status : uint8_t
+    {
+        SUCCESS = 0,        //!< all bytes acknowledged / placed
+        RETRY_EXCEEDED = 1, //!< the QP failed: a packet exhausted its retries
+    };
+
+    /** Why a packet was sent (the Tx trace). */
+    enum TxCause : uint8_t
+    {
+        TX_NEW = 0,      //!< first transmission
+        TX_RETX_NACK,    //!< retransmission after a NACK
+        TX_RETX_TIMEOUT, //!< retransmission after the timeout
+        TX_RETX_SACK,    //!< retransmission of a SACK hole
+        TX_PROBE         //!< probe of a retired EV
+    };
+
+    /** Completion callback. */
+    typedef Callback<void, const MrcCompletion&> CompletionCallback;
+
+    /**
+     * Signature of the Tx trace.
+     * @param packet the packet (MRC header included)
+     * @param psn its PSN
+     * @param ev its EV
+     * @param cause a TxCause
+     */
+    typedef void (*TxTracedCallback)(Ptr<const Packet> packet,
+                                     uint32_t psn,
+                                     uint16_t ev,
+                                     uint8_t cause);
+    /**
+     * Signature of the completion traces.
+     * @param c the completion
+     */
+    typedef void (*CompletionTracedCallback)(const MrcCompletion& c);
+
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcQueuePair();
+    ~MrcQueuePair() override;
+
+    /**
+     * Post an RDMA Write.
+     * @param length bytes (> 0)
+     * @param remoteOffset where they land at the peer
+     * @return the work request id
+     */
+    uint64_t PostWrite(uint64_t length, uint64_t remoteOffset);
+    /**
+     * Post an RDMA Write-with-Immediate.
+     * @param length bytes (> 0)
+     * @param remoteOffset where they land at the peer
+     * @param imm immediate data, delivered with the receive completion
+     * @return the work request id
+     */
+    uint64_t PostWriteImm(uint64_t length, uint64_t remoteOffset, uint32_t imm);
+    /** @param cb called when a posted message is fully acknowledged (or fails) */
+    void SetSendCompletionCallback(CompletionCallback cb);
+    /** @param cb called when a message from the peer is fully placed, in posting order */
+    void SetRecvCompletionCallback(CompletionCallback cb);
+
+    /**
+     * Deny or allow an EV (DENIED state).
+     * @param ev EV slot
+     * @param denied true to deny
+     */
+    void SetEvDenied(uint16_t ev, bool denied);
+
+    /** @return the path selector */
+    Ptr<MrcPathSelector> GetPathSelector() const;
+    /** @return the congestion control */
+    Ptr<MrcCongestionOps> GetCongestionOps() const;
+    /** @return the local QPN */
+    uint32_t GetQpn() const;
+    /** @return the peer host */
+    uint32_t GetRemoteHost() const;
+    /** @return the peer's QPN */
+    uint32_t GetRemoteQpn() const;
+    /** @return true once the QP has failed */
+    bool IsInError() const;
+    /** @return messages posted and not yet completed */
+    uint32_t GetPendingMessages() const;
+    /** @return data packets sent, retransmissions included */
+    uint64_t GetDataPacketsSent() const;
+    /** @return retransmissions */
+    uint64_t GetRetransmissions() const;
+    /** @return retransmission timeouts (packets declared lost by the timer) */
+    uint64_t GetTimeouts() const;
+    /** @return NACKs received */
+    uint64_t GetNacksReceived() const;
+    /** @return payload bytes acknowledged */
+    uint64_t GetBytesAcked() const;
+    /** @return payload bytes placed at this (receiving) side, each byte once */
+    uint64_t GetBytesPlaced() const;
+    /** @return duplicate data packets received */
+    uint64_t GetDuplicatePackets() const;
+    /**
+     * @param plane a plane
+     * @return data packets this QP sent on that plane
+     */
+    uint64_t GetPlaneDataPackets(uint32_t plane) const;
+    /**
+     * @param plane a plane
+     * @return data packets this QP received on that plane
+     */
+    uint64_t GetPlaneRxPackets(uint32_t plane) const;
+
+    /**
+     * Connect (called by MrcL4Protocol).
+     * @param l4 the protocol (outlives the QP)
+     * @param qpn local QPN
+     * @param remoteHost peer host
+     * @param remoteQpn peer QPN
+     * @param paths destination address of every path to the peer, [plane][path]
+     * @param selector path selector
+     * @param cc congestion control
+     * @param bdp bandwidth-delay product, bytes
+     * @param baseRtt base RTT
+     * @param rng random source
+     * @param hash connection hash
+     */
+    void Setup(MrcL4Protocol* l4,
+               uint32_t qpn,
+               uint32_t remoteHost,
+               uint32_t remoteQpn,
+               std::vector<std::vector<Ipv6Address>> paths,
+               Ptr<MrcPathSelector> selector,
+               Ptr<MrcCongestionOps> cc,
+               uint32_t bdp,
+               Time baseRtt,
+               Ptr<UniformRandomVariable> rng,
+               uint32_t hash);
+
+    /**
+     * A packet for this QP arrived (called by MrcL4Protocol).
+     * @param packet payload (MRC header removed)
+     * @param h its MRC header
+     * @param tc the IPv6 Traffic Class on arrival
+     * @param plane the plane it arrived on
+     */
+    void Receive(Ptr<Packet> packet, const MrcHeader& h, uint8_t tc, uint32_t plane);
+
+    /** The local or remote plane status changed: try sending again. */
+    void NotifyPlanesChanged();
+
+  private:
+    void DoDispose() override;
+
+    /** A posted message (sender side). */
+    struct TxMsg
+    {
+        uint64_t wrId;         //!< work request id
+        uint32_t msn;          //!< message sequence number
+        uint64_t length;       //!< bytes
+        uint64_t remoteOffset; //!< remote offset of byte 0
+        uint64_t nextOffset;   //!< next byte to packetize
+        uint32_t pkts;         //!< packets
+        uint32_t pktsAcked;    //!< packets acknowledged
+        bool imm;              //!< Write-with-Immediate
+        uint32_t immData;      //!< immediate
+        Time posted;           //!< when posted
+    };
+
+    /** A packet in the send window. */
+    struct TxPkt
+    {
+        uint32_t msn;    //!< message
+        uint32_t len;    //!< payload bytes
+        uint64_t offset; //!< offset within the message
+        Time sentAt;     //!< last (re)transmission time
+        uint16_t ev;     //!< EV of the last transmission
+        uint16_t tries;  //!< transmissions so far
+        uint8_t cause;   //!< TxCause of the pending retransmission
+        bool acked;      //!< acknowledged
+        bool lost;       //!< declared lost, waiting in the retransmit queue
+        bool last;       //!< last packet of its message
+    };
+
+    /** A message being received. */
+    struct RxMsg
+    {
+        uint64_t length;        //!< bytes (0 until a packet told)
+        uint32_t pkts;          //!< packets
+        uint32_t got;           //!< packets placed
+        std::vector<bool> bits; //!< which packets are placed
+        bool imm;               //!< carries an immediate
+        uint32_t immData;       //!< immediate
+        bool complete;          //!< every byte placed
+        Time first;             //!< first byte arrived
+    };
+
+    /** Send what the window and the plane status allow. */
+    void TrySend();
+    /**
+     * Put one data packet on the wire.
+     * @param psn its PSN
+     * @param cause TxCause
+     * @return false if no EV was usable
+     */
+    bool Transmit(uint32_t psn, uint8_t cause);
+    /**
+     * Handle an ACK.
+     * @param h its header
+     */
+    void HandleAck(const MrcHeader& h);
+    /**
+     * Handle a NACK.
+     * @param h its header
+     */
+    void HandleNack(const MrcHeader& h);
+    /**
+     * Handle a data packet.
+     * @param h its header
+     * @param tc IPv6 Traffic Class
+     * @param plane arrival plane
+     */
+    void HandleData(const MrcHeader& h, uint8_t tc, uint32_t plane);
+    /**
+     * Mark a PSN acknowledged.
+     * @param psn the PSN
+     * @return payload bytes newly acknowledged
+     */
+    uint32_t AckPsn(uint32_t psn);
+    /**
+     * Declare a packet lost and queue its retransmission.
+     * @param psn the PSN
+     * @param cause TxCause of the retransmission
+     */
+    void DeclareLost(uint32_t psn, uint8_t cause);
+    /** Complete fully acknowledged messages, in order, and slide the send window. */
+    void CompleteSends();
+    /** Retransmission timer. */
+    void OnRto();
+    /** Arm the retransmission timer for the oldest packet in flight. */
+    void ArmRto();
+    /** Probe timer: probe retired EVs, count unanswered probes as failures. */
+    void OnProbeTimer();
+    /** Start the probe timer if retired EVs exist. */
+    void MaybeStartProbing();
+    /**
+     * Send an ACK, NACK or probe answer on the reverse of the path a packet came by.
+     * @param h the header to send (opcode and fields set)
+     * @param plane plane of the packet being answered
+     * @param path path of the packet being answered
+     */
+    void SendControl(MrcHeader& h, uint32_t plane, uint32_t path);
+    /** Send a SACK for what has been received so far. */
+    void SendAck();
+    /**
+     * Fail the QP.
+     * @param psn the packet that exhausted its retries
+     */
+    void EnterError(uint32_t psn);
+    /** @return the usable planes */
+    uint64_t UsablePlanes() const;
+    /**
+     * @param length message length
+     * @return packets it needs
+     */
+    uint32_t PacketsFor(uint64_t length) const;
+    /**
+     * Post a message.
+     * @param length bytes
+     * @param remoteOffset remote offset
+     * @param imm with immediate
+     * @param immData immediate
+     * @return work request id
+     */
+    uint64_t Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t immData);
+
+    // attributes
+    uint32_t m_payloadSize;     //!< PayloadSize
+    uint32_t m_ackEveryBytes;   //!< AckEveryBytes
+    Time m_ackDelay;            //!< AckDelay
+    uint32_t m_rtoExponent;     //!< AckTimeoutExponent
+    uint32_t m_retryLimit;      //!< RetryLimit
+    uint32_t m_reorderThreshold; //!< ReorderThreshold
+    Time m_probeInterval;       //!< ProbeInterval
+    uint32_t m_recvWindow;      //!< RecvWindow
+
+    MrcL4Protocol* m_l4;                          //!< owner
+    uint32_t m_qpn;                               //!< local QPN
+    uint32_t m_remoteHost;                        //!< peer host
+    uint32_t m_remoteQpn;                         //!< peer QPN
+    std::vector<std::vector<Ipv6Address>> m_paths; //!< [plane][path] destination addresses
+    Ptr<MrcPathSelector> m_selector;              //!< path selection
+    Ptr<MrcCongestionOps> m_cc;                   //!< congestion control
+    Time m_baseRtt;                               //!< base RTT
+    Time m_rto;                                   //!< retransmission timeout
+    bool m_error;                                 //!< failed
+    uint64_t m_peerPlaneMask;                     //!< planes up at the peer
+    CompletionCallback m_sendCb;                  //!< send completions
+    CompletionCallback m_recvCb;                  //!< receive completions
+
+    // sender
+    std::deque<TxMsg> m_txMsgs;     //!< posted, not completed
+    uint32_t m_txCursor;            //!< index in m_txMsgs of the message being packetized
+    uint32_t m_nextMsn;             //!< next message sequence number
+    uint64_t m_nextWrId;            //!< next work request id
+    std::deque<TxPkt> m_txPkts;     //!< send window, index psn - m_psnBase
+    uint32_t m_psnBase;             //!< oldest PSN in the window
+    uint32_t m_nextPsn;             //!< next new PSN
+    std::deque<uint32_t> m_retxQueue; //!< PSNs to retransmit
+    /** A transmission, in send order, for the timer. */
+    struct Sent
+    {
+        uint32_t psn; //!< PSN
+        Time at;      //!< when
+    };
+
+    std::deque<Sent> m_sentOrder;   //!< transmissions in send order
+    uint64_t m_inflight;            //!< payload bytes in flight
+    EventId m_rtoEvent;             //!< retransmission timer
+    EventId m_probeEvent;           //!< probe timer
+    uint32_t m_highestAcked;        //!< highest PSN acknowledged + 1
+    uint32_t m_lossScan;            //!< SACK-hole scan position
+    uint32_t m_probeSeq;            //!< probe sequence number
+
+    // receiver
+    uint32_t m_rxCum;               //!< every PSN below is received
+    std::deque<uint8_t> m_rxWin;    //!< received flags from m_rxCum on
+    std::deque<RxMsg> m_rxMsgs;     //!< messages from m_rxMsnBase on
+    uint32_t m_rxMsnBase;           //!< oldest undelivered message
+    uint64_t m_rxBytes;             //!< payload bytes received (first copies)
+    uint32_t m_unackedBytes;        //!< received since the last ACK
+    EventId m_ackTimer;             //!< delayed ACK
+    MrcHeader m_lastRx;             //!< header of the last data packet (for delayed ACKs)
+    bool m_lastRxCe;                //!< it was CE-marked
+
+    // counters
+    uint64_t m_dataSent;            //!< data packets sent
+    uint64_t m_retx;                //!< retransmissions
+    uint64_t m_timeouts;            //!< timeouts
+    uint64_t m_nacks;               //!< NACKs received
+    uint64_t m_bytesAcked;          //!< bytes acknowledged
+    uint64_t m_bytesPlaced;         //!< bytes placed
+    uint64_t m_dups;                //!< duplicates
+    std::vector<uint64_t> m_planeTx; //!< data packets per plane (sent)
+    std::vector<uint64_t> m_planeRx; //!< data packets per plane (received)
+
+    TracedCallback<Ptr<const Packet>, uint32_t, uint16_t, uint8_t> m_txTrace; //!< Tx
+    TracedCallback<const MrcCompletion&> m_sendCompleteTrace; //!< SendComplete
+    TracedCallback<const MrcCompletion&> m_recvCompleteTrace; //!< RecvComplete
+    TracedCallback<uint32_t, uint32_t> m_errorTrace;          //!< QpError (qpn, psn)
+    TracedValue<uint32_t> m_cwnd;                             //!< Cwnd
+};
+
+} // namespace ns3
+
+#endif /* MRC_QUEUE_PAIR_H */
