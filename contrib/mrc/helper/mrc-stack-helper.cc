@@ -5,6 +5,7 @@
 #include "mrc-stack-helper.h"
 
 #include "ns3/mrc-header.h"
+
 #include "ns3/node.h"
 #include "ns3/type-id.h"
 
@@ -51,8 +52,7 @@ MrcStackHelper::SetCongestionControl(const std::string& type,
 }
 
 void
-MrcStackHelper::SetCongestionControlAttribute(const std::string& name,
-                                              const AttributeValue& value)
+MrcStackHelper::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
 {
     m_ccFactory.Set(name, value);
 }

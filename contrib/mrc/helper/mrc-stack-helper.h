@@ -8,6 +8,7 @@
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-l4-protocol.h"
 #include "ns3/mrc-queue-pair.h"
+
 #include "ns3/object-factory.h"
 
 #include <string>
@@ -32,7 +33,7 @@ namespace ns3
  */
 class MrcStackHelper
 {
-  public:
+public:
     MrcStackHelper();
 
     /**
@@ -99,7 +100,7 @@ class MrcStackHelper
      */
     int64_t AssignStreams(int64_t stream);
 
-  private:
+private:
     ObjectFactory m_qpFactory;       //!< queue pairs
     ObjectFactory m_selectorFactory; //!< path selectors
     ObjectFactory m_ccFactory;       //!< congestion controls

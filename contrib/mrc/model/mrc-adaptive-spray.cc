@@ -104,7 +104,7 @@ MrcAdaptiveSpray::OnProbeResult(uint16_t ev, bool success)
         Ev& o = m_evs[i];
         if (o.active && o.replacement && o.plane == e.plane && o.state != ASSUMED_BAD)
         {
-            o.active = false;
+            o.active = false; // not ASSUMED_BAD, so m_nBad is unchanged
             m_stateTrace(static_cast<uint16_t>(i), o.state, o.state, CAUSE_RELEASED);
             break;
         }

@@ -23,7 +23,7 @@ namespace ns3
  */
 class MrcAdaptiveSpray : public MrcPathSelector
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcAdaptiveSpray();
@@ -34,7 +34,7 @@ class MrcAdaptiveSpray : public MrcPathSelector
     void OnLoss(uint16_t ev, Cause cause) override;
     void OnProbeResult(uint16_t ev, bool success) override;
 
-  private:
+private:
     /**
      * Skip an EV unless that breaks the floor.
      * @param ev the EV

@@ -70,7 +70,7 @@ MrcChannel::Transmit(Ptr<Packet> packet, const Ipv6Header& header, MrcNetDevice*
     }
     const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
     MrcNetDevice* d = PeekPointer(m_devices[dst]);
-    Simulator::ScheduleWithContext(d->GetNode()->GetId(),
+    Simulator::ScheduleWithContext(d->GetNodeId(),
                                    txTime + m_delay + d->GetRxLatency(),
                                    &MrcChannel::Deliver,
                                    this,

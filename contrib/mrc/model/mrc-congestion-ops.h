@@ -20,7 +20,7 @@ namespace ns3
  */
 class MrcCongestionOps : public Object
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcCongestionOps();

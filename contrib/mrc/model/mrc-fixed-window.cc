@@ -17,28 +17,28 @@ NS_OBJECT_ENSURE_REGISTERED(MrcFixedWindow);
 TypeId
 MrcFixedWindow::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcFixedWindow")
-            .SetParent<MrcCongestionOps>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcFixedWindow>()
-            .AddAttribute("Window",
-                          "Window in bytes (0: WindowBdps x the bandwidth-delay product)",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcFixedWindow::m_window),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("WindowBdps",
-                          "Window in bandwidth-delay products, when Window is 0",
-                          DoubleValue(1.5),
-                          MakeDoubleAccessor(&MrcFixedWindow::m_bdps),
-                          MakeDoubleChecker<double>(0.01));
+    static TypeId tid
+        = TypeId("ns3::MrcFixedWindow")
+              .SetParent<MrcCongestionOps>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcFixedWindow>()
+              .AddAttribute("Window",
+                            "Window in bytes (0: WindowBdps x the bandwidth-delay product)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcFixedWindow::m_window),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("WindowBdps",
+                            "Window in bandwidth-delay products, when Window is 0",
+                            DoubleValue(1.5),
+                            MakeDoubleAccessor(&MrcFixedWindow::m_bdps),
+                            MakeDoubleChecker<double>(0.01));
     return tid;
 }
 
 MrcFixedWindow::MrcFixedWindow()
-    : m_window(0),
-      m_bdps(1.5),
-      m_cwnd(65536)
+    : m_window(0)
+    , m_bdps(1.5)
+    , m_cwnd(65536)
 {
 }
 

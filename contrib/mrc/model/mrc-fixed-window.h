@@ -16,7 +16,7 @@ namespace ns3
  */
 class MrcFixedWindow : public MrcCongestionOps
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcFixedWindow();
@@ -29,7 +29,7 @@ class MrcFixedWindow : public MrcCongestionOps
     void OnTimeout() override;
     std::string GetName() const override;
 
-  private:
+private:
     uint32_t m_window; //!< Window attribute
     double m_bdps;     //!< WindowBdps attribute
     uint32_t m_cwnd;   //!< the window in use

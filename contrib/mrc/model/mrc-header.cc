@@ -10,24 +10,24 @@ namespace ns3
 NS_OBJECT_ENSURE_REGISTERED(MrcHeader);
 
 MrcHeader::MrcHeader()
-    : opcode(WRITE),
-      flags(0),
-      ev(0),
-      dstQpn(0),
-      srcQpn(0),
-      psn(0),
-      cumAck(0),
-      sackBase(0),
-      sackBitmap(0),
-      offset(0),
-      msn(0),
-      msgLen(0),
-      timestamp(0),
-      recvBytes(0),
-      nackReason(NACK_NONE),
-      plane(0),
-      path(0),
-      payloadLen(0)
+    : opcode(WRITE)
+    , flags(0)
+    , ev(0)
+    , dstQpn(0)
+    , srcQpn(0)
+    , psn(0)
+    , cumAck(0)
+    , sackBase(0)
+    , sackBitmap(0)
+    , offset(0)
+    , msn(0)
+    , msgLen(0)
+    , timestamp(0)
+    , recvBytes(0)
+    , nackReason(NACK_NONE)
+    , plane(0)
+    , path(0)
+    , payloadLen(0)
 {
 }
 
@@ -51,8 +51,8 @@ void
 MrcHeader::Print(std::ostream& os) const
 {
     static const char* names[] = {"WRITE", "WRITE_IMM", "ACK", "NACK", "PROBE", "PROBE_ACK"};
-    os << (opcode < 6 ? names[opcode] : "?") << " ev=" << ev << " qpn=" << srcQpn << "->"
-       << dstQpn << " psn=" << psn;
+    os << (opcode < 6 ? names[opcode] : "?") << " ev=" << ev << " qpn=" << srcQpn << "->" << dstQpn
+       << " psn=" << psn;
     if (opcode == ACK)
     {
         os << " cum=" << cumAck << " sack=" << sackBase << "/" << std::hex << sackBitmap

@@ -46,7 +46,7 @@ namespace ns3
  */
 class MrcHeader : public Header
 {
-  public:
+public:
     /** Packet kinds. */
     enum Opcode : uint8_t
     {
@@ -90,24 +90,24 @@ class MrcHeader : public Header
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
 
-    uint8_t opcode;       //!< Opcode
-    uint8_t flags;        //!< Flags
-    uint16_t ev;          //!< EV slot (sent or reflected)
-    uint32_t dstQpn;      //!< destination QPN
-    uint32_t srcQpn;      //!< source QPN
-    uint32_t psn;         //!< PSN
-    uint32_t cumAck;      //!< cumulative ACK
-    uint32_t sackBase;    //!< SACK bitmap base PSN
-    uint64_t sackBitmap;  //!< SACK bitmap
-    uint64_t offset;      //!< remote offset
-    uint32_t msn;         //!< message sequence number
-    uint32_t msgLen;      //!< message length or immediate
-    uint64_t timestamp;   //!< send time (ns) or echo
-    uint32_t recvBytes;   //!< bytes received (ACK)
-    uint8_t nackReason;   //!< NackReason
-    uint8_t plane;        //!< plane used
-    uint16_t path;        //!< path index within the plane
-    uint16_t payloadLen;  //!< payload bytes (data)
+    uint8_t opcode;      //!< Opcode
+    uint8_t flags;       //!< Flags
+    uint16_t ev;         //!< EV slot (sent or reflected)
+    uint32_t dstQpn;     //!< destination QPN
+    uint32_t srcQpn;     //!< source QPN
+    uint32_t psn;        //!< PSN
+    uint32_t cumAck;     //!< cumulative ACK
+    uint32_t sackBase;   //!< SACK bitmap base PSN
+    uint64_t sackBitmap; //!< SACK bitmap
+    uint64_t offset;     //!< remote offset
+    uint32_t msn;        //!< message sequence number
+    uint32_t msgLen;     //!< message length or immediate
+    uint64_t timestamp;  //!< send time (ns) or echo
+    uint32_t recvBytes;  //!< bytes received (ACK)
+    uint8_t nackReason;  //!< NackReason
+    uint8_t plane;       //!< plane used
+    uint16_t path;       //!< path index within the plane
+    uint16_t payloadLen; //!< payload bytes (data)
 };
 
 } // namespace ns3

@@ -22,29 +22,29 @@ NS_OBJECT_ENSURE_REGISTERED(MrcL4Protocol);
 TypeId
 MrcL4Protocol::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcL4Protocol")
-            .SetParent<Object>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcL4Protocol>()
-            .AddAttribute("PathSelector",
-                          "TypeId of new queue pairs' path selection (a MrcPathSelector)",
-                          TypeIdValue(MrcAdaptiveSpray::GetTypeId()),
-                          MakeTypeIdAccessor(&MrcL4Protocol::m_selectorType),
-                          MakeTypeIdChecker())
-            .AddAttribute("CongestionControl",
-                          "TypeId of new queue pairs' congestion control (a MrcCongestionOps)",
-                          TypeIdValue(MrcNscc::GetTypeId()),
-                          MakeTypeIdAccessor(&MrcL4Protocol::m_ccType),
-                          MakeTypeIdChecker());
+    static TypeId tid
+        = TypeId("ns3::MrcL4Protocol")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcL4Protocol>()
+              .AddAttribute("PathSelector",
+                            "TypeId of new queue pairs' path selection (a MrcPathSelector)",
+                            TypeIdValue(MrcAdaptiveSpray::GetTypeId()),
+                            MakeTypeIdAccessor(&MrcL4Protocol::m_selectorType),
+                            MakeTypeIdChecker())
+              .AddAttribute("CongestionControl",
+                            "TypeId of new queue pairs' congestion control (a MrcCongestionOps)",
+                            TypeIdValue(MrcNscc::GetTypeId()),
+                            MakeTypeIdAccessor(&MrcL4Protocol::m_ccType),
+                            MakeTypeIdChecker());
     return tid;
 }
 
 MrcL4Protocol::MrcL4Protocol()
-    : m_host(0),
-      m_nicRate(0),
-      m_planeMask(0),
-      m_unknownQp(0)
+    : m_host(0)
+    , m_nicRate(0)
+    , m_planeMask(0)
+    , m_unknownQp(0)
 {
     m_qpFactory.SetTypeId(MrcQueuePair::GetTypeId());
     m_rng = CreateObject<UniformRandomVariable>();
@@ -170,12 +170,11 @@ MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remot
         cf.SetTypeId(m_ccType);
     }
     // The connection hash a single-path QP pins its path with (an ECMP hash stand-in).
-    uint32_t hash = (m_host * 2654435761u) ^ (remoteHost * 40503u) ^ (qpn * 2246822519u) ^
-                    (remoteQpn * 3266489917u);
+    uint32_t hash = (m_host * 2654435761u) ^ (remoteHost * 40503u) ^ (qpn * 2246822519u)
+                  ^ (remoteQpn * 3266489917u);
     hash ^= hash >> 15;
-    const auto bdp =
-        static_cast<uint32_t>(std::min<double>(double(m_nicRate) / 8 * m_baseRtt.GetSeconds(),
-                                               double(1u << 30)));
+    const auto bdp = static_cast<uint32_t>(
+        std::min<double>(double(m_nicRate) / 8 * m_baseRtt.GetSeconds(), double(1u << 30)));
     qp->Setup(this,
               qpn,
               remoteHost,
@@ -208,11 +207,8 @@ MrcL4Protocol::GetHost() const
 }
 
 void
-MrcL4Protocol::SendPacket(uint32_t plane,
-                          const Ipv6Address& dst,
-                          uint16_t ev,
-                          uint8_t tc,
-                          Ptr<Packet> packet)
+MrcL4Protocol::SendPacket(
+    uint32_t plane, const Ipv6Address& dst, uint16_t ev, uint8_t tc, Ptr<Packet> packet)
 {
     Ipv6Header h;
     h.SetSource(m_addresses[plane]);

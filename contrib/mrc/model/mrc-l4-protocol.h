@@ -32,9 +32,11 @@ class MrcNetDevice;
  * index). The path selector and congestion control of new queue pairs are chosen by TypeId
  * attributes, as TcpL4Protocol chooses its congestion control.
  */
-class MrcL4Protocol : public Object, public MrcFrameReceiver
+class MrcL4Protocol
+    : public Object
+    , public MrcFrameReceiver
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcL4Protocol();
@@ -96,11 +98,8 @@ class MrcL4Protocol : public Object, public MrcFrameReceiver
      * @param tc the Traffic Class
      * @param packet the MRC packet (header included)
      */
-    void SendPacket(uint32_t plane,
-                    const Ipv6Address& dst,
-                    uint16_t ev,
-                    uint8_t tc,
-                    Ptr<Packet> packet);
+    void SendPacket(
+        uint32_t plane, const Ipv6Address& dst, uint16_t ev, uint8_t tc, Ptr<Packet> packet);
 
     /**
      * Assign the random stream used to build EV sets.
@@ -115,26 +114,26 @@ class MrcL4Protocol : public Object, public MrcFrameReceiver
     /** @return packets that named no known queue pair */
     uint64_t GetUnknownQpDrops() const;
 
-  private:
+private:
     void DoDispose() override;
     /** A NIC port went up or down. */
     void PortChanged();
 
-    uint32_t m_host;                           //!< host index
-    std::vector<Ptr<MrcNetDevice>> m_ports;    //!< NIC ports
-    std::vector<Ipv6Address> m_addresses;      //!< own address per plane
-    Ptr<MrcPathProvider> m_paths;              //!< fabric paths
-    uint64_t m_nicRate;                        //!< NIC rate, bit/s
-    Time m_baseRtt;                            //!< base RTT
-    uint64_t m_planeMask;                      //!< ports up
-    std::vector<Ptr<MrcQueuePair>> m_qps;      //!< by QPN
-    ObjectFactory m_qpFactory;                 //!< queue pairs
-    ObjectFactory m_selectorFactory;           //!< path selectors
-    ObjectFactory m_ccFactory;                 //!< congestion controls
-    TypeId m_selectorType;                     //!< PathSelector attribute
-    TypeId m_ccType;                           //!< CongestionControl attribute
-    Ptr<UniformRandomVariable> m_rng;          //!< EV set randomness
-    uint64_t m_unknownQp;                      //!< packets for unknown QPs
+    uint32_t m_host;                        //!< host index
+    std::vector<Ptr<MrcNetDevice>> m_ports; //!< NIC ports
+    std::vector<Ipv6Address> m_addresses;   //!< own address per plane
+    Ptr<MrcPathProvider> m_paths;           //!< fabric paths
+    uint64_t m_nicRate;                     //!< NIC rate, bit/s
+    Time m_baseRtt;                         //!< base RTT
+    uint64_t m_planeMask;                   //!< ports up
+    std::vector<Ptr<MrcQueuePair>> m_qps;   //!< by QPN
+    ObjectFactory m_qpFactory;              //!< queue pairs
+    ObjectFactory m_selectorFactory;        //!< path selectors
+    ObjectFactory m_ccFactory;              //!< congestion controls
+    TypeId m_selectorType;                  //!< PathSelector attribute
+    TypeId m_ccType;                        //!< CongestionControl attribute
+    Ptr<UniformRandomVariable> m_rng;       //!< EV set randomness
+    uint64_t m_unknownQp;                   //!< packets for unknown QPs
 };
 
 } // namespace ns3

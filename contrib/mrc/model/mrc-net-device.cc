@@ -399,6 +399,7 @@ void
 MrcNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeId = node->GetId();
 }
 
 bool

@@ -85,6 +85,12 @@ public:
         return m_rxLatency;
     }
 
+    /** @return the owning node's id (cached: used on every hop) */
+    uint32_t GetNodeId() const
+    {
+        return m_nodeId;
+    }
+
     /** @param latency delay added to every arrival at this port */
     void SetRxLatency(Time latency);
     /** @param rate the line rate */
@@ -139,6 +145,7 @@ private:
     void StartTransmission(Ptr<Packet> packet, const Ipv6Header& header);
 
     Ptr<Node> m_node;                                 //!< owner
+    uint32_t m_nodeId;                                //!< owner id
     Ptr<MrcChannel> m_channel;                        //!< cable
     Ptr<MrcTrimmingQueue> m_queue;                    //!< egress queue
     MrcFrameReceiver* m_receiver;                     //!< fast receive path, or null

@@ -20,69 +20,69 @@ NS_OBJECT_ENSURE_REGISTERED(MrcNscc);
 TypeId
 MrcNscc::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcNscc")
-            .SetParent<MrcCongestionOps>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcNscc>()
-            .AddAttribute("TargetQdelay",
-                          "Queuing delay NSCC aims for",
-                          TimeValue(MicroSeconds(4)),
-                          MakeTimeAccessor(&MrcNscc::m_targetQdelay),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("ProportionalGain",
-                          "Proportional increase: window growth per acknowledged byte at zero "
-                          "queuing delay",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&MrcNscc::m_propGain),
-                          MakeDoubleChecker<double>(0))
-            .AddAttribute("FairIncrease",
-                          "Fair increase, in packets per RTT",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&MrcNscc::m_fairIncrease),
-                          MakeDoubleChecker<double>(0))
-            .AddAttribute("MdFactor",
-                          "Multiplicative decrease gain on (d - T) / d",
-                          DoubleValue(0.8),
-                          MakeDoubleAccessor(&MrcNscc::m_mdFactor),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("MaxMd",
-                          "Largest fraction of the window one decrease removes",
-                          DoubleValue(0.5),
-                          MakeDoubleAccessor(&MrcNscc::m_maxMd),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("MaxCwndBdps",
-                          "Upper bound of the window, in bandwidth-delay products",
-                          DoubleValue(1.5),
-                          MakeDoubleAccessor(&MrcNscc::m_maxCwndBdps),
-                          MakeDoubleChecker<double>(0.01))
-            .AddAttribute("InitialCwndBdps",
-                          "Initial window, in bandwidth-delay products",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&MrcNscc::m_initCwndBdps),
-                          MakeDoubleChecker<double>(0.01))
-            .AddAttribute("MinCwnd",
-                          "Lower bound of the window, bytes",
-                          UintegerValue(4096),
-                          MakeUintegerAccessor(&MrcNscc::m_minCwnd),
-                          MakeUintegerChecker<uint32_t>(1));
+    static TypeId tid
+        = TypeId("ns3::MrcNscc")
+              .SetParent<MrcCongestionOps>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcNscc>()
+              .AddAttribute("TargetQdelay",
+                            "Queuing delay NSCC aims for",
+                            TimeValue(MicroSeconds(4)),
+                            MakeTimeAccessor(&MrcNscc::m_targetQdelay),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("ProportionalGain",
+                            "Proportional increase: window growth per acknowledged byte at zero "
+                            "queuing delay",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&MrcNscc::m_propGain),
+                            MakeDoubleChecker<double>(0))
+              .AddAttribute("FairIncrease",
+                            "Fair increase, in packets per RTT",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&MrcNscc::m_fairIncrease),
+                            MakeDoubleChecker<double>(0))
+              .AddAttribute("MdFactor",
+                            "Multiplicative decrease gain on (d - T) / d",
+                            DoubleValue(0.8),
+                            MakeDoubleAccessor(&MrcNscc::m_mdFactor),
+                            MakeDoubleChecker<double>(0, 1))
+              .AddAttribute("MaxMd",
+                            "Largest fraction of the window one decrease removes",
+                            DoubleValue(0.5),
+                            MakeDoubleAccessor(&MrcNscc::m_maxMd),
+                            MakeDoubleChecker<double>(0, 1))
+              .AddAttribute("MaxCwndBdps",
+                            "Upper bound of the window, in bandwidth-delay products",
+                            DoubleValue(1.5),
+                            MakeDoubleAccessor(&MrcNscc::m_maxCwndBdps),
+                            MakeDoubleChecker<double>(0.01))
+              .AddAttribute("InitialCwndBdps",
+                            "Initial window, in bandwidth-delay products",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&MrcNscc::m_initCwndBdps),
+                            MakeDoubleChecker<double>(0.01))
+              .AddAttribute("MinCwnd",
+                            "Lower bound of the window, bytes",
+                            UintegerValue(4096),
+                            MakeUintegerAccessor(&MrcNscc::m_minCwnd),
+                            MakeUintegerChecker<uint32_t>(1));
     return tid;
 }
 
 MrcNscc::MrcNscc()
-    : m_targetQdelay(MicroSeconds(4)),
-      m_propGain(1.0),
-      m_fairIncrease(1.0),
-      m_mdFactor(0.8),
-      m_maxMd(0.5),
-      m_maxCwndBdps(1.5),
-      m_initCwndBdps(1.0),
-      m_minCwnd(4096),
-      m_cwnd(65536),
-      m_maxCwnd(1 << 20),
-      m_mss(4096),
-      m_epochBytes(0),
-      m_lastEpochBytes(0)
+    : m_targetQdelay(MicroSeconds(4))
+    , m_propGain(1.0)
+    , m_fairIncrease(1.0)
+    , m_mdFactor(0.8)
+    , m_maxMd(0.5)
+    , m_maxCwndBdps(1.5)
+    , m_initCwndBdps(1.0)
+    , m_minCwnd(4096)
+    , m_cwnd(65536)
+    , m_maxCwnd(1 << 20)
+    , m_mss(4096)
+    , m_epochBytes(0)
+    , m_lastEpochBytes(0)
 {
 }
 

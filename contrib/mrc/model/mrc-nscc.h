@@ -33,7 +33,7 @@ namespace ns3
  */
 class MrcNscc : public MrcCongestionOps
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcNscc();
@@ -46,28 +46,28 @@ class MrcNscc : public MrcCongestionOps
     void OnTimeout() override;
     std::string GetName() const override;
 
-  private:
+private:
     /** Keep the window inside its bounds. */
     void Clamp();
     /** Quick adapt: shrink to what was delivered in the last base RTT if that was little. */
     void QuickAdapt();
 
-    Time m_targetQdelay;     //!< TargetQdelay attribute
-    double m_propGain;       //!< ProportionalGain attribute
-    double m_fairIncrease;   //!< FairIncrease attribute (packets per RTT)
-    double m_mdFactor;       //!< MdFactor attribute
-    double m_maxMd;          //!< MaxMd attribute
-    double m_maxCwndBdps;    //!< MaxCwndBdps attribute
-    double m_initCwndBdps;   //!< InitialCwndBdps attribute
-    uint32_t m_minCwnd;      //!< MinCwnd attribute
-    double m_cwnd;           //!< window, bytes
-    uint32_t m_maxCwnd;      //!< upper bound, bytes
-    uint32_t m_mss;          //!< payload per packet
-    Time m_baseRtt;          //!< base RTT
-    Time m_lastDecrease;     //!< last multiplicative decrease
-    Time m_epochStart;       //!< start of the current quick-adapt epoch
-    Time m_connStart;        //!< when Init ran
-    uint64_t m_epochBytes;   //!< bytes acknowledged in it
+    Time m_targetQdelay;       //!< TargetQdelay attribute
+    double m_propGain;         //!< ProportionalGain attribute
+    double m_fairIncrease;     //!< FairIncrease attribute (packets per RTT)
+    double m_mdFactor;         //!< MdFactor attribute
+    double m_maxMd;            //!< MaxMd attribute
+    double m_maxCwndBdps;      //!< MaxCwndBdps attribute
+    double m_initCwndBdps;     //!< InitialCwndBdps attribute
+    uint32_t m_minCwnd;        //!< MinCwnd attribute
+    double m_cwnd;             //!< window, bytes
+    uint32_t m_maxCwnd;        //!< upper bound, bytes
+    uint32_t m_mss;            //!< payload per packet
+    Time m_baseRtt;            //!< base RTT
+    Time m_lastDecrease;       //!< last multiplicative decrease
+    Time m_epochStart;         //!< start of the current quick-adapt epoch
+    Time m_connStart;          //!< when Init ran
+    uint64_t m_epochBytes;     //!< bytes acknowledged in it
     uint64_t m_lastEpochBytes; //!< bytes acknowledged in the previous epoch
 };
 

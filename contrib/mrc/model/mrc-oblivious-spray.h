@@ -18,7 +18,7 @@ namespace ns3
  */
 class MrcObliviousSpray : public MrcPathSelector
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcObliviousSpray();

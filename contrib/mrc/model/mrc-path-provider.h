@@ -25,7 +25,7 @@ namespace ns3
  */
 class MrcPathProvider : public Object
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
 

@@ -41,44 +41,45 @@ MrcPathSelector::CauseName(uint32_t c)
 TypeId
 MrcPathSelector::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcPathSelector")
-            .SetParent<Object>()
-            .SetGroupName("Mrc")
-            .AddAttribute("EvSetSize",
-                          "EVs per queue pair, split evenly across planes",
-                          UintegerValue(128),
-                          MakeUintegerAccessor(&MrcPathSelector::m_setSize),
-                          MakeUintegerChecker<uint32_t>(1, 4096))
-            .AddAttribute("EvMinActive",
-                          "Floor of usable EVs (ev_min_active): below it no EV is skipped or "
-                          "retired",
-                          UintegerValue(4),
-                          MakeUintegerAccessor(&MrcPathSelector::m_minActive),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("SkipRotations",
-                          "Passes of the rotation a SKIP EV sits out",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&MrcPathSelector::m_skipRotations),
-                          MakeUintegerChecker<uint32_t>(1, 255))
-            .AddAttribute("ProbeSuccesses",
-                          "Consecutive answered probes that return a retired EV to GOOD",
-                          UintegerValue(3),
-                          MakeUintegerAccessor(&MrcPathSelector::m_probeSuccesses),
-                          MakeUintegerChecker<uint32_t>(1, 255))
-            .AddTraceSource("EvStateChange",
-                            "An EV changed state (ev, old, new, cause)",
-                            MakeTraceSourceAccessor(&MrcPathSelector::m_stateTrace),
-                            "ns3::MrcPathSelector::EvStateTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::MrcPathSelector")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddAttribute("EvSetSize",
+                            "EVs per queue pair, split evenly across planes",
+                            UintegerValue(128),
+                            MakeUintegerAccessor(&MrcPathSelector::m_setSize),
+                            MakeUintegerChecker<uint32_t>(1, 4096))
+              .AddAttribute("EvMinActive",
+                            "Floor of usable EVs (ev_min_active): below it no EV is skipped or "
+                            "retired",
+                            UintegerValue(4),
+                            MakeUintegerAccessor(&MrcPathSelector::m_minActive),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("SkipRotations",
+                            "Passes of the rotation a SKIP EV sits out",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&MrcPathSelector::m_skipRotations),
+                            MakeUintegerChecker<uint32_t>(1, 255))
+              .AddAttribute("ProbeSuccesses",
+                            "Consecutive answered probes that return a retired EV to GOOD",
+                            UintegerValue(3),
+                            MakeUintegerAccessor(&MrcPathSelector::m_probeSuccesses),
+                            MakeUintegerChecker<uint32_t>(1, 255))
+              .AddTraceSource("EvStateChange",
+                              "An EV changed state (ev, old, new, cause)",
+                              MakeTraceSourceAccessor(&MrcPathSelector::m_stateTrace),
+                              "ns3::MrcPathSelector::EvStateTracedCallback");
     return tid;
 }
 
 MrcPathSelector::MrcPathSelector()
-    : m_cursor(0),
-      m_setSize(128),
-      m_minActive(4),
-      m_skipRotations(1),
-      m_probeSuccesses(3)
+    : m_cursor(0)
+    , m_setSize(128)
+    , m_minActive(4)
+    , m_skipRotations(1)
+    , m_probeSuccesses(3)
+    , m_nBad(0)
 {
 }
 
@@ -123,7 +124,8 @@ MrcPathSelector::Init(const std::vector<uint32_t>& pathsPerPlane,
     {
         for (uint32_t p = 0; p < planes; ++p)
         {
-            m_evs.push_back({static_cast<uint16_t>(p), chosen[p][i], GOOD, 0, 0, true, false, false});
+            m_evs.push_back(
+                {static_cast<uint16_t>(p), chosen[p][i], GOOD, 0, 0, true, false, false});
         }
     }
     m_cursor = m_rng->GetInteger(0, m_evs.size() - 1);
@@ -272,6 +274,10 @@ MrcPathSelector::SetState(uint16_t ev, EvState state, Cause cause)
     Ev& e = m_evs[ev];
     const uint8_t old = e.state;
     e.state = state;
+    if (e.active)
+    {
+        m_nBad += (state == ASSUMED_BAD) - (old == ASSUMED_BAD);
+    }
     if (state == SKIP)
     {
         e.skipLeft = static_cast<uint8_t>(m_skipRotations);

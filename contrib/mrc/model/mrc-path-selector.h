@@ -30,7 +30,7 @@ namespace ns3
  */
 class MrcPathSelector : public Object
 {
-  public:
+public:
     /** EV states. */
     enum EvState : uint8_t
     {
@@ -43,28 +43,28 @@ class MrcPathSelector : public Object
     /** Why an EV changed state. */
     enum Cause : uint8_t
     {
-        CAUSE_ECN = 0,       //!< ACK echoed an ECN mark
-        CAUSE_TRIM,          //!< NACK for a packet trimmed mid-fabric
-        CAUSE_TIMEOUT,       //!< retransmission timeout
-        CAUSE_SACK_LOSS,     //!< loss inferred from SACK holes
-        CAUSE_ROTATION,      //!< a skipped EV's turn came round again
-        CAUSE_PROBE,         //!< enough successful probes
-        CAUSE_ADMIN,         //!< denied or allowed through the API
-        CAUSE_REPLACEMENT,   //!< a new EV replacing a retired one in the same plane
-        CAUSE_RELEASED       //!< a replacement EV released after the one it replaced returned
+        CAUSE_ECN = 0,     //!< ACK echoed an ECN mark
+        CAUSE_TRIM,        //!< NACK for a packet trimmed mid-fabric
+        CAUSE_TIMEOUT,     //!< retransmission timeout
+        CAUSE_SACK_LOSS,   //!< loss inferred from SACK holes
+        CAUSE_ROTATION,    //!< a skipped EV's turn came round again
+        CAUSE_PROBE,       //!< enough successful probes
+        CAUSE_ADMIN,       //!< denied or allowed through the API
+        CAUSE_REPLACEMENT, //!< a new EV replacing a retired one in the same plane
+        CAUSE_RELEASED     //!< a replacement EV released after the one it replaced returned
     };
 
     /** One EV. */
     struct Ev
     {
-        uint16_t plane;     //!< plane
-        uint16_t path;      //!< path index within the plane
-        uint8_t state;      //!< EvState
-        uint8_t skipLeft;   //!< rotations left in SKIP
-        uint8_t probeOk;    //!< consecutive successful probes
-        bool active;        //!< part of the rotation (false once released)
-        bool replacement;   //!< added to replace a retired EV
-        bool probePending;  //!< a probe is out
+        uint16_t plane;    //!< plane
+        uint16_t path;     //!< path index within the plane
+        uint8_t state;     //!< EvState
+        uint8_t skipLeft;  //!< rotations left in SKIP
+        uint8_t probeOk;   //!< consecutive successful probes
+        bool active;       //!< part of the rotation (false once released)
+        bool replacement;  //!< added to replace a retired EV
+        bool probePending; //!< a probe is out
     };
 
     /**
@@ -163,6 +163,12 @@ class MrcPathSelector : public Object
      * @return the number of active EVs in it
      */
     uint32_t CountInState(EvState state) const;
+    /** @return the number of active ASSUMED_BAD EVs (constant time) */
+    uint32_t GetNAssumedBad() const
+    {
+        return m_nBad;
+    }
+
     /** @return the active ASSUMED_BAD EVs without a probe out */
     std::vector<uint16_t> GetProbeCandidates() const;
     /**
@@ -171,7 +177,7 @@ class MrcPathSelector : public Object
      */
     void SetProbePending(uint16_t ev);
 
-  protected:
+protected:
     void DoDispose() override;
     /**
      * Change an EV's state and trace it.
@@ -198,6 +204,7 @@ class MrcPathSelector : public Object
     uint32_t m_minActive;                  //!< EvMinActive attribute
     uint32_t m_skipRotations;              //!< SkipRotations attribute
     uint32_t m_probeSuccesses;             //!< ProbeSuccesses attribute
+    uint32_t m_nBad;                       //!< active EVs in ASSUMED_BAD
     TracedCallback<uint16_t, uint8_t, uint8_t, uint8_t> m_stateTrace; //!< state changes
 };
 

@@ -22,111 +22,113 @@ NS_OBJECT_ENSURE_REGISTERED(MrcQueuePair);
 TypeId
 MrcQueuePair::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcQueuePair")
-            .SetParent<Object>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcQueuePair>()
-            .AddAttribute("PayloadSize",
-                          "Payload bytes per data packet (the same at both ends)",
-                          UintegerValue(4096),
-                          MakeUintegerAccessor(&MrcQueuePair::m_payloadSize),
-                          MakeUintegerChecker<uint32_t>(64, 8192))
-            .AddAttribute("AckEveryBytes",
-                          "Coalesce ACKs: at most one per this many received bytes, unless an "
-                          "ECN mark, a hole or a message's end asks for one at once",
-                          UintegerValue(16384),
-                          MakeUintegerAccessor(&MrcQueuePair::m_ackEveryBytes),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("AckDelay",
-                          "Longest an ACK waits for more bytes",
-                          TimeValue(MicroSeconds(2)),
-                          MakeTimeAccessor(&MrcQueuePair::m_ackDelay),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("AckTimeoutExponent",
-                          "t in the retransmission timeout 1.024 us x 2^t",
-                          UintegerValue(6),
-                          MakeUintegerAccessor(&MrcQueuePair::m_rtoExponent),
-                          MakeUintegerChecker<uint32_t>(0, 31))
-            .AddAttribute("RetryLimit",
-                          "Transmissions of one packet after which the QP fails",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&MrcQueuePair::m_retryLimit),
-                          MakeUintegerChecker<uint32_t>(1, 65535))
-            .AddAttribute("ReorderThreshold",
-                          "A packet is a SACK hole once this many newer packets are "
-                          "acknowledged (and it is older than two base RTTs)",
-                          UintegerValue(128),
-                          MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("ProbeInterval",
-                          "Interval between probes of retired EVs",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&MrcQueuePair::m_probeInterval),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("RecvWindow",
-                          "Packets beyond the cumulative PSN the receiver accepts",
-                          UintegerValue(65536),
-                          MakeUintegerAccessor(&MrcQueuePair::m_recvWindow),
-                          MakeUintegerChecker<uint32_t>(64))
-            .AddTraceSource("Tx",
-                            "A data packet or probe was sent (packet, psn, ev, TxCause)",
-                            MakeTraceSourceAccessor(&MrcQueuePair::m_txTrace),
-                            "ns3::MrcQueuePair::TxTracedCallback")
-            .AddTraceSource("SendComplete",
-                            "A posted message completed",
-                            MakeTraceSourceAccessor(&MrcQueuePair::m_sendCompleteTrace),
-                            "ns3::MrcQueuePair::CompletionTracedCallback")
-            .AddTraceSource("RecvComplete",
-                            "A message from the peer was fully placed",
-                            MakeTraceSourceAccessor(&MrcQueuePair::m_recvCompleteTrace),
-                            "ns3::MrcQueuePair::CompletionTracedCallback")
-            .AddTraceSource("QpError",
-                            "The QP failed (qpn, psn that exhausted its retries)",
-                            MakeTraceSourceAccessor(&MrcQueuePair::m_errorTrace),
-                            "ns3::TracedValueCallback::Uint32")
-            .AddTraceSource("Cwnd",
-                            "Congestion window, bytes",
-                            MakeTraceSourceAccessor(&MrcQueuePair::m_cwnd),
-                            "ns3::TracedValueCallback::Uint32");
+    static TypeId tid
+        = TypeId("ns3::MrcQueuePair")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcQueuePair>()
+              .AddAttribute("PayloadSize",
+                            "Payload bytes per data packet (the same at both ends)",
+                            UintegerValue(4096),
+                            MakeUintegerAccessor(&MrcQueuePair::m_payloadSize),
+                            MakeUintegerChecker<uint32_t>(64, 8192))
+              .AddAttribute("AckEveryBytes",
+                            "Coalesce ACKs: at most one per this many received bytes, unless an "
+                            "ECN mark, a hole or a message's end asks for one at once",
+                            UintegerValue(16384),
+                            MakeUintegerAccessor(&MrcQueuePair::m_ackEveryBytes),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("AckDelay",
+                            "Longest an ACK waits for more bytes",
+                            TimeValue(MicroSeconds(2)),
+                            MakeTimeAccessor(&MrcQueuePair::m_ackDelay),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("AckTimeoutExponent",
+                            "t in the retransmission timeout 1.024 us x 2^t",
+                            UintegerValue(6),
+                            MakeUintegerAccessor(&MrcQueuePair::m_rtoExponent),
+                            MakeUintegerChecker<uint32_t>(0, 31))
+              .AddAttribute("RetryLimit",
+                            "Transmissions of one packet after which the QP fails",
+                            UintegerValue(8),
+                            MakeUintegerAccessor(&MrcQueuePair::m_retryLimit),
+                            MakeUintegerChecker<uint32_t>(1, 65535))
+              .AddAttribute("ReorderThreshold",
+                            "A packet is a SACK hole once this many newer packets are "
+                            "acknowledged (and it is older than two base RTTs)",
+                            UintegerValue(128),
+                            MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("ProbeInterval",
+                            "Interval between probes of retired EVs",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&MrcQueuePair::m_probeInterval),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("RecvWindow",
+                            "Packets beyond the cumulative PSN the receiver accepts",
+                            UintegerValue(65536),
+                            MakeUintegerAccessor(&MrcQueuePair::m_recvWindow),
+                            MakeUintegerChecker<uint32_t>(64))
+              .AddTraceSource("Tx",
+                              "A data packet or probe was sent (packet, psn, ev, TxCause)",
+                              MakeTraceSourceAccessor(&MrcQueuePair::m_txTrace),
+                              "ns3::MrcQueuePair::TxTracedCallback")
+              .AddTraceSource("SendComplete",
+                              "A posted message completed",
+                              MakeTraceSourceAccessor(&MrcQueuePair::m_sendCompleteTrace),
+                              "ns3::MrcQueuePair::CompletionTracedCallback")
+              .AddTraceSource("RecvComplete",
+                              "A message from the peer was fully placed",
+                              MakeTraceSourceAccessor(&MrcQueuePair::m_recvCompleteTrace),
+                              "ns3::MrcQueuePair::CompletionTracedCallback")
+              .AddTraceSource("QpError",
+                              "The QP failed (qpn, psn that exhausted its retries)",
+                              MakeTraceSourceAccessor(&MrcQueuePair::m_errorTrace),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("Cwnd",
+                              "Congestion window, bytes",
+                              MakeTraceSourceAccessor(&MrcQueuePair::m_cwnd),
+                              "ns3::TracedValueCallback::Uint32");
     return tid;
 }
 
 MrcQueuePair::MrcQueuePair()
-    : m_payloadSize(4096),
-      m_ackEveryBytes(16384),
-      m_rtoExponent(6),
-      m_retryLimit(8),
-      m_reorderThreshold(128),
-      m_recvWindow(65536),
-      m_l4(nullptr),
-      m_qpn(0),
-      m_remoteHost(0),
-      m_remoteQpn(0),
-      m_error(false),
-      m_peerPlaneMask(~uint64_t(0)),
-      m_txCursor(0),
-      m_nextMsn(0),
-      m_nextWrId(1),
-      m_psnBase(0),
-      m_nextPsn(0),
-      m_inflight(0),
-      m_highestAcked(0),
-      m_lossScan(0),
-      m_probeSeq(0),
-      m_rxCum(0),
-      m_rxMsnBase(0),
-      m_rxBytes(0),
-      m_unackedBytes(0),
-      m_lastRxCe(false),
-      m_dataSent(0),
-      m_retx(0),
-      m_timeouts(0),
-      m_nacks(0),
-      m_bytesAcked(0),
-      m_bytesPlaced(0),
-      m_dups(0),
-      m_cwnd(0)
+    : m_payloadSize(4096)
+    , m_ackEveryBytes(16384)
+    , m_rtoExponent(6)
+    , m_retryLimit(8)
+    , m_reorderThreshold(128)
+    , m_recvWindow(65536)
+    , m_l4(nullptr)
+    , m_qpn(0)
+    , m_remoteHost(0)
+    , m_remoteQpn(0)
+    , m_error(false)
+    , m_peerPlaneMask(~uint64_t(0))
+    , m_txCursor(0)
+    , m_nextMsn(0)
+    , m_nextWrId(1)
+    , m_psnBase(0)
+    , m_nextPsn(0)
+    , m_inflight(0)
+    , m_highestAcked(0)
+    , m_lossScan(0)
+    , m_probeSeq(0)
+    , m_rxCum(0)
+    , m_rxHighest(0)
+    , m_rxMsnBase(0)
+    , m_rxBytes(0)
+    , m_unackedBytes(0)
+    , m_lastRxCe(false)
+    , m_dataSent(0)
+    , m_retx(0)
+    , m_timeouts(0)
+    , m_nacks(0)
+    , m_bytesAcked(0)
+    , m_bytesPlaced(0)
+    , m_dups(0)
+    , m_acksSent(0)
+    , m_cwnd(0)
 {
 }
 
@@ -207,8 +209,8 @@ MrcQueuePair::Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t im
     const uint64_t wrId = m_nextWrId++;
     if (m_error)
     {
-        MrcCompletion c{m_qpn, wrId, length, RETRY_EXCEEDED, imm, immData, Simulator::Now(),
-                        Simulator::Now()};
+        MrcCompletion c{
+            m_qpn, wrId, length, RETRY_EXCEEDED, imm, immData, Simulator::Now(), Simulator::Now()};
         m_sendCompleteTrace(c);
         if (!m_sendCb.IsNull())
         {
@@ -305,8 +307,8 @@ MrcQueuePair::TrySend()
             continue;
         }
         // New data.
-        while (m_txCursor < m_txMsgs.size() &&
-               m_txMsgs[m_txCursor].nextOffset >= m_txMsgs[m_txCursor].length)
+        while (m_txCursor < m_txMsgs.size()
+               && m_txMsgs[m_txCursor].nextOffset >= m_txMsgs[m_txCursor].length)
         {
             ++m_txCursor;
         }
@@ -315,8 +317,8 @@ MrcQueuePair::TrySend()
             return;
         }
         TxMsg& m = m_txMsgs[m_txCursor];
-        const auto len = static_cast<uint32_t>(
-            std::min<uint64_t>(m_payloadSize, m.length - m.nextOffset));
+        const auto len
+            = static_cast<uint32_t>(std::min<uint64_t>(m_payloadSize, m.length - m.nextOffset));
         if (m_inflight > 0 && m_inflight + len > cwnd)
         {
             return;
@@ -352,8 +354,8 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
 {
     TxPkt& p = m_txPkts[psn - m_psnBase];
     const uint64_t planes = UsablePlanes();
-    const int32_t ev = (cause == TX_NEW) ? m_selector->Select(planes)
-                                         : m_selector->SelectFresh(planes, p.ev);
+    const int32_t ev
+        = (cause == TX_NEW) ? m_selector->Select(planes) : m_selector->SelectFresh(planes, p.ev);
     if (ev < 0)
     {
         return false;
@@ -415,52 +417,54 @@ MrcQueuePair::Receive(Ptr<Packet> packet, const MrcHeader& h, uint8_t tc, uint32
     }
     switch (h.opcode)
     {
-    case MrcHeader::WRITE:
-    case MrcHeader::WRITE_IMM: {
-        const uint8_t dscp = MrcDscp::Dscp(tc);
-        if (dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP)
+        case MrcHeader::WRITE:
+        case MrcHeader::WRITE_IMM:
         {
-            MrcHeader n;
-            n.opcode = MrcHeader::NACK;
-            n.ev = h.ev;
-            n.psn = h.psn;
-            n.timestamp = h.timestamp;
-            n.nackReason = dscp == MrcDscp::TRIMMED ? MrcHeader::NACK_TRIMMED
-                                                    : MrcHeader::NACK_TRIMMED_LAST_HOP;
-            SendControl(n, h.plane, h.path);
+            const uint8_t dscp = MrcDscp::Dscp(tc);
+            if (dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP)
+            {
+                MrcHeader n;
+                n.opcode = MrcHeader::NACK;
+                n.ev = h.ev;
+                n.psn = h.psn;
+                n.timestamp = h.timestamp;
+                n.nackReason = dscp == MrcDscp::TRIMMED ? MrcHeader::NACK_TRIMMED
+                                                        : MrcHeader::NACK_TRIMMED_LAST_HOP;
+                SendControl(n, h.plane, h.path);
+                return;
+            }
+            if (plane < m_planeRx.size())
+            {
+                ++m_planeRx[plane];
+            }
+            HandleData(h, tc, plane);
             return;
         }
-        if (plane < m_planeRx.size())
+        case MrcHeader::ACK:
+            HandleAck(h);
+            return;
+        case MrcHeader::NACK:
+            HandleNack(h);
+            return;
+        case MrcHeader::PROBE:
         {
-            ++m_planeRx[plane];
+            MrcHeader a;
+            a.opcode = MrcHeader::PROBE_ACK;
+            a.ev = h.ev;
+            a.psn = h.psn;
+            a.timestamp = h.timestamp;
+            SendControl(a, h.plane, h.path);
+            return;
         }
-        HandleData(h, tc, plane);
-        return;
-    }
-    case MrcHeader::ACK:
-        HandleAck(h);
-        return;
-    case MrcHeader::NACK:
-        HandleNack(h);
-        return;
-    case MrcHeader::PROBE: {
-        MrcHeader a;
-        a.opcode = MrcHeader::PROBE_ACK;
-        a.ev = h.ev;
-        a.psn = h.psn;
-        a.timestamp = h.timestamp;
-        SendControl(a, h.plane, h.path);
-        return;
-    }
-    case MrcHeader::PROBE_ACK:
-        if (h.offset != 0)
-        {
-            m_peerPlaneMask = h.offset;
-        }
-        m_selector->OnProbeResult(h.ev, true);
-        return;
-    default:
-        return;
+        case MrcHeader::PROBE_ACK:
+            if (h.offset != 0)
+            {
+                m_peerPlaneMask = h.offset;
+            }
+            m_selector->OnProbeResult(h.ev, true);
+            return;
+        default:
+            return;
     }
 }
 
@@ -469,8 +473,8 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
 {
     const bool ce = MrcDscp::Ecn(tc) == MrcDscp::ECN_CE;
     const uint32_t psn = h.psn;
-    const bool duplicate =
-        psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0);
+    const bool duplicate
+        = psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0);
     m_lastRx = h;
     m_lastRxCe = ce;
     if (duplicate)
@@ -490,7 +494,13 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
         SendControl(n, h.plane, h.path);
         return;
     }
-    const bool inOrder = psn == m_rxCum;
+    // A new gap opens when a packet lands beyond the highest PSN seen so far + 1: answer at
+    // once so the sender learns of the hole; packets filling gaps wait for the coalescing rule.
+    const bool newGap = psn > m_rxHighest;
+    if (psn + 1 > m_rxHighest)
+    {
+        m_rxHighest = psn + 1;
+    }
     if (m_rxWin.size() <= psn - m_rxCum)
     {
         m_rxWin.resize(psn - m_rxCum + 1, 0);
@@ -555,7 +565,7 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
     m_rxBytes += h.payloadLen;
     m_unackedBytes += h.payloadLen;
     const bool last = (h.flags & MrcHeader::FLAG_LAST) != 0;
-    if (ce || !inOrder || last || m_unackedBytes >= m_ackEveryBytes)
+    if (ce || newGap || last || m_unackedBytes >= m_ackEveryBytes)
     {
         SendAck();
     }
@@ -564,7 +574,6 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
         m_ackTimer = Simulator::Schedule(m_ackDelay, &MrcQueuePair::SendAck, this);
     }
 }
-
 
 void
 MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
@@ -614,6 +623,7 @@ MrcQueuePair::SendAck()
 {
     m_ackTimer.Cancel();
     m_unackedBytes = 0;
+    ++m_acksSent;
     MrcHeader a;
     a.opcode = MrcHeader::ACK;
     a.flags = m_lastRxCe ? MrcHeader::FLAG_ECN_ECHO : 0;
@@ -707,8 +717,8 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     m_selector->OnAck(h.ev, ecn);
     const Time now = Simulator::Now();
     const Time rtt = NanoSeconds(static_cast<int64_t>(h.timestamp)) <= now
-                         ? now - NanoSeconds(static_cast<int64_t>(h.timestamp))
-                         : Time(0);
+                       ? now - NanoSeconds(static_cast<int64_t>(h.timestamp))
+                       : Time(0);
     m_cc->OnAck(newly, rtt, ecn);
     // SACK holes: packets well behind the highest acknowledged one and older than two RTTs.
     if (m_highestAcked > m_reorderThreshold)
@@ -790,8 +800,8 @@ MrcQueuePair::CompleteSends()
         {
             break;
         }
-        MrcCompletion c{m_qpn, m.wrId, m.length, SUCCESS, m.imm, m.immData, m.posted,
-                        Simulator::Now()};
+        MrcCompletion c{
+            m_qpn, m.wrId, m.length, SUCCESS, m.imm, m.immData, m.posted, Simulator::Now()};
         m_txMsgs.pop_front();
         if (m_txCursor > 0)
         {
@@ -864,9 +874,8 @@ MrcQueuePair::ArmRto()
             if (!p.acked && !p.lost && p.sentAt == s.at)
             {
                 const Time left = s.at + m_rto - Simulator::Now();
-                m_rtoEvent = Simulator::Schedule(left.IsStrictlyPositive() ? left : Time(0),
-                                                 &MrcQueuePair::OnRto,
-                                                 this);
+                m_rtoEvent = Simulator::Schedule(
+                    left.IsStrictlyPositive() ? left : Time(0), &MrcQueuePair::OnRto, this);
                 return;
             }
         }
@@ -877,8 +886,7 @@ MrcQueuePair::ArmRto()
 void
 MrcQueuePair::MaybeStartProbing()
 {
-    if (!m_probeEvent.IsRunning() && !m_error &&
-        m_selector->CountInState(MrcPathSelector::ASSUMED_BAD) > 0)
+    if (!m_probeEvent.IsRunning() && !m_error && m_selector->GetNAssumedBad() > 0)
     {
         m_probeEvent = Simulator::Schedule(m_probeInterval, &MrcQueuePair::OnProbeTimer, this);
     }
@@ -950,8 +958,8 @@ MrcQueuePair::EnterError(uint32_t psn)
     m_inflight = 0;
     for (const auto& m : pending)
     {
-        MrcCompletion c{m_qpn, m.wrId, m.length, RETRY_EXCEEDED, m.imm, m.immData, m.posted,
-                        Simulator::Now()};
+        MrcCompletion c{
+            m_qpn, m.wrId, m.length, RETRY_EXCEEDED, m.imm, m.immData, m.posted, Simulator::Now()};
         m_sendCompleteTrace(c);
         if (!m_sendCb.IsNull())
         {
@@ -1036,6 +1044,12 @@ uint64_t
 MrcQueuePair::GetBytesPlaced() const
 {
     return m_bytesPlaced;
+}
+
+uint64_t
+MrcQueuePair::GetAcksSent() const
+{
+    return m_acksSent;
 }
 
 uint64_t

@@ -32,14 +32,14 @@ class MrcL4Protocol;
  */
 struct MrcCompletion
 {
-    uint32_t qpn;    //!< local QPN
-    uint64_t wrId;   //!< work request id (sender) or message sequence number (receiver)
-    uint64_t bytes;  //!< message length
-    uint8_t status;  //!< MrcQueuePair::Status
-    bool hasImm;     //!< Write-with-Immediate
-    uint32_t imm;    //!< immediate data
-    Time posted;     //!< when posted (sender) or first byte arrived (receiver)
-    Time completed;  //!< when completed
+    uint32_t qpn;   //!< local QPN
+    uint64_t wrId;  //!< work request id (sender) or message sequence number (receiver)
+    uint64_t bytes; //!< message length
+    uint8_t status; //!< MrcQueuePair::Status
+    bool hasImm;    //!< Write-with-Immediate
+    uint32_t imm;   //!< immediate data
+    Time posted;    //!< when posted (sender) or first byte arrived (receiver)
+    Time completed; //!< when completed
 };
 
 /**
@@ -63,7 +63,7 @@ struct MrcCompletion
  */
 class MrcQueuePair : public Object
 {
-  public:
+public:
     /** Completion status. */
     enum Status : uint8_t
     {
@@ -159,6 +159,8 @@ class MrcQueuePair : public Object
     uint64_t GetBytesAcked() const;
     /** @return payload bytes placed at this (receiving) side, each byte once */
     uint64_t GetBytesPlaced() const;
+    /** @return ACKs sent */
+    uint64_t GetAcksSent() const;
     /** @return duplicate data packets received */
     uint64_t GetDuplicatePackets() const;
     /**
@@ -210,7 +212,7 @@ class MrcQueuePair : public Object
     /** The local or remote plane status changed: try sending again. */
     void NotifyPlanesChanged();
 
-  private:
+private:
     void DoDispose() override;
 
     /** A posted message (sender side). */
@@ -336,37 +338,37 @@ class MrcQueuePair : public Object
     uint64_t Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t immData);
 
     // attributes
-    uint32_t m_payloadSize;     //!< PayloadSize
-    uint32_t m_ackEveryBytes;   //!< AckEveryBytes
-    Time m_ackDelay;            //!< AckDelay
-    uint32_t m_rtoExponent;     //!< AckTimeoutExponent
-    uint32_t m_retryLimit;      //!< RetryLimit
+    uint32_t m_payloadSize;      //!< PayloadSize
+    uint32_t m_ackEveryBytes;    //!< AckEveryBytes
+    Time m_ackDelay;             //!< AckDelay
+    uint32_t m_rtoExponent;      //!< AckTimeoutExponent
+    uint32_t m_retryLimit;       //!< RetryLimit
     uint32_t m_reorderThreshold; //!< ReorderThreshold
-    Time m_probeInterval;       //!< ProbeInterval
-    uint32_t m_recvWindow;      //!< RecvWindow
+    Time m_probeInterval;        //!< ProbeInterval
+    uint32_t m_recvWindow;       //!< RecvWindow
 
-    MrcL4Protocol* m_l4;                          //!< owner
-    uint32_t m_qpn;                               //!< local QPN
-    uint32_t m_remoteHost;                        //!< peer host
-    uint32_t m_remoteQpn;                         //!< peer QPN
+    MrcL4Protocol* m_l4;                           //!< owner
+    uint32_t m_qpn;                                //!< local QPN
+    uint32_t m_remoteHost;                         //!< peer host
+    uint32_t m_remoteQpn;                          //!< peer QPN
     std::vector<std::vector<Ipv6Address>> m_paths; //!< [plane][path] destination addresses
-    Ptr<MrcPathSelector> m_selector;              //!< path selection
-    Ptr<MrcCongestionOps> m_cc;                   //!< congestion control
-    Time m_baseRtt;                               //!< base RTT
-    Time m_rto;                                   //!< retransmission timeout
-    bool m_error;                                 //!< failed
-    uint64_t m_peerPlaneMask;                     //!< planes up at the peer
-    CompletionCallback m_sendCb;                  //!< send completions
-    CompletionCallback m_recvCb;                  //!< receive completions
+    Ptr<MrcPathSelector> m_selector;               //!< path selection
+    Ptr<MrcCongestionOps> m_cc;                    //!< congestion control
+    Time m_baseRtt;                                //!< base RTT
+    Time m_rto;                                    //!< retransmission timeout
+    bool m_error;                                  //!< failed
+    uint64_t m_peerPlaneMask;                      //!< planes up at the peer
+    CompletionCallback m_sendCb;                   //!< send completions
+    CompletionCallback m_recvCb;                   //!< receive completions
 
     // sender
-    std::deque<TxMsg> m_txMsgs;     //!< posted, not completed
-    uint32_t m_txCursor;            //!< index in m_txMsgs of the message being packetized
-    uint32_t m_nextMsn;             //!< next message sequence number
-    uint64_t m_nextWrId;            //!< next work request id
-    std::deque<TxPkt> m_txPkts;     //!< send window, index psn - m_psnBase
-    uint32_t m_psnBase;             //!< oldest PSN in the window
-    uint32_t m_nextPsn;             //!< next new PSN
+    std::deque<TxMsg> m_txMsgs;       //!< posted, not completed
+    uint32_t m_txCursor;              //!< index in m_txMsgs of the message being packetized
+    uint32_t m_nextMsn;               //!< next message sequence number
+    uint64_t m_nextWrId;              //!< next work request id
+    std::deque<TxPkt> m_txPkts;       //!< send window, index psn - m_psnBase
+    uint32_t m_psnBase;               //!< oldest PSN in the window
+    uint32_t m_nextPsn;               //!< next new PSN
     std::deque<uint32_t> m_retxQueue; //!< PSNs to retransmit
     /** A transmission, in send order, for the timer. */
     struct Sent
@@ -375,41 +377,43 @@ class MrcQueuePair : public Object
         Time at;      //!< when
     };
 
-    std::deque<Sent> m_sentOrder;   //!< transmissions in send order
-    uint64_t m_inflight;            //!< payload bytes in flight
-    EventId m_rtoEvent;             //!< retransmission timer
-    EventId m_probeEvent;           //!< probe timer
-    uint32_t m_highestAcked;        //!< highest PSN acknowledged + 1
-    uint32_t m_lossScan;            //!< SACK-hole scan position
-    uint32_t m_probeSeq;            //!< probe sequence number
+    std::deque<Sent> m_sentOrder; //!< transmissions in send order
+    uint64_t m_inflight;          //!< payload bytes in flight
+    EventId m_rtoEvent;           //!< retransmission timer
+    EventId m_probeEvent;         //!< probe timer
+    uint32_t m_highestAcked;      //!< highest PSN acknowledged + 1
+    uint32_t m_lossScan;          //!< SACK-hole scan position
+    uint32_t m_probeSeq;          //!< probe sequence number
 
     // receiver
-    uint32_t m_rxCum;               //!< every PSN below is received
-    std::deque<uint8_t> m_rxWin;    //!< received flags from m_rxCum on
-    std::deque<RxMsg> m_rxMsgs;     //!< messages from m_rxMsnBase on
-    uint32_t m_rxMsnBase;           //!< oldest undelivered message
-    uint64_t m_rxBytes;             //!< payload bytes received (first copies)
-    uint32_t m_unackedBytes;        //!< received since the last ACK
-    EventId m_ackTimer;             //!< delayed ACK
-    MrcHeader m_lastRx;             //!< header of the last data packet (for delayed ACKs)
-    bool m_lastRxCe;                //!< it was CE-marked
+    uint32_t m_rxCum;            //!< every PSN below is received
+    uint32_t m_rxHighest;        //!< highest PSN received + 1
+    std::deque<uint8_t> m_rxWin; //!< received flags from m_rxCum on
+    std::deque<RxMsg> m_rxMsgs;  //!< messages from m_rxMsnBase on
+    uint32_t m_rxMsnBase;        //!< oldest undelivered message
+    uint64_t m_rxBytes;          //!< payload bytes received (first copies)
+    uint32_t m_unackedBytes;     //!< received since the last ACK
+    EventId m_ackTimer;          //!< delayed ACK
+    MrcHeader m_lastRx;          //!< header of the last data packet (for delayed ACKs)
+    bool m_lastRxCe;             //!< it was CE-marked
 
     // counters
-    uint64_t m_dataSent;            //!< data packets sent
-    uint64_t m_retx;                //!< retransmissions
-    uint64_t m_timeouts;            //!< timeouts
-    uint64_t m_nacks;               //!< NACKs received
-    uint64_t m_bytesAcked;          //!< bytes acknowledged
-    uint64_t m_bytesPlaced;         //!< bytes placed
-    uint64_t m_dups;                //!< duplicates
+    uint64_t m_dataSent;             //!< data packets sent
+    uint64_t m_retx;                 //!< retransmissions
+    uint64_t m_timeouts;             //!< timeouts
+    uint64_t m_nacks;                //!< NACKs received
+    uint64_t m_bytesAcked;           //!< bytes acknowledged
+    uint64_t m_bytesPlaced;          //!< bytes placed
+    uint64_t m_dups;                 //!< duplicates
+    uint64_t m_acksSent;             //!< ACKs sent
     std::vector<uint64_t> m_planeTx; //!< data packets per plane (sent)
     std::vector<uint64_t> m_planeRx; //!< data packets per plane (received)
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint16_t, uint8_t> m_txTrace; //!< Tx
-    TracedCallback<const MrcCompletion&> m_sendCompleteTrace; //!< SendComplete
-    TracedCallback<const MrcCompletion&> m_recvCompleteTrace; //!< RecvComplete
-    TracedCallback<uint32_t, uint32_t> m_errorTrace;          //!< QpError (qpn, psn)
-    TracedValue<uint32_t> m_cwnd;                             //!< Cwnd
+    TracedCallback<const MrcCompletion&> m_sendCompleteTrace;                 //!< SendComplete
+    TracedCallback<const MrcCompletion&> m_recvCompleteTrace;                 //!< RecvComplete
+    TracedCallback<uint32_t, uint32_t> m_errorTrace; //!< QpError (qpn, psn)
+    TracedValue<uint32_t> m_cwnd;                    //!< Cwnd
 };
 
 } // namespace ns3

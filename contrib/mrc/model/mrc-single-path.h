@@ -17,7 +17,7 @@ namespace ns3
  */
 class MrcSinglePath : public MrcPathSelector
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcSinglePath();

@@ -136,8 +136,8 @@ MrcTrimmingQueue::~MrcTrimmingQueue() = default;
 void
 MrcTrimmingQueue::DoDispose()
 {
-    m_data.clear();
-    m_control.clear();
+    m_data.Clear();
+    m_control.Clear();
     m_uniform = nullptr;
     Object::DoDispose();
 }
@@ -156,7 +156,7 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
             return DROPPED;
         }
         m_controlBytes += bytes;
-        m_control.push_back({packet, header});
+        m_control.Push(packet, header);
         ++m_enqueued;
         m_enqueueTrace(packet);
         return ENQUEUED;
@@ -187,7 +187,7 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
         {
             m_maxDataBytes = m_dataBytes;
         }
-        m_data.push_back({packet, header});
+        m_data.Push(packet, header);
         ++m_enqueued;
         m_enqueueTrace(packet);
         return ENQUEUED;
@@ -213,7 +213,7 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
         m_lastHop ? MrcDscp::TRIMMED_LAST_HOP : MrcDscp::TRIMMED, MrcDscp::Ecn(tc)));
     header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
     m_controlBytes += trimmedBytes;
-    m_control.push_back({packet, header});
+    m_control.Push(packet, header);
     ++m_trimmed;
     m_trimTrace(packet, m_lastHop);
     return TRIMMED;
@@ -222,12 +222,12 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
 bool
 MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header)
 {
-    std::deque<Item>* q;
-    if (!m_control.empty())
+    Ring* q;
+    if (!m_control.Empty())
     {
         q = &m_control;
     }
-    else if (!m_data.empty())
+    else if (!m_data.Empty())
     {
         q = &m_data;
     }
@@ -235,10 +235,10 @@ MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header)
     {
         return false;
     }
-    Item& item = q->front();
+    Item& item = q->Front();
     packet = std::move(item.packet);
     header = item.header;
-    q->pop_front();
+    q->Pop();
     const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
     if (q == &m_control)
     {
@@ -258,14 +258,53 @@ MrcTrimmingQueue::Flush()
 {
     for (auto* q : {&m_control, &m_data})
     {
-        for (auto& item : *q)
-        {
-            Drop(item.packet, LINK_DOWN);
-        }
-        q->clear();
+        q->ForEach(
+            [this](Item& item)
+            {
+                Drop(item.packet, LINK_DOWN);
+            });
+        q->Clear();
     }
     m_controlBytes = 0;
     m_dataBytes = 0;
+}
+
+void
+MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const Ipv6Header& header)
+{
+    if (m_size == m_items.size())
+    {
+        std::vector<Item> bigger(m_items.empty() ? 16 : m_items.size() * 2);
+        for (std::size_t i = 0; i < m_size; ++i)
+        {
+            bigger[i] = std::move(m_items[(m_head + i) & (m_items.size() - 1)]);
+        }
+        m_items.swap(bigger);
+        m_head = 0;
+    }
+    Item& slot = m_items[(m_head + m_size) & (m_items.size() - 1)];
+    slot.packet = std::move(packet);
+    slot.header = header;
+    ++m_size;
+}
+
+void
+MrcTrimmingQueue::Ring::Pop()
+{
+    m_items[m_head].packet = nullptr;
+    m_head = (m_head + 1) & (m_items.size() - 1);
+    --m_size;
+}
+
+void
+MrcTrimmingQueue::Ring::Clear()
+{
+    for (auto& item : m_items)
+    {
+        item.packet = nullptr;
+    }
+    m_head = 0;
+    m_size = 0;
 }
 
 void
@@ -332,7 +371,7 @@ MrcTrimmingQueue::GetDequeued() const
 uint32_t
 MrcTrimmingQueue::GetNPackets() const
 {
-    return static_cast<uint32_t>(m_data.size() + m_control.size());
+    return static_cast<uint32_t>(m_data.Size() + m_control.Size());
 }
 
 uint32_t

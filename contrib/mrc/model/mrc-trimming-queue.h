@@ -12,7 +12,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -102,7 +102,7 @@ public:
     /** @return true if both classes are empty */
     bool IsEmpty() const
     {
-        return m_data.empty() && m_control.empty();
+        return m_data.Empty() && m_control.Empty();
     }
 
     /** Drop everything queued with reason LINK_DOWN. */
@@ -160,6 +160,61 @@ private:
     };
 
     /**
+     * A FIFO ring of Items that grows by doubling and never frees while the simulation runs
+     * (std::deque would allocate and free a block every few packets on this path).
+     */
+    class Ring
+    {
+    public:
+        /** @return true if empty */
+        bool Empty() const
+        {
+            return m_size == 0;
+        }
+
+        /** @return the number of items */
+        std::size_t Size() const
+        {
+            return m_size;
+        }
+
+        /**
+         * Append an item.
+         * @param packet payload
+         * @param header header
+         */
+        void Push(Ptr<Packet> packet, const Ipv6Header& header);
+        /** @return the oldest item */
+        Item& Front()
+        {
+            return m_items[m_head];
+        }
+
+        /** Remove the oldest item. */
+        void Pop();
+        /**
+         * Visit every item, oldest first.
+         * @param f the visitor
+         */
+        template<typename F>
+        void ForEach(F f)
+        {
+            for (std::size_t i = 0; i < m_size; ++i)
+            {
+                f(m_items[(m_head + i) & (m_items.size() - 1)]);
+            }
+        }
+
+        /** Remove everything. */
+        void Clear();
+
+    private:
+        std::vector<Item> m_items; //!< storage, a power of two long
+        std::size_t m_head = 0;    //!< oldest item
+        std::size_t m_size = 0;    //!< items held
+    };
+
+    /**
      * Drop a packet: count and trace.
      * @param packet the packet
      * @param reason the reason
@@ -178,11 +233,11 @@ private:
     bool m_lastHop;                       //!< host-facing port: trims are last-hop trims
     Ptr<UniformRandomVariable> m_uniform; //!< for ECN marking
 
-    std::deque<Item> m_data;    //!< data class
-    std::deque<Item> m_control; //!< control class
-    uint32_t m_dataBytes;       //!< data backlog
-    uint32_t m_controlBytes;    //!< control backlog
-    uint32_t m_maxDataBytes;    //!< data backlog high-water mark
+    Ring m_data;             //!< data class
+    Ring m_control;          //!< control class
+    uint32_t m_dataBytes;    //!< data backlog
+    uint32_t m_controlBytes; //!< control backlog
+    uint32_t m_maxDataBytes; //!< data backlog high-water mark
 
     uint64_t m_arrivals;                               //!< offered
     uint64_t m_enqueued;                               //!< queued intact

@@ -1,0 +1,221 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief Permutation traffic: every host writes Size bytes to a random partner at t = 0 over one
+ * MRC queue pair, on a two-tier (multi-plane) fabric. Prints the flow completion times against
+ * the ideal (size / NIC rate + base RTT), the aggregate goodput and, last,
+ *   data-packets-per-wall-second: <n>
+ *
+ *   ./ns3 run "mrc-permutation --hosts=128 --planes=1 --hostsPerT0=16 --t1=16 --size=2000000"
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/mrc-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <numeric>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * @param v sorted values
+ * @param q quantile in [0, 1]
+ * @return the nearest-rank quantile
+ */
+double
+Quantile(const std::vector<double>& v, double q)
+{
+    const auto idx = static_cast<std::size_t>(std::ceil(q * v.size()));
+    return v[std::min(v.size() - 1, idx == 0 ? 0 : idx - 1)];
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t hosts = 128;
+    uint32_t planes = 1;
+    uint32_t hostsPerT0 = 16;
+    uint32_t t1 = 16;
+    uint64_t size = 2000000;
+    std::string linkRate = "100Gbps";
+    Time linkDelay = MicroSeconds(1);
+    std::string selector = "adaptive";
+    std::string cc = "nscc";
+    uint32_t evSetSize = 128;
+    uint32_t seed = 1;
+    bool trim = true;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("hosts", "Number of hosts", hosts);
+    cmd.AddValue("planes", "Planes (NIC ports per host)", planes);
+    cmd.AddValue("hostsPerT0", "Hosts per T0 switch", hostsPerT0);
+    cmd.AddValue("t1", "T1 switches per plane", t1);
+    cmd.AddValue("size", "Bytes each host writes", size);
+    cmd.AddValue("linkRate", "Rate of every link", linkRate);
+    cmd.AddValue("linkDelay", "Delay of every link", linkDelay);
+    cmd.AddValue("pathSelector", "adaptive | oblivious | single", selector);
+    cmd.AddValue("cc", "nscc | fixed", cc);
+    cmd.AddValue("evSetSize", "EVs per queue pair", evSetSize);
+    cmd.AddValue("trim", "Switches trim (1) or drop (0)", trim);
+    cmd.AddValue("seed", "Random seed", seed);
+    cmd.Parse(argc, argv);
+
+    const std::map<std::string, std::string> selectors = {{"adaptive", "ns3::MrcAdaptiveSpray"},
+                                                          {"oblivious", "ns3::MrcObliviousSpray"},
+                                                          {"single", "ns3::MrcSinglePath"}};
+    const std::map<std::string, std::string> ccs = {{"nscc", "ns3::MrcNscc"},
+                                                    {"fixed", "ns3::MrcFixedWindow"}};
+    if (selectors.count(selector) == 0)
+    {
+        std::cerr << "error: --pathSelector must be adaptive, oblivious or single (got '"
+                  << selector << "')" << std::endl;
+        return 1;
+    }
+    if (ccs.count(cc) == 0)
+    {
+        std::cerr << "error: --cc must be nscc or fixed (got '" << cc << "')" << std::endl;
+        return 1;
+    }
+    if (hosts < 2 || hostsPerT0 == 0 || hosts % hostsPerT0 != 0)
+    {
+        std::cerr << "error: --hosts must be at least 2 and a multiple of --hostsPerT0 (got "
+                  << hosts << " and " << hostsPerT0 << ")" << std::endl;
+        return 1;
+    }
+    if (size == 0 || size > 0xffffffffULL)
+    {
+        std::cerr << "error: --size must be between 1 and 4294967295 bytes (got " << size << ")"
+                  << std::endl;
+        return 1;
+    }
+    RngSeedManager::SetSeed(seed);
+
+    Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
+    fabric->SetAttribute("Planes", UintegerValue(planes));
+    fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    fabric->SetAttribute("T0sPerPlane", UintegerValue(hosts / hostsPerT0));
+    fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    fabric->SetAttribute("LinkRate", DataRateValue(DataRate(linkRate)));
+    fabric->SetAttribute("LinkDelay", TimeValue(linkDelay));
+    fabric->SetAttribute("TrimEnabled", BooleanValue(trim));
+    const std::string err = fabric->Validate();
+    if (!err.empty())
+    {
+        std::cerr << "error: " << err << std::endl;
+        return 1;
+    }
+    fabric->Build();
+    MrcStackHelper stack;
+    stack.SetPathSelector(selectors.at(selector), "EvSetSize", UintegerValue(evSetSize));
+    stack.SetCongestionControl(ccs.at(cc));
+    stack.Install(fabric);
+    int64_t stream = 1;
+    stream += fabric->AssignStreams(stream);
+    stream += stack.AssignStreams(stream);
+
+    // A random derangement: nobody writes to itself.
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(stream++);
+    std::vector<uint32_t> partner(hosts);
+    std::iota(partner.begin(), partner.end(), 0);
+    for (uint32_t i = hosts - 1; i > 0; --i)
+    {
+        std::swap(partner[i], partner[rng->GetInteger(0, i - 1)]); // Sattolo: one cycle
+    }
+
+    std::vector<Ptr<MrcQueuePair>> senders;
+    std::vector<double> fct(hosts, -1);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        auto qps = stack.Connect(h, partner[h]);
+        Ptr<MrcQueuePair> qp = qps.first;
+        qp->SetSendCompletionCallback(MakeCallback(
+            +[](std::vector<double>* out, uint32_t host, const MrcCompletion& c) {
+                (*out)[host] = (c.completed - c.posted).GetMicroSeconds() +
+                               ((c.completed - c.posted).GetNanoSeconds() % 1000) / 1000.0;
+            }).Bind(&fct, h));
+        senders.push_back(qp);
+    }
+    for (auto& qp : senders)
+    {
+        Simulator::Schedule(Time(0), [qp, size]() { qp->PostWrite(size, 0); });
+    }
+
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    uint64_t dataPackets = 0;
+    uint64_t retx = 0;
+    uint64_t acks = 0;
+    uint32_t done = 0;
+    std::vector<double> v;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        dataPackets += senders[h]->GetDataPacketsSent();
+        retx += senders[h]->GetRetransmissions();
+        Ptr<MrcL4Protocol> peer = stack.GetL4(partner[h]);
+        acks += peer->GetQueuePair(senders[h]->GetRemoteQpn())->GetAcksSent();
+        if (fct[h] >= 0)
+        {
+            ++done;
+            v.push_back(fct[h]);
+        }
+    }
+    std::sort(v.begin(), v.end());
+    const Time baseRtt = fabric->GetBaseRtt(40 + MrcHeader::SIZE + 4096);
+    const double ideal = double(size) * 8 / double(fabric->GetNicRate()) * 1e6 +
+                         baseRtt.GetNanoSeconds() / 1000.0;
+    uint64_t trims = 0;
+    for (uint32_t p = 0; p < planes; ++p)
+    {
+        for (uint32_t i = 0; i < fabric->GetNT0(); ++i)
+        {
+            for (uint32_t k = 0; k < fabric->GetT0(p, i)->GetNPorts(); ++k)
+            {
+                trims += fabric->GetT0(p, i)->GetPort(k)->GetQueue()->GetTrimmed();
+            }
+        }
+        for (uint32_t j = 0; j < t1; ++j)
+        {
+            for (uint32_t k = 0; k < fabric->GetT1(p, j)->GetNPorts(); ++k)
+            {
+                trims += fabric->GetT1(p, j)->GetPort(k)->GetQueue()->GetTrimmed();
+            }
+        }
+    }
+    std::cout << std::fixed << std::setprecision(1);
+    std::cout << "flows completed: " << done << " / " << hosts << std::endl;
+    if (!v.empty())
+    {
+        std::cout << "fct-us min: " << v.front() << " median: " << Quantile(v, 0.5)
+                  << " p99: " << Quantile(v, 0.99) << " max: " << v.back() << std::endl;
+        std::cout << "ideal-fct-us: " << ideal << " (size / NIC rate + base RTT "
+                  << baseRtt.GetNanoSeconds() / 1000.0 << " us)" << std::endl;
+        std::cout << "median/ideal: " << std::setprecision(3) << Quantile(v, 0.5) / ideal
+                  << std::endl;
+        std::cout << std::setprecision(1) << "aggregate goodput: "
+                  << double(size) * done * 8 / (v.back() * 1e3) << " Gbps" << std::endl;
+    }
+    std::cout << "data packets: " << dataPackets << " acks: " << acks
+              << " retransmissions: " << retx << " trims: " << trims
+              << " events: " << Simulator::GetEventCount() << " wall: " << std::setprecision(3)
+              << wall << " s" << std::endl;
+    std::cout << std::setprecision(0) << "data-packets-per-wall-second: " << dataPackets / wall
+              << std::endl;
+    Simulator::Destroy();
+    return done == hosts ? 0 : 2;
+}
