@@ -12,8 +12,9 @@
  *   ./ns3 run "mrc-permutation --hosts=128 --planes=1 --hostsPerT0=16 --t1=16 --size=2000000"
  */
 
-#include "ns3/core-module.h"
 #include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
 
 #include <algorithm>
 #include <chrono>
@@ -75,8 +76,8 @@ main(int argc, char* argv[])
     const std::map<std::string, std::string> selectors = {{"adaptive", "ns3::MrcAdaptiveSpray"},
                                                           {"oblivious", "ns3::MrcObliviousSpray"},
                                                           {"single", "ns3::MrcSinglePath"}};
-    const std::map<std::string, std::string> ccs = {{"nscc", "ns3::MrcNscc"},
-                                                    {"fixed", "ns3::MrcFixedWindow"}};
+    const std::map<std::string, std::string> ccs
+        = {{"nscc", "ns3::MrcNscc"}, {"fixed", "ns3::MrcFixedWindow"}};
     if (selectors.count(selector) == 0)
     {
         std::cerr << "error: --pathSelector must be adaptive, oblivious or single (got '"
@@ -141,22 +142,29 @@ main(int argc, char* argv[])
     {
         auto qps = stack.Connect(h, partner[h]);
         Ptr<MrcQueuePair> qp = qps.first;
-        qp->SetSendCompletionCallback(MakeCallback(
-            +[](std::vector<double>* out, uint32_t host, const MrcCompletion& c) {
-                (*out)[host] = (c.completed - c.posted).GetMicroSeconds() +
-                               ((c.completed - c.posted).GetNanoSeconds() % 1000) / 1000.0;
-            }).Bind(&fct, h));
+        qp->SetSendCompletionCallback(
+            MakeCallback(+[](std::vector<double>* out, uint32_t host, const MrcCompletion& c)
+                         {
+                             (*out)[host]
+                                 = (c.completed - c.posted).GetMicroSeconds()
+                                 + ((c.completed - c.posted).GetNanoSeconds() % 1000) / 1000.0;
+                         })
+                .Bind(&fct, h));
         senders.push_back(qp);
     }
     for (auto& qp : senders)
     {
-        Simulator::Schedule(Time(0), [qp, size]() { qp->PostWrite(size, 0); });
+        Simulator::Schedule(Time(0),
+                            [qp, size]()
+                            {
+                                qp->PostWrite(size, 0);
+                            });
     }
 
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double wall
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     uint64_t dataPackets = 0;
     uint64_t retx = 0;
@@ -177,8 +185,8 @@ main(int argc, char* argv[])
     }
     std::sort(v.begin(), v.end());
     const Time baseRtt = fabric->GetBaseRtt(40 + MrcHeader::SIZE + 4096);
-    const double ideal = double(size) * 8 / double(fabric->GetNicRate()) * 1e6 +
-                         baseRtt.GetNanoSeconds() / 1000.0;
+    const double ideal
+        = double(size) * 8 / double(fabric->GetNicRate()) * 1e6 + baseRtt.GetNanoSeconds() / 1000.0;
     uint64_t trims = 0;
     for (uint32_t p = 0; p < planes; ++p)
     {
@@ -207,8 +215,9 @@ main(int argc, char* argv[])
                   << baseRtt.GetNanoSeconds() / 1000.0 << " us)" << std::endl;
         std::cout << "median/ideal: " << std::setprecision(3) << Quantile(v, 0.5) / ideal
                   << std::endl;
-        std::cout << std::setprecision(1) << "aggregate goodput: "
-                  << double(size) * done * 8 / (v.back() * 1e3) << " Gbps" << std::endl;
+        std::cout << std::setprecision(1)
+                  << "aggregate goodput: " << double(size) * done * 8 / (v.back() * 1e3) << " Gbps"
+                  << std::endl;
     }
     std::cout << "data packets: " << dataPackets << " acks: " << acks
               << " retransmissions: " << retx << " trims: " << trims

@@ -570,6 +570,17 @@ MrcClosHelper::AssignStreams(int64_t stream)
                 }
             }
         }
+        for (auto& link : m_uplinks[p])
+        {
+            used += link->AssignStreams(stream + used);
+        }
+    }
+    for (auto& host : m_hostLinks)
+    {
+        for (auto& link : host)
+        {
+            used += link->AssignStreams(stream + used);
+        }
     }
     return used;
 }

@@ -6,6 +6,7 @@
 
 #include "mrc-net-device.h"
 
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -41,7 +42,10 @@ MrcChannel::MrcChannel()
     , m_up(true)
     , m_epoch(0)
     , m_lostInFlight(0)
+    , m_lossRate(0)
+    , m_randomLosses(0)
 {
+    m_loss = CreateObject<UniformRandomVariable>();
 }
 
 MrcChannel::~MrcChannel() = default;
@@ -51,6 +55,7 @@ MrcChannel::DoDispose()
 {
     m_devices[0] = nullptr;
     m_devices[1] = nullptr;
+    m_loss = nullptr;
     Channel::DoDispose();
 }
 
@@ -67,6 +72,12 @@ MrcChannel::Transmit(Ptr<Packet> packet, const Ipv6Header& header, MrcNetDevice*
     if (!m_up || m_nDevices != 2)
     {
         return false;
+    }
+    if (m_lossRate > 0 && m_loss->GetValue() < m_lossRate)
+    {
+        ++m_randomLosses;
+        m_lostTrace(packet);
+        return true; // the sender cannot tell
     }
     const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
     MrcNetDevice* d = PeekPointer(m_devices[dst]);
@@ -128,6 +139,25 @@ Time
 MrcChannel::GetDelay() const
 {
     return m_delay;
+}
+
+uint64_t
+MrcChannel::GetRandomLosses() const
+{
+    return m_randomLosses;
+}
+
+void
+MrcChannel::SetLossRate(double rate)
+{
+    m_lossRate = rate;
+}
+
+int64_t
+MrcChannel::AssignStreams(int64_t stream)
+{
+    m_loss->SetStream(stream);
+    return 1;
 }
 
 std::size_t

@@ -9,6 +9,7 @@
 #include "ns3/ipv6-header.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 namespace ns3
@@ -63,6 +64,19 @@ public:
     uint64_t GetLostInFlight() const;
     /** @return the propagation delay */
     Time GetDelay() const;
+    /** @return frames lost to the random loss process (attribute LossRate) */
+    uint64_t GetRandomLosses() const;
+    /**
+     * Set the probability that a frame is silently lost (both directions), as a flaky optic.
+     * @param rate probability in [0, 1]
+     */
+    void SetLossRate(double rate);
+    /**
+     * Assign the random stream of the loss process.
+     * @param stream the stream
+     * @return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -90,6 +104,9 @@ private:
     bool m_up;                                     //!< cable state
     uint32_t m_epoch;                              //!< bumped each time the cable goes down
     uint64_t m_lostInFlight;                       //!< frames lost in flight
+    double m_lossRate;                             //!< random loss probability
+    uint64_t m_randomLosses;                       //!< frames lost to it
+    Ptr<UniformRandomVariable> m_loss;             //!< loss process
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frame lost in flight
 };
 

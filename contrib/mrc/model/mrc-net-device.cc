@@ -59,7 +59,8 @@ MrcNetDevice::GetTypeId()
 }
 
 MrcNetDevice::MrcNetDevice()
-    : m_receiver(nullptr)
+    : m_nodeId(0)
+    , m_receiver(nullptr)
     , m_port(0)
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())

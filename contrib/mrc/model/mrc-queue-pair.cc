@@ -116,6 +116,7 @@ MrcQueuePair::MrcQueuePair()
     , m_probeSeq(0)
     , m_rxCum(0)
     , m_rxHighest(0)
+    , m_ackAlternate(false)
     , m_rxMsnBase(0)
     , m_rxBytes(0)
     , m_unackedBytes(0)
@@ -630,11 +631,17 @@ MrcQueuePair::SendAck()
     a.ev = m_lastRx.ev;
     a.psn = m_lastRx.psn;
     a.cumAck = m_rxCum;
-    // The bitmap starts at the cumulative PSN, or around the triggering PSN if that is further.
+    // The bitmap starts at the cumulative PSN. When the triggering PSN lies beyond its reach,
+    // every other ACK centres the bitmap on it instead, so that both the oldest holes and the
+    // newest arrivals keep being reported even when some ACKs are lost.
     uint32_t base = m_rxCum;
     if (m_lastRx.psn >= m_rxCum + 64)
     {
-        base = m_lastRx.psn - 32;
+        m_ackAlternate = !m_ackAlternate;
+        if (m_ackAlternate)
+        {
+            base = m_lastRx.psn - 32;
+        }
     }
     uint64_t bits = 0;
     for (uint32_t i = 0; i < 64; ++i)

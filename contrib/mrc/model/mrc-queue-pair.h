@@ -388,6 +388,7 @@ private:
     // receiver
     uint32_t m_rxCum;            //!< every PSN below is received
     uint32_t m_rxHighest;        //!< highest PSN received + 1
+    bool m_ackAlternate;         //!< centre the next far-reaching SACK bitmap on its trigger
     std::deque<uint8_t> m_rxWin; //!< received flags from m_rxCum on
     std::deque<RxMsg> m_rxMsgs;  //!< messages from m_rxMsnBase on
     uint32_t m_rxMsnBase;        //!< oldest undelivered message

@@ -1,0 +1,855 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief Tests of the MRC transport: exactly-once delivery, loss recovery, per-path EV state,
+ * plane failover, single-path mode, retry exhaustion and determinism.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/mrc-module.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/** A fabric with the MRC stack on it. */
+struct Net
+{
+    Ptr<MrcClosHelper> fabric; //!< fabric
+    MrcStackHelper stack;      //!< stack
+};
+
+/**
+ * Build a fabric and install MRC.
+ * @param planes planes
+ * @param hostsPerT0 hosts per T0
+ * @param t0 T0s per plane
+ * @param t1 T1s per plane
+ * @param selector path selector TypeId name
+ * @param evs EV set size
+ * @param stream first random stream
+ * @param qpAttrs queue pair attributes
+ * @return the network
+ */
+Net
+MakeNet(uint32_t planes,
+        uint32_t hostsPerT0,
+        uint32_t t0,
+        uint32_t t1,
+        const std::string& selector = "ns3::MrcAdaptiveSpray",
+        uint32_t evs = 32,
+        int64_t stream = 1,
+        const std::map<std::string, uint32_t>& qpAttrs = {})
+{
+    Net n;
+    n.fabric = CreateObject<MrcClosHelper>();
+    n.fabric->SetAttribute("Planes", UintegerValue(planes));
+    n.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    n.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    n.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    n.fabric->Build();
+    n.stack.SetPathSelector(selector, "EvSetSize", UintegerValue(evs));
+    for (const auto& kv : qpAttrs)
+    {
+        n.stack.SetQueuePairAttribute(kv.first, UintegerValue(kv.second));
+    }
+    n.stack.Install(n.fabric);
+    stream += n.fabric->AssignStreams(stream);
+    n.stack.AssignStreams(stream);
+    return n;
+}
+
+/** Collects completions of one queue pair. */
+class Completions
+{
+  public:
+    /**
+     * Listen to a queue pair pair.
+     * @param sender the sending side
+     * @param receiver the receiving side
+     */
+    void Listen(Ptr<MrcQueuePair> sender, Ptr<MrcQueuePair> receiver)
+    {
+        sender->SetSendCompletionCallback(MakeCallback(&Completions::OnSend, this));
+        receiver->SetRecvCompletionCallback(MakeCallback(&Completions::OnRecv, this));
+    }
+
+    /** @param c a send completion */
+    void OnSend(const MrcCompletion& c)
+    {
+        sends.push_back(c);
+    }
+
+    /** @param c a receive completion */
+    void OnRecv(const MrcCompletion& c)
+    {
+        recvs.push_back(c);
+    }
+
+    std::vector<MrcCompletion> sends; //!< send completions
+    std::vector<MrcCompletion> recvs; //!< receive completions
+};
+
+/** Records EV state changes of one queue pair. */
+struct EvLog
+{
+    /** One change. */
+    struct Change
+    {
+        Time at;        //!< when
+        uint16_t ev;    //!< EV
+        uint8_t from;   //!< old state
+        uint8_t to;     //!< new state
+        uint8_t cause;  //!< cause
+        uint16_t path;  //!< its path
+        uint16_t plane; //!< its plane
+    };
+
+    std::vector<Change> changes; //!< in order
+    Ptr<MrcPathSelector> sel;    //!< the selector
+
+    /**
+     * Trace sink.
+     * @param ev EV
+     * @param from old state
+     * @param to new state
+     * @param cause cause
+     */
+    void Record(uint16_t ev, uint8_t from, uint8_t to, uint8_t cause)
+    {
+        const auto& e = sel->GetEv(ev);
+        changes.push_back({Simulator::Now(), ev, from, to, cause, e.path, e.plane});
+    }
+
+    /**
+     * Attach to a queue pair.
+     * @param qp the queue pair
+     */
+    void Attach(Ptr<MrcQueuePair> qp)
+    {
+        sel = qp->GetPathSelector();
+        sel->TraceConnectWithoutContext("EvStateChange", MakeCallback(&EvLog::Record, this));
+    }
+};
+
+/** Records data transmissions: time, plane, EV. */
+struct TxLog
+{
+    /** One transmission. */
+    struct Tx
+    {
+        Time at;        //!< when
+        uint32_t psn;   //!< PSN
+        uint16_t ev;    //!< EV
+        uint8_t cause;  //!< TxCause
+        uint16_t plane; //!< plane
+        uint16_t path;  //!< path
+    };
+
+    std::vector<Tx> txs;      //!< in order
+    Ptr<MrcPathSelector> sel; //!< selector
+
+    /**
+     * Trace sink.
+     * @param p packet
+     * @param psn PSN
+     * @param ev EV
+     * @param cause cause
+     */
+    void Record(Ptr<const Packet> p, uint32_t psn, uint16_t ev, uint8_t cause)
+    {
+        const auto& e = sel->GetEv(ev);
+        txs.push_back({Simulator::Now(), psn, ev, cause, e.plane, e.path});
+    }
+
+    /**
+     * Attach to a queue pair.
+     * @param qp the queue pair
+     */
+    void Attach(Ptr<MrcQueuePair> qp)
+    {
+        sel = qp->GetPathSelector();
+        qp->TraceConnectWithoutContext("Tx", MakeCallback(&TxLog::Record, this));
+    }
+};
+
+/**
+ * Post the same message list on a queue pair.
+ * @param qp the queue pair
+ * @param sizes message sizes; odd-indexed ones are Write-with-Immediate (imm = index)
+ * @return total bytes
+ */
+uint64_t
+PostAll(Ptr<MrcQueuePair> qp, const std::vector<uint64_t>& sizes)
+{
+    uint64_t total = 0;
+    uint64_t offset = 0;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+    {
+        if (i % 2 == 1)
+        {
+            qp->PostWriteImm(sizes[i], offset, static_cast<uint32_t>(1000 + i));
+        }
+        else
+        {
+            qp->PostWrite(sizes[i], offset);
+        }
+        offset += sizes[i];
+        total += sizes[i];
+    }
+    return total;
+}
+
+} // namespace
+
+/**
+ * @ingroup mrc-tests
+ * @brief Many messages on many queue pairs, with or without random loss on every link: every
+ * byte placed exactly once, completions in order with the right immediates.
+ */
+class MrcExactlyOnceTestCase : public TestCase
+{
+  public:
+    /**
+     * @param lossRate random loss on every link
+     */
+    explicit MrcExactlyOnceTestCase(double lossRate)
+        : TestCase(lossRate > 0 ? "1% random loss on every link: every byte placed exactly once"
+                                : "many messages over many QPs: exact byte accounting"),
+          m_lossRate(lossRate)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Net n = MakeNet(2, 2, 3, 2);
+        const uint32_t hosts = n.fabric->GetNHosts();
+        if (m_lossRate > 0)
+        {
+            for (uint32_t p = 0; p < 2; ++p)
+            {
+                for (uint32_t h = 0; h < hosts; ++h)
+                {
+                    n.fabric->GetHostLink(h, p)->SetLossRate(m_lossRate);
+                }
+                for (uint32_t i = 0; i < 3; ++i)
+                {
+                    for (uint32_t j = 0; j < 2; ++j)
+                    {
+                        n.fabric->GetUplink(p, i, j)->SetLossRate(m_lossRate);
+                    }
+                }
+            }
+        }
+        const std::vector<uint64_t> sizes = {1, 4095, 4096, 4097, 100000, 300000, 65536, 7};
+        std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
+        std::vector<Completions> comps(hosts * 2);
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                auto qps = n.stack.Connect(h, (h + 1 + 2 * k) % hosts);
+                comps[pairs.size()].Listen(qps.first, qps.second);
+                pairs.push_back(qps);
+            }
+        }
+        uint64_t total = 0;
+        for (auto& qps : pairs)
+        {
+            total = PostAll(qps.first, sizes);
+        }
+        Simulator::Stop(Seconds(1)); // a safety net: everything must complete long before
+        Simulator::Run();
+        uint64_t retx = 0;
+        uint64_t dups = 0;
+        for (std::size_t q = 0; q < pairs.size(); ++q)
+        {
+            const Completions& c = comps[q];
+            NS_TEST_ASSERT_MSG_EQ(pairs[q].second->GetBytesPlaced(), total, "placed once: qp " << q);
+            NS_TEST_ASSERT_MSG_EQ(c.sends.size(), sizes.size(), "send completions");
+            NS_TEST_ASSERT_MSG_LT(c.sends.back().completed, MilliSeconds(100), "no stall");
+            NS_TEST_ASSERT_MSG_EQ(c.recvs.size(), sizes.size(), "receive completions");
+            for (std::size_t i = 0; i < c.recvs.size(); ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ(c.sends[i].status, MrcQueuePair::SUCCESS, "send ok");
+                NS_TEST_ASSERT_MSG_EQ(c.recvs[i].wrId, i, "receive completions in order");
+                NS_TEST_ASSERT_MSG_EQ(c.recvs[i].bytes, sizes[i], "length");
+                NS_TEST_ASSERT_MSG_EQ(c.recvs[i].hasImm, (i % 2 == 1), "immediate flag");
+                if (i % 2 == 1)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(c.recvs[i].imm, 1000 + i, "immediate data");
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(pairs[q].first->GetPendingMessages(), 0u, "nothing pending");
+            NS_TEST_ASSERT_MSG_EQ(pairs[q].first->IsInError(), false, "no error");
+            retx += pairs[q].first->GetRetransmissions();
+            dups += pairs[q].second->GetDuplicatePackets();
+        }
+        if (m_lossRate > 0)
+        {
+            NS_TEST_ASSERT_MSG_GT(retx, 0u, "losses were repaired by retransmission");
+        }
+        Simulator::Destroy();
+    }
+
+    double m_lossRate; //!< loss on every link
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief An EV whose path drops 20% of packets is retired at once; the others stay usable.
+ */
+class MrcLossyPathTestCase : public TestCase
+{
+  public:
+    MrcLossyPathTestCase()
+        : TestCase("an EV on a path with 20% loss becomes ASSUMED_BAD quickly; others do not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Net n = MakeNet(1, 1, 2, 4, "ns3::MrcAdaptiveSpray", 16);
+        n.fabric->GetUplink(0, 0, 2)->SetLossRate(0.2);
+        auto qps = n.stack.Connect(0, 1);
+        EvLog log;
+        log.Attach(qps.first);
+        Completions c;
+        c.Listen(qps.first, qps.second);
+        const uint64_t size = 4000000;
+        qps.first->PostWrite(size, 0);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), size, "delivered");
+        Time firstBad = Seconds(1);
+        uint32_t badOnLossy = 0;
+        uint32_t badElsewhere = 0;
+        for (const auto& ch : log.changes)
+        {
+            if (ch.to == MrcPathSelector::ASSUMED_BAD)
+            {
+                if (ch.path == 2)
+                {
+                    ++badOnLossy;
+                    firstBad = std::min(firstBad, ch.at);
+                }
+                else
+                {
+                    ++badElsewhere;
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(badOnLossy, 0u, "the lossy path's EVs are retired");
+        NS_TEST_ASSERT_MSG_LT(firstBad, MicroSeconds(200), "within a few RTTs of the first loss");
+        NS_TEST_ASSERT_MSG_EQ(badElsewhere, 0u, "EVs on healthy paths are never retired");
+        Ptr<MrcPathSelector> sel = qps.first->GetPathSelector();
+        uint32_t goodHealthy = 0;
+        for (uint32_t ev = 0; ev < sel->GetNEvs(); ++ev)
+        {
+            const auto& e = sel->GetEv(ev);
+            if (e.active && e.path != 2 && e.state != MrcPathSelector::ASSUMED_BAD)
+            {
+                ++goodHealthy;
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(goodHealthy, 8u, "healthy paths carry the EV set");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The adaptive selector's state machine in isolation.
+ */
+class MrcSelectorStateTestCase : public TestCase
+{
+  public:
+    MrcSelectorStateTestCase()
+        : TestCase("EV states: ECN and mid-fabric trims skip, last-hop trims do not, loss "
+                   "retires and replaces in-plane, probes restore, floor, denial")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(7);
+        Ptr<MrcAdaptiveSpray> s = CreateObject<MrcAdaptiveSpray>();
+        s->SetAttribute("EvSetSize", UintegerValue(8));
+        s->SetAttribute("EvMinActive", UintegerValue(2));
+        s->Init({4, 4}, rng, 0);
+        NS_TEST_ASSERT_MSG_EQ(s->GetNEvs(), 8u, "8 EVs");
+        uint32_t perPlane[2] = {0, 0};
+        std::set<std::pair<uint16_t, uint16_t>> distinct;
+        for (uint16_t i = 0; i < 8; ++i)
+        {
+            ++perPlane[s->GetEv(i).plane];
+            distinct.insert({s->GetEv(i).plane, s->GetEv(i).path});
+            if (i > 0)
+            {
+                NS_TEST_ASSERT_MSG_NE(s->GetEv(i).plane, s->GetEv(i - 1).plane, "interleaved");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(perPlane[0], 4u, "split evenly across planes");
+        NS_TEST_ASSERT_MSG_EQ(distinct.size(), 8u, "distinct paths when there are enough");
+
+        // Consecutive packets use different EVs.
+        int32_t prev = -1;
+        for (int i = 0; i < 20; ++i)
+        {
+            const int32_t ev = s->Select(3);
+            NS_TEST_ASSERT_MSG_NE(ev, prev, "consecutive packets, different EVs");
+            prev = ev;
+        }
+
+        s->OnNack(0, false);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(0).state, MrcPathSelector::SKIP, "mid-fabric trim: SKIP");
+        s->OnNack(1, true);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(1).state, MrcPathSelector::GOOD, "last-hop trim: no penalty");
+        s->OnAck(2, true);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(2).state, MrcPathSelector::SKIP, "ECN echo: SKIP");
+        s->OnAck(3, false);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(3).state, MrcPathSelector::GOOD, "plain ACK: GOOD");
+        // A rotation brings skipped EVs back; they are not chosen while skipped.
+        for (int i = 0; i < 16; ++i)
+        {
+            const int32_t ev = s->Select(3);
+            NS_TEST_ASSERT_MSG_EQ(((ev == 0 || ev == 2) && i < 6), false, "skipped EV sits out one rotation");
+        }
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(0).state, MrcPathSelector::GOOD, "back after a rotation");
+
+        // Unexplained loss: retired at once, replaced in the same plane on another path.
+        const uint16_t plane = s->GetEv(4).plane;
+        const uint16_t path = s->GetEv(4).path;
+        s->OnLoss(4, MrcPathSelector::CAUSE_TIMEOUT);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(4).state, MrcPathSelector::ASSUMED_BAD, "retired");
+        NS_TEST_ASSERT_MSG_EQ(s->GetNEvs(), 9u, "a replacement EV");
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(8).plane, plane, "replacement in the same plane");
+        NS_TEST_ASSERT_MSG_NE(s->GetEv(8).path, path, "on another path");
+        NS_TEST_ASSERT_MSG_EQ(s->GetProbeCandidates().size(), 1u, "probed");
+        for (int i = 0; i < 40; ++i)
+        {
+            NS_TEST_ASSERT_MSG_NE(s->Select(3), 4, "a retired EV carries no data");
+        }
+        // Probes: a failure resets the count; three in a row restore.
+        s->OnProbeResult(4, true);
+        s->OnProbeResult(4, false);
+        s->OnProbeResult(4, true);
+        s->OnProbeResult(4, true);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(4).state, MrcPathSelector::ASSUMED_BAD, "not yet");
+        s->OnProbeResult(4, true);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(4).state, MrcPathSelector::GOOD, "restored by probes");
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(8).active, false, "replacement released");
+
+        // Denial through the API.
+        s->SetDenied(5, true);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(5).state, MrcPathSelector::DENIED, "denied");
+        for (int i = 0; i < 40; ++i)
+        {
+            NS_TEST_ASSERT_MSG_NE(s->Select(3), 5, "a denied EV carries no data");
+        }
+        s->SetDenied(5, false);
+        NS_TEST_ASSERT_MSG_EQ(s->GetEv(5).state, MrcPathSelector::GOOD, "allowed again");
+
+        // Plane mask: only plane 1.
+        for (int i = 0; i < 20; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(s->GetEv(s->Select(2)).plane, 1, "only usable planes");
+        }
+
+        // The floor: with EvMinActive = 8 nothing is skipped.
+        Ptr<MrcAdaptiveSpray> f = CreateObject<MrcAdaptiveSpray>();
+        f->SetAttribute("EvSetSize", UintegerValue(8));
+        f->SetAttribute("EvMinActive", UintegerValue(8));
+        f->Init({4, 4}, rng, 0);
+        f->OnAck(0, true);
+        NS_TEST_ASSERT_MSG_EQ(f->GetEv(0).state, MrcPathSelector::GOOD, "ev_min_active floor");
+
+        // Oblivious spray ignores feedback; single path never moves.
+        Ptr<MrcObliviousSpray> o = CreateObject<MrcObliviousSpray>();
+        o->Init({4, 4}, rng, 0);
+        o->OnNack(0, false);
+        o->OnLoss(1, MrcPathSelector::CAUSE_TIMEOUT);
+        NS_TEST_ASSERT_MSG_EQ(o->GetEv(0).state, MrcPathSelector::GOOD, "oblivious: no skip");
+        NS_TEST_ASSERT_MSG_EQ(o->GetEv(1).state, MrcPathSelector::GOOD, "oblivious: no retire");
+        Ptr<MrcSinglePath> sp = CreateObject<MrcSinglePath>();
+        sp->Init({4, 4}, rng, 12345);
+        NS_TEST_ASSERT_MSG_EQ(sp->GetNEvs(), 1u, "one EV");
+        NS_TEST_ASSERT_MSG_EQ(sp->SelectFresh(3, 0), 0, "retransmissions on the same path");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Incast: last-hop trims are NACKed and retransmitted without penalising any EV.
+ */
+class MrcLastHopTrimTestCase : public TestCase
+{
+  public:
+    MrcLastHopTrimTestCase()
+        : TestCase("incast: last-hop trim NACKs retransmit without skipping EVs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Net n = MakeNet(1, 1, 5, 4, "ns3::MrcAdaptiveSpray", 16);
+        std::vector<EvLog> logs(4);
+        std::vector<Ptr<MrcQueuePair>> rx;
+        uint64_t nacks = 0;
+        for (uint32_t s = 1; s <= 4; ++s)
+        {
+            auto qps = n.stack.Connect(s, 0);
+            logs[s - 1].Attach(qps.first);
+            qps.first->PostWrite(1000000, 0);
+            rx.push_back(qps.second);
+        }
+        Simulator::Run();
+        uint64_t lastHopTrims = 0;
+        Ptr<MrcSwitchNetDevice> t0 = n.fabric->GetT0(0, 0);
+        lastHopTrims += t0->GetPort(0)->GetQueue()->GetTrimmed();
+        uint64_t midTrims = 0;
+        for (uint32_t j = 0; j < 4; ++j)
+        {
+            Ptr<MrcSwitchNetDevice> t1 = n.fabric->GetT1(0, j);
+            for (uint32_t k = 0; k < t1->GetNPorts(); ++k)
+            {
+                midTrims += t1->GetPort(k)->GetQueue()->GetTrimmed();
+            }
+        }
+        uint32_t trimSkips = 0;
+        for (uint32_t s = 0; s < 4; ++s)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rx[s]->GetBytesPlaced(), 1000000u, "delivered");
+            for (const auto& ch : logs[s].changes)
+            {
+                trimSkips += ch.cause == MrcPathSelector::CAUSE_TRIM ? 1 : 0;
+            }
+            nacks += n.stack.GetL4(s + 1)->GetQueuePair(0)->GetNacksReceived();
+        }
+        NS_TEST_ASSERT_MSG_GT(lastHopTrims, 0u, "the incast trims on the last hop");
+        NS_TEST_ASSERT_MSG_GT(nacks, 0u, "trimmed headers came back as NACKs");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(trimSkips, midTrims, "only mid-fabric trims skip EVs");
+        if (midTrims == 0)
+        {
+            NS_TEST_ASSERT_MSG_EQ(trimSkips, 0u, "no EV skipped for last-hop trims");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Failures: a link that goes down and comes back (timeouts retire its EVs, probes
+ * restore them), a blackholed T1 (timeout path), all with exactly-once delivery.
+ */
+class MrcPathFailureTestCase : public TestCase
+{
+  public:
+    /**
+     * @param blackhole blackhole a T1 instead of taking a link down
+     */
+    explicit MrcPathFailureTestCase(bool blackhole)
+        : TestCase(blackhole ? "blackholed T1: timeouts retire its EVs, data still delivered once"
+                             : "link down then up: EVs retired by timeout, restored by probes"),
+          m_blackhole(blackhole)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Net n = MakeNet(1, 1, 2, 4, "ns3::MrcAdaptiveSpray", 16);
+        auto qps = n.stack.Connect(0, 1);
+        EvLog log;
+        log.Attach(qps.first);
+        const uint64_t size = 8000000;
+        qps.first->PostWrite(size, 0);
+        if (m_blackhole)
+        {
+            Ptr<MrcSwitchNetDevice> t1 = n.fabric->GetT1(0, 3);
+            Simulator::Schedule(MicroSeconds(20), &MrcSwitchNetDevice::SetBlackhole, t1, true);
+            Simulator::Schedule(MicroSeconds(300), &MrcSwitchNetDevice::SetBlackhole, t1, false);
+        }
+        else
+        {
+            Ptr<MrcChannel> link = n.fabric->GetUplink(0, 0, 1);
+            Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetUp, link, false);
+            Simulator::Schedule(MicroSeconds(300), &MrcChannel::SetUp, link, true);
+        }
+        Simulator::Run();
+        const uint16_t badPath = m_blackhole ? 3 : 1;
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), size, "delivered exactly once");
+        NS_TEST_ASSERT_MSG_GT(qps.first->GetTimeouts(), 0u, "losses detected by the timer");
+        uint32_t retired = 0;
+        uint32_t restored = 0;
+        for (const auto& ch : log.changes)
+        {
+            if (ch.to == MrcPathSelector::ASSUMED_BAD)
+            {
+                NS_TEST_ASSERT_MSG_EQ(ch.path, badPath, "only the failed path's EVs retire");
+                const bool unexplained = ch.cause == MrcPathSelector::CAUSE_TIMEOUT ||
+                                         ch.cause == MrcPathSelector::CAUSE_SACK_LOSS;
+                NS_TEST_ASSERT_MSG_EQ(unexplained,
+                                      true,
+                                      "retired for unexplained loss");
+                ++retired;
+            }
+            if (ch.from == MrcPathSelector::ASSUMED_BAD && ch.to == MrcPathSelector::GOOD &&
+                ch.cause == MrcPathSelector::CAUSE_PROBE)
+            {
+                NS_TEST_ASSERT_MSG_GT(ch.at, MicroSeconds(300), "restored after the repair");
+                ++restored;
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(retired, 0u, "EVs retired");
+        NS_TEST_ASSERT_MSG_GT(restored, 0u, "EVs restored through probes");
+        Simulator::Destroy();
+    }
+
+    bool m_blackhole; //!< blackhole instead of link down
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief A NIC port going down stops its plane in both directions; both resume when it returns.
+ */
+class MrcPortDownTestCase : public TestCase
+{
+  public:
+    MrcPortDownTestCase()
+        : TestCase("local NIC port down: its plane unused in both directions, then resumed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Net n = MakeNet(2, 1, 2, 2, "ns3::MrcAdaptiveSpray", 16);
+        auto ab = n.stack.Connect(0, 1);
+        auto ba = n.stack.Connect(1, 0);
+        TxLog a;
+        TxLog b;
+        a.Attach(ab.first);
+        b.Attach(ba.first);
+        const uint64_t size = 16000000;
+        ab.first->PostWrite(size, 0);
+        ba.first->PostWrite(size, 0);
+        Ptr<MrcChannel> port = n.fabric->GetHostLink(0, 1);
+        const Time down = MicroSeconds(50);
+        const Time up = MicroSeconds(400);
+        Simulator::Schedule(down, &MrcChannel::SetUp, port, false);
+        Simulator::Schedule(up, &MrcChannel::SetUp, port, true);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(ab.second->GetBytesPlaced(), size, "A -> B delivered");
+        NS_TEST_ASSERT_MSG_EQ(ba.second->GetBytesPlaced(), size, "B -> A delivered");
+        auto count = [](const TxLog& l, Time from, Time to) {
+            uint32_t n = 0;
+            for (const auto& t : l.txs)
+            {
+                n += (t.plane == 1 && t.at >= from && t.at < to) ? 1 : 0;
+            }
+            return n;
+        };
+        NS_TEST_ASSERT_MSG_GT(count(a, Time(0), down), 0u, "A used plane 1 before");
+        NS_TEST_ASSERT_MSG_GT(count(b, Time(0), down), 0u, "B used plane 1 before");
+        NS_TEST_ASSERT_MSG_EQ(count(a, down, up), 0u, "A: local port down, plane 1 unused");
+        NS_TEST_ASSERT_MSG_EQ(count(b, down + MicroSeconds(30), up),
+                              0u,
+                              "B learned from A's port-status bitmap and stopped using plane 1");
+        NS_TEST_ASSERT_MSG_GT(count(a, up, Seconds(1)), 0u, "A resumed plane 1");
+        NS_TEST_ASSERT_MSG_GT(count(b, up, Seconds(1)), 0u, "B resumed plane 1");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Single-path mode uses one path; when that path dies, retries run out and the QP
+ * reports an error completion instead of hanging.
+ */
+class MrcSinglePathTestCase : public TestCase
+{
+  public:
+    MrcSinglePathTestCase()
+        : TestCase("single path: one path only; dead path -> retry exhaustion -> error completion")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            Net n = MakeNet(2, 1, 2, 4, "ns3::MrcSinglePath");
+            auto qps = n.stack.Connect(0, 1);
+            TxLog log;
+            log.Attach(qps.first);
+            qps.first->PostWrite(2000000, 0);
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), 2000000u, "delivered");
+            std::set<std::pair<uint16_t, uint16_t>> paths;
+            for (const auto& t : log.txs)
+            {
+                paths.insert({t.plane, t.path});
+            }
+            NS_TEST_ASSERT_MSG_EQ(paths.size(), 1u, "exactly one path");
+            uint32_t busyT1 = 0;
+            for (uint32_t p = 0; p < 2; ++p)
+            {
+                for (uint32_t j = 0; j < 4; ++j)
+                {
+                    busyT1 += n.fabric->GetT1(p, j)->GetForwarded() > 0 ? 1 : 0;
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(busyT1, 1u, "one T1 in one plane carried the QP");
+            Simulator::Destroy();
+        }
+        {
+            Net n = MakeNet(1,
+                            1,
+                            2,
+                            2,
+                            "ns3::MrcSinglePath",
+                            32,
+                            1,
+                            {{"RetryLimit", 3}, {"AckTimeoutExponent", 4}});
+            auto qps = n.stack.Connect(0, 1);
+            Completions c;
+            c.Listen(qps.first, qps.second);
+            uint32_t errors = 0;
+            qps.first->TraceConnectWithoutContext(
+                "QpError",
+                MakeCallback(+[](uint32_t* e, uint32_t, uint32_t) { ++*e; }).Bind(&errors));
+            for (uint32_t j = 0; j < 2; ++j)
+            {
+                Simulator::Schedule(MicroSeconds(5),
+                                    &MrcChannel::SetUp,
+                                    n.fabric->GetUplink(0, 0, j),
+                                    false);
+            }
+            qps.first->PostWrite(1000000, 0);
+            Simulator::Stop(Seconds(1));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(qps.first->IsInError(), true, "QP in error");
+            NS_TEST_ASSERT_MSG_EQ(errors, 1u, "QpError traced once");
+            NS_TEST_ASSERT_MSG_EQ(c.sends.size(), 1u, "an error completion");
+            NS_TEST_ASSERT_MSG_EQ(c.sends.at(0).status,
+                                  MrcQueuePair::RETRY_EXCEEDED,
+                                  "status RETRY_EXCEEDED");
+            NS_TEST_ASSERT_MSG_LT(c.sends.at(0).completed,
+                                  MilliSeconds(1),
+                                  "no hang: the QP gave up after RetryLimit timeouts");
+            // A post on a failed QP completes at once with an error.
+            qps.first->PostWrite(10, 0);
+            NS_TEST_ASSERT_MSG_EQ(c.sends.size(), 2u, "immediate error completion");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Same seed, same event trace; another seed, another trace.
+ */
+class MrcDeterminismTestCase : public TestCase
+{
+  public:
+    MrcDeterminismTestCase()
+        : TestCase("same seed gives an identical transmission trace")
+    {
+    }
+
+  private:
+    /**
+     * Run a lossy scenario.
+     * @param stream first random stream
+     * @return a hash of every transmission (time, psn, ev, cause) and EV state change
+     */
+    uint64_t RunOnce(int64_t stream)
+    {
+        Net n = MakeNet(2, 2, 2, 2, "ns3::MrcAdaptiveSpray", 32, stream);
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            n.fabric->GetHostLink(h, 0)->SetLossRate(0.02);
+        }
+        std::vector<TxLog> logs(4);
+        std::vector<EvLog> evs(4);
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            auto qps = n.stack.Connect(h, (h + 1) % 4);
+            logs[h].Attach(qps.first);
+            evs[h].Attach(qps.first);
+            qps.first->PostWrite(500000, 0);
+        }
+        Simulator::Run();
+        uint64_t hash = 1469598103934665603ULL;
+        auto mix = [&hash](uint64_t v) {
+            hash ^= v;
+            hash *= 1099511628211ULL;
+        };
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            for (const auto& t : logs[h].txs)
+            {
+                mix(t.at.GetTimeStep());
+                mix(t.psn);
+                mix(t.ev);
+                mix(t.cause);
+            }
+            for (const auto& c : evs[h].changes)
+            {
+                mix(c.at.GetTimeStep());
+                mix(c.ev);
+                mix(c.to);
+            }
+        }
+        Simulator::Destroy();
+        return hash;
+    }
+
+    void DoRun() override
+    {
+        const uint64_t a = RunOnce(11);
+        const uint64_t b = RunOnce(11);
+        const uint64_t c = RunOnce(99);
+        NS_TEST_ASSERT_MSG_EQ(a, b, "same streams, same trace");
+        NS_TEST_ASSERT_MSG_NE(a, c, "other streams, other trace (the hash sees the randomness)");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Transport test suite.
+ */
+class MrcTransportTestSuite : public TestSuite
+{
+  public:
+    MrcTransportTestSuite()
+        : TestSuite("mrc-transport", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MrcSelectorStateTestCase);
+        AddTestCase(new MrcExactlyOnceTestCase(0.0));
+        AddTestCase(new MrcExactlyOnceTestCase(0.01));
+        AddTestCase(new MrcLossyPathTestCase);
+        AddTestCase(new MrcLastHopTrimTestCase);
+        AddTestCase(new MrcPathFailureTestCase(false));
+        AddTestCase(new MrcPathFailureTestCase(true));
+        AddTestCase(new MrcPortDownTestCase);
+        AddTestCase(new MrcSinglePathTestCase);
+        AddTestCase(new MrcDeterminismTestCase);
+    }
+};
+
+static MrcTransportTestSuite g_mrcTransportTestSuite; //!< static instance
