@@ -57,6 +57,7 @@ main(int argc, char* argv[])
     uint32_t evSetSize = 128;
     uint32_t seed = 1;
     bool trim = true;
+    bool roce = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hosts", "Number of hosts", hosts);
@@ -71,6 +72,10 @@ main(int argc, char* argv[])
     cmd.AddValue("evSetSize", "EVs per queue pair", evSetSize);
     cmd.AddValue("trim", "Switches trim (1) or drop (0)", trim);
     cmd.AddValue("seed", "Random seed", seed);
+    cmd.AddValue("roce",
+                 "Run the RoCE-style baseline instead: ECMP-routed fabric, no trimming, one path "
+                 "per QP, go-back-N, DCQCN",
+                 roce);
     cmd.Parse(argc, argv);
 
     const std::map<std::string, std::string> selectors = {{"adaptive", "ns3::MrcAdaptiveSpray"},
@@ -110,7 +115,12 @@ main(int argc, char* argv[])
     fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
     fabric->SetAttribute("LinkRate", DataRateValue(DataRate(linkRate)));
     fabric->SetAttribute("LinkDelay", TimeValue(linkDelay));
-    fabric->SetAttribute("TrimEnabled", BooleanValue(trim));
+    fabric->SetAttribute("TrimEnabled", BooleanValue(trim && !roce));
+    if (roce)
+    {
+        fabric->SetAttribute("Routing", StringValue("ecmp"));
+        fabric->SetAttribute("LastHopEcn", BooleanValue(true));
+    }
     const std::string err = fabric->Validate();
     if (!err.empty())
     {
@@ -121,6 +131,10 @@ main(int argc, char* argv[])
     MrcStackHelper stack;
     stack.SetPathSelector(selectors.at(selector), "EvSetSize", UintegerValue(evSetSize));
     stack.SetCongestionControl(ccs.at(cc));
+    if (roce)
+    {
+        stack.SetRoceBaseline();
+    }
     stack.Install(fabric);
     int64_t stream = 1;
     stream += fabric->AssignStreams(stream);

@@ -135,12 +135,56 @@ MrcClosHelper::GetTypeId()
                             "Locator block length in bits (16, 32, 48 or 64)",
                             UintegerValue(32),
                             MakeUintegerAccessor(&MrcClosHelper::m_blockBits),
-                            MakeUintegerChecker<uint32_t>());
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("LastHopEcn",
+                            "Mark ECN on host-facing ports too (MRC: off; DCQCN needs it on)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcClosHelper::m_lastHopEcn),
+                            MakeBooleanChecker())
+              .AddAttribute("Routing",
+                            "srv6 (MRC: uSID source routing, static tables) or ecmp (the routed "
+                            "baseline: destination-based ECMP with BFD/BGP-like delays)",
+                            StringValue("srv6"),
+                            MakeStringAccessor(&MrcClosHelper::m_routing),
+                            MakeStringChecker())
+              .AddAttribute("Tiers",
+                            "Switch tiers: 2, or 3 (a fat tree; ecmp routing only)",
+                            UintegerValue(2),
+                            MakeUintegerAccessor(&MrcClosHelper::m_tiers),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Pods",
+                            "Pods (3 tiers): each has T0sPerPlane T0s and T1sPerPlane T1s",
+                            UintegerValue(2),
+                            MakeUintegerAccessor(&MrcClosHelper::m_pods),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute(
+                  "T2sPerPlane",
+                  "T2 (core) switches per plane (3 tiers); every T1 has one uplink to each",
+                  UintegerValue(2),
+                  MakeUintegerAccessor(&MrcClosHelper::m_nT2),
+                  MakeUintegerChecker<uint32_t>())
+              .AddAttribute("DetectionDelay",
+                            "ECMP: delay before the switches next to a failed (or repaired) link "
+                            "stop (or resume) using it, as BFD",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&MrcClosHelper::m_detection),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("ReconvergenceDelay",
+                            "ECMP: further delay before every switch's routes reflect the change, "
+                            "as BGP",
+                            TimeValue(MicroSeconds(500)),
+                            MakeTimeAccessor(&MrcClosHelper::m_reconvergence),
+                            MakeTimeChecker(Time(0)));
     return tid;
 }
 
 MrcClosHelper::MrcClosHelper()
-    : m_built(false)
+    : m_lastHopEcn(false)
+    , m_routing("srv6")
+    , m_tiers(2)
+    , m_pods(2)
+    , m_nT2(2)
+    , m_built(false)
 {
 }
 
@@ -153,6 +197,17 @@ MrcClosHelper::GetPlanePaths(uint32_t src,
                              std::vector<Ipv6Address>& out) const
 {
     out.clear();
+    if (IsEcmp())
+    {
+        // Destination routing: every path has the same address; the EV (flow label) steers.
+        uint32_t n = 1;
+        if (GetT0Of(src) != GetT0Of(dst))
+        {
+            n = GetPodOf(src) == GetPodOf(dst) ? m_nT1 : m_nT1 * m_nT2;
+        }
+        out.assign(n, GetHostAddress(dst, plane));
+        return;
+    }
     if (GetT0Of(src) == GetT0Of(dst))
     {
         out.push_back(MakeCarrier(src, dst, plane, 0).GetAddress());
@@ -169,7 +224,9 @@ MrcClosHelper::GetBaseRtt(uint32_t packetBytes) const
 {
     const Time data = m_linkRate.CalculateBytesTxTime(packetBytes);
     const Time ctrl = m_linkRate.CalculateBytesTxTime(40 + 76);
-    return 8 * m_linkDelay + 6 * m_switchLatency + 4 * data + 4 * ctrl;
+    const int64_t links = m_tiers == 3 ? 6 : 4; // one way, hosts in different pods / T0s
+    return 2 * links * m_linkDelay + 2 * (links - 1) * m_switchLatency + links * data
+         + links * ctrl;
 }
 
 uint64_t
@@ -192,7 +249,11 @@ MrcClosHelper::DoDispose()
     m_t0.clear();
     m_t1.clear();
     m_uplinks.clear();
-    Object::DoDispose();
+    m_t2.clear();
+    m_spines.clear();
+    m_links.clear();
+    m_adj.clear();
+    MrcPathProvider::DoDispose();
 }
 
 std::string
@@ -221,10 +282,33 @@ MrcClosHelper::Validate() const
           << " down and T1sPerPlane=" << m_nT1 << " up ports (needs " << m_hostsPerT0 + m_nT1
           << ")";
     }
-    else if (m_radix != 0 && m_nT0 > m_radix)
+    else if (m_radix != 0 && m_tiers == 2 && m_nT0 > m_radix)
     {
         e << "SwitchRadix " << m_radix << " is too small for a T1 facing T0sPerPlane=" << m_nT0
           << " T0s";
+    }
+    else if (m_routing != "srv6" && m_routing != "ecmp")
+    {
+        e << "Routing must be srv6 or ecmp (got '" << m_routing << "')";
+    }
+    else if (m_tiers != 2 && m_tiers != 3)
+    {
+        e << "Tiers must be 2 or 3 (got " << m_tiers << ")";
+    }
+    else if (m_tiers == 3 && m_routing != "ecmp")
+    {
+        e << "Tiers=3 needs Routing=ecmp (the SRv6 fabric is two-tier)";
+    }
+    else if (m_tiers == 3 && (m_pods < 1 || m_nT2 < 1 || m_pods * m_nT0 > 0x1000))
+    {
+        e << "Pods and T2sPerPlane must be at least 1, and Pods x T0sPerPlane at most 4096 (got "
+          << m_pods << ", " << m_nT2 << ")";
+    }
+    else if (m_tiers == 3 && m_radix != 0 && (m_nT0 + m_nT2 > m_radix || m_pods * m_nT1 > m_radix))
+    {
+        e << "SwitchRadix " << m_radix << " is too small for a T1 with T0sPerPlane=" << m_nT0
+          << " down and T2sPerPlane=" << m_nT2
+          << " up ports, or a T2 facing Pods x T1sPerPlane=" << m_pods * m_nT1 << " T1s";
     }
     else if (m_blockBits != 16 && m_blockBits != 32 && m_blockBits != 48 && m_blockBits != 64)
     {
@@ -284,7 +368,7 @@ MrcClosHelper::MakeQueue(bool host, bool lastHop) const
     q->SetAttribute("ControlLimit", UintegerValue(m_controlQueue));
     q->SetAttribute("TrimEnabled", BooleanValue(m_trim));
     q->SetAttribute("TrimSize", UintegerValue(m_trimSize));
-    q->SetAttribute("EcnEnabled", BooleanValue(!lastHop));
+    q->SetAttribute("EcnEnabled", BooleanValue(!lastHop || m_lastHopEcn));
     q->SetAttribute("EcnMinBytes", UintegerValue(m_ecnMin));
     q->SetAttribute("EcnMaxBytes", UintegerValue(m_ecnMax));
     q->SetAttribute("EcnMaxProbability", DoubleValue(m_ecnMaxP));
@@ -324,41 +408,60 @@ MrcClosHelper::Build()
     NS_ABORT_MSG_IF(!err.empty(), "MrcClosHelper: " << err);
     m_built = true;
 
-    const uint32_t nHosts = m_hostsPerT0 * m_nT0;
+    const bool ecmp = IsEcmp();
+    const uint32_t pods = m_tiers == 3 ? m_pods : 1;
+    const uint32_t nT0 = m_nT0 * pods;
+    const uint32_t nT1 = m_nT1 * pods;
+    const uint32_t nT2 = m_tiers == 3 ? m_nT2 : 0;
+    const uint32_t nHosts = m_hostsPerT0 * nT0;
     m_hosts.Create(nHosts);
     m_hostPorts.assign(nHosts, std::vector<Ptr<MrcNetDevice>>(m_planes));
     m_hostLinks.assign(nHosts, std::vector<Ptr<MrcChannel>>(m_planes));
     m_t0.assign(m_planes, {});
     m_t1.assign(m_planes, {});
-    m_uplinks.assign(m_planes, std::vector<Ptr<MrcChannel>>(m_nT0 * m_nT1));
+    m_t2.assign(m_planes, {});
+    m_uplinks.assign(m_planes, std::vector<Ptr<MrcChannel>>(nT0 * m_nT1));
+    m_spines.assign(m_planes, std::vector<Ptr<MrcChannel>>(nT1 * nT2));
+    m_adj.assign(m_planes, std::vector<std::vector<uint32_t>>(nT0 + nT1 + nT2));
 
     for (uint32_t p = 0; p < m_planes; ++p)
     {
         NodeContainer t0Nodes;
         NodeContainer t1Nodes;
-        t0Nodes.Create(m_nT0);
-        t1Nodes.Create(m_nT1);
+        NodeContainer t2Nodes;
+        t0Nodes.Create(nT0);
+        t1Nodes.Create(nT1);
+        t2Nodes.Create(nT2);
         m_switchNodes.Add(t0Nodes);
         m_switchNodes.Add(t1Nodes);
-        auto makeSwitch = [this](Ptr<Node> n, uint16_t usid)
+        m_switchNodes.Add(t2Nodes);
+        auto makeSwitch = [this, ecmp](Ptr<Node> n, uint16_t usid)
         {
             Ptr<MrcSwitchNetDevice> sw = CreateObject<MrcSwitchNetDevice>();
             sw->SetUsid(usid);
             sw->SetLocatorBlock(m_block, static_cast<uint8_t>(m_blockBits));
             sw->SetAttribute("Latency", TimeValue(m_switchLatency));
+            sw->SetEcmpMode(ecmp);
             n->AddDevice(sw);
             return sw;
         };
-        for (uint32_t i = 0; i < m_nT0; ++i)
+        for (uint32_t i = 0; i < nT0; ++i)
         {
             m_t0[p].push_back(makeSwitch(t0Nodes.Get(i), T0Usid(i)));
         }
-        for (uint32_t j = 0; j < m_nT1; ++j)
+        for (uint32_t j = 0; j < nT1; ++j)
         {
             m_t1[p].push_back(makeSwitch(t1Nodes.Get(j), T1Usid(j)));
         }
+        for (uint32_t k = 0; k < nT2; ++k)
+        {
+            m_t2[p].push_back(makeSwitch(t2Nodes.Get(k), static_cast<uint16_t>(0x3000 + k)));
+        }
+        // Switch indices in the plane's list: T0s, then T1s, then T2s.
+        const uint32_t t1Base = nT0;
+        const uint32_t t2Base = nT0 + nT1;
         // Host links: T0 ports 0..HostsPerT0-1.
-        for (uint32_t i = 0; i < m_nT0; ++i)
+        for (uint32_t i = 0; i < nT0; ++i)
         {
             for (uint32_t k = 0; k < m_hostsPerT0; ++k)
             {
@@ -368,40 +471,270 @@ MrcClosHelper::Build()
                 m_hostLinks[h][p]
                     = Connect(t0Nodes.Get(i), m_hosts.Get(h), true, false, true, swPort, hostPort);
                 const uint32_t idx = m_t0[p][i]->AddPort(swPort);
-                m_t0[p][i]->AddRoute(HostUsid(k), idx);
+                if (!ecmp)
+                {
+                    m_t0[p][i]->AddRoute(HostUsid(k), idx);
+                }
                 m_hostPorts[h][p] = hostPort;
+                AddLink(p, i, static_cast<uint16_t>(idx), -1, 0, m_hostLinks[h][p]);
             }
         }
-        // Uplinks: T0 ports HostsPerT0 + j; T1 port i.
-        for (uint32_t i = 0; i < m_nT0; ++i)
+        // Uplinks: T0 ports HostsPerT0 + j to the T1s of its pod; T1 ports: the pod's T0s.
+        for (uint32_t i = 0; i < nT0; ++i)
         {
+            const uint32_t pod = i / m_nT0;
             for (uint32_t j = 0; j < m_nT1; ++j)
+            {
+                const uint32_t t1 = pod * m_nT1 + j;
+                Ptr<MrcNetDevice> up;
+                Ptr<MrcNetDevice> down;
+                Ptr<MrcChannel> ch
+                    = Connect(t0Nodes.Get(i), t1Nodes.Get(t1), false, false, false, up, down);
+                m_uplinks[p][i * m_nT1 + j] = ch;
+                const uint32_t upIdx = m_t0[p][i]->AddPort(up);
+                if (!ecmp)
+                {
+                    m_t0[p][i]->AddRoute(T1Usid(t1), upIdx);
+                }
+            }
+        }
+        for (uint32_t t1 = 0; t1 < nT1; ++t1)
+        {
+            const uint32_t pod = t1 / m_nT1;
+            const uint32_t j = t1 % m_nT1;
+            for (uint32_t li = 0; li < m_nT0; ++li)
+            {
+                const uint32_t i = pod * m_nT0 + li;
+                Ptr<MrcChannel> ch = m_uplinks[p][i * m_nT1 + j];
+                const uint32_t downIdx = m_t1[p][t1]->AddPort(ch->GetMrcDevice(1));
+                if (!ecmp)
+                {
+                    m_t1[p][t1]->AddRoute(T0Usid(i), downIdx);
+                }
+                AddLink(p,
+                        i,
+                        static_cast<uint16_t>(m_hostsPerT0 + j),
+                        static_cast<int32_t>(t1Base + t1),
+                        static_cast<uint16_t>(downIdx),
+                        ch);
+            }
+        }
+        // Spine links (3 tiers): T1 ports after its T0s, one per T2; T2 port t1.
+        for (uint32_t t1 = 0; t1 < nT1; ++t1)
+        {
+            for (uint32_t k = 0; k < nT2; ++k)
             {
                 Ptr<MrcNetDevice> up;
                 Ptr<MrcNetDevice> down;
-                m_uplinks[p][i * m_nT1 + j]
-                    = Connect(t0Nodes.Get(i), t1Nodes.Get(j), false, false, false, up, down);
-                m_t0[p][i]->AddRoute(T1Usid(j), m_t0[p][i]->AddPort(up));
-                (void) down;
+                Ptr<MrcChannel> ch
+                    = Connect(t1Nodes.Get(t1), t2Nodes.Get(k), false, false, false, up, down);
+                m_spines[p][t1 * nT2 + k] = ch;
+                const uint32_t upIdx = m_t1[p][t1]->AddPort(up);
+                const uint32_t downIdx = m_t2[p][k]->AddPort(down);
+                AddLink(p,
+                        t1Base + t1,
+                        static_cast<uint16_t>(upIdx),
+                        static_cast<int32_t>(t2Base + k),
+                        static_cast<uint16_t>(downIdx),
+                        ch);
             }
         }
-        for (uint32_t j = 0; j < m_nT1; ++j)
+        if (ecmp)
         {
-            for (uint32_t i = 0; i < m_nT0; ++i)
-            {
-                Ptr<MrcNetDevice> down = m_uplinks[p][i * m_nT1 + j]->GetMrcDevice(1);
-                m_t1[p][j]->AddRoute(T0Usid(i), m_t1[p][j]->AddPort(down));
-            }
+            RecomputeRoutes(p);
+        }
+    }
+    if (ecmp)
+    {
+        for (uint32_t l = 0; l < m_links.size(); ++l)
+        {
+            m_links[l].ch->GetMrcDevice(0)->AddLinkChangeCallback(
+                MakeCallback(&MrcClosHelper::LinkChanged, this).Bind(l));
         }
     }
     NS_LOG_INFO("built " << m_planes << " planes, " << nHosts << " hosts, " << m_switchNodes.GetN()
                          << " switches");
 }
 
+void
+MrcClosHelper::AddLink(
+    uint32_t plane, uint32_t aSw, uint16_t aPort, int32_t bSw, uint16_t bPort, Ptr<MrcChannel> ch)
+{
+    const auto idx = static_cast<uint32_t>(m_links.size());
+    m_links.push_back({plane, {aSw, aPort}, bSw, bPort, ch, true});
+    m_adj[plane][aSw].push_back(idx);
+    if (bSw >= 0)
+    {
+        m_adj[plane][bSw].push_back(idx);
+    }
+}
+
+Ptr<MrcSwitchNetDevice>
+MrcClosHelper::SwitchAt(uint32_t plane, uint32_t sw) const
+{
+    const uint32_t nT0 = static_cast<uint32_t>(m_t0[plane].size());
+    const uint32_t nT1 = static_cast<uint32_t>(m_t1[plane].size());
+    if (sw < nT0)
+    {
+        return m_t0[plane][sw];
+    }
+    if (sw < nT0 + nT1)
+    {
+        return m_t1[plane][sw - nT0];
+    }
+    return m_t2[plane][sw - nT0 - nT1];
+}
+
+void
+MrcClosHelper::RecomputeRoutes(uint32_t plane)
+{
+    const uint32_t nT0 = static_cast<uint32_t>(m_t0[plane].size());
+    const uint32_t nSw = static_cast<uint32_t>(m_adj[plane].size());
+    // groups[sw][t]: next-hop ports of switch sw toward T0 t (shortest paths, routing view).
+    std::vector<std::vector<std::vector<uint16_t>>> groups(nSw,
+                                                           std::vector<std::vector<uint16_t>>(nT0));
+    std::vector<uint32_t> dist(nSw);
+    std::vector<uint32_t> queue;
+    for (uint32_t t = 0; t < nT0; ++t)
+    {
+        std::fill(dist.begin(), dist.end(), UINT32_MAX);
+        queue.assign(1, t);
+        dist[t] = 0;
+        for (std::size_t q = 0; q < queue.size(); ++q)
+        {
+            const uint32_t s = queue[q];
+            for (uint32_t l : m_adj[plane][s])
+            {
+                const Link& link = m_links[l];
+                if (link.bSw < 0 || !link.viewUp)
+                {
+                    continue;
+                }
+                const uint32_t n = link.a.sw == s ? static_cast<uint32_t>(link.bSw) : link.a.sw;
+                if (dist[n] == UINT32_MAX)
+                {
+                    dist[n] = dist[s] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        for (uint32_t s = 0; s < nSw; ++s)
+        {
+            if (s == t || dist[s] == UINT32_MAX)
+            {
+                continue;
+            }
+            for (uint32_t l : m_adj[plane][s])
+            {
+                const Link& link = m_links[l];
+                if (link.bSw < 0 || !link.viewUp)
+                {
+                    continue;
+                }
+                const bool sIsA = link.a.sw == s;
+                const uint32_t n = sIsA ? static_cast<uint32_t>(link.bSw) : link.a.sw;
+                if (dist[n] + 1 == dist[s])
+                {
+                    groups[s][t].push_back(sIsA ? link.a.port : link.bPort);
+                }
+            }
+        }
+    }
+    const uint32_t nHosts = GetNHosts();
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        std::vector<uint32_t> hostGroup(nHosts);
+        std::vector<std::vector<uint16_t>> g = std::move(groups[s]);
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            const uint32_t t = GetT0Of(h);
+            if (s == t)
+            {
+                hostGroup[h] = static_cast<uint32_t>(g.size());
+                g.push_back({static_cast<uint16_t>(h % m_hostsPerT0)});
+            }
+            else
+            {
+                hostGroup[h] = t;
+            }
+        }
+        SwitchAt(plane, s)->SetEcmpRoutes(std::move(hostGroup), std::move(g));
+    }
+}
+
+void
+MrcClosHelper::LinkChanged(uint32_t link)
+{
+    const bool up = m_links[link].ch->IsUp();
+    Simulator::Schedule(m_detection, &MrcClosHelper::ApplyDetection, this, link, up);
+    Simulator::Schedule(
+        m_detection + m_reconvergence, &MrcClosHelper::ApplyReconvergence, this, link, up);
+}
+
+void
+MrcClosHelper::ApplyDetection(uint32_t link, bool up)
+{
+    const Link& l = m_links[link];
+    SwitchAt(l.plane, l.a.sw)->SetPortUsable(l.a.port, up);
+    if (l.bSw >= 0)
+    {
+        SwitchAt(l.plane, l.bSw)->SetPortUsable(l.bPort, up);
+    }
+}
+
+void
+MrcClosHelper::ApplyReconvergence(uint32_t link, bool up)
+{
+    Link& l = m_links[link];
+    if (l.viewUp == up || l.bSw < 0)
+    {
+        l.viewUp = up;
+        return; // host links do not change routes beyond their T0
+    }
+    l.viewUp = up;
+    RecomputeRoutes(l.plane);
+}
+
 uint32_t
 MrcClosHelper::GetNHosts() const
 {
-    return m_hostsPerT0 * m_nT0;
+    return m_hostsPerT0 * GetNT0();
+}
+
+bool
+MrcClosHelper::IsEcmp() const
+{
+    return m_routing == "ecmp";
+}
+
+uint32_t
+MrcClosHelper::GetNTiers() const
+{
+    return m_tiers;
+}
+
+uint32_t
+MrcClosHelper::GetNT2() const
+{
+    return m_tiers == 3 ? m_nT2 : 0;
+}
+
+Ptr<MrcSwitchNetDevice>
+MrcClosHelper::GetT2(uint32_t plane, uint32_t k) const
+{
+    return m_t2.at(plane).at(k);
+}
+
+Ptr<MrcChannel>
+MrcClosHelper::GetSpineLink(uint32_t plane, uint32_t t1, uint32_t k) const
+{
+    return m_spines.at(plane).at(t1 * m_nT2 + k);
+}
+
+uint32_t
+MrcClosHelper::GetPodOf(uint32_t h) const
+{
+    return GetT0Of(h) / m_nT0;
 }
 
 uint32_t
@@ -413,13 +746,13 @@ MrcClosHelper::GetNPlanes() const
 uint32_t
 MrcClosHelper::GetNT0() const
 {
-    return m_nT0;
+    return m_nT0 * (m_tiers == 3 ? m_pods : 1);
 }
 
 uint32_t
 MrcClosHelper::GetNT1() const
 {
-    return m_nT1;
+    return m_nT1 * (m_tiers == 3 ? m_pods : 1);
 }
 
 uint32_t
@@ -479,6 +812,17 @@ MrcClosHelper::GetT0Of(uint32_t h) const
 Ipv6Address
 MrcClosHelper::GetHostAddress(uint32_t h, uint32_t plane) const
 {
+    if (IsEcmp())
+    {
+        uint8_t r[16] = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        r[6] = static_cast<uint8_t>(plane >> 8);
+        r[7] = static_cast<uint8_t>(plane & 0xff);
+        r[12] = static_cast<uint8_t>(h >> 24);
+        r[13] = static_cast<uint8_t>(h >> 16);
+        r[14] = static_cast<uint8_t>(h >> 8);
+        r[15] = static_cast<uint8_t>(h);
+        return Ipv6Address(r);
+    }
     MrcUsidCarrier c(m_block,
                      static_cast<uint8_t>(m_blockBits),
                      {T0Usid(GetT0Of(h)), HostUsid(h % m_hostsPerT0)});
@@ -573,6 +917,17 @@ MrcClosHelper::AssignStreams(int64_t stream)
         for (auto& link : m_uplinks[p])
         {
             used += link->AssignStreams(stream + used);
+        }
+        for (auto& link : m_spines[p])
+        {
+            used += link->AssignStreams(stream + used);
+        }
+        for (auto& sw : m_t2[p])
+        {
+            for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
+            {
+                used += sw->GetPort(i)->GetQueue()->AssignStreams(stream + used);
+            }
         }
     }
     for (auto& host : m_hostLinks)

@@ -35,7 +35,16 @@ struct MrcPath
 
 /**
  * @ingroup mrc
- * @brief Builds a multi-plane two-tier Clos fabric of SRv6 uSID switches.
+ * @brief Builds a multi-plane Clos fabric: two tiers of SRv6 uSID switches (MRC), or two or
+ * three tiers of destination-routed ECMP switches (the conventional baseline).
+ *
+ * Routing = "ecmp" builds the routed baseline: every switch forwards by destination host
+ * (the low 32 bits of `fd00:0:0:<plane>::<host>`) over equal-cost next hops, hashing source,
+ * destination and flow label. On a link state change the two adjacent switches stop (or
+ * resume) hashing onto it after DetectionDelay (BFD); every switch's routes are recomputed
+ * after a further ReconvergenceDelay (BGP). With Tiers = 3, T0sPerPlane and T1sPerPlane count
+ * T0s and T1s per pod, Pods pods share T2sPerPlane T2 (core) switches, and every T1 has one
+ * uplink to every T2.
  *
  * Planes are independent networks. In each plane, T0s (leaves) have HostsPerT0 host-facing
  * ports and one uplink to every T1 (spine). Every host has one NIC port per plane, port p cabled
@@ -92,9 +101,33 @@ public:
     uint64_t GetNicRate() const;
     /** @return the link rate */
     DataRate GetLinkRate() const;
-    /** @return T0s per plane */
+    /** @return true when the fabric is the routed (ECMP) baseline */
+    bool IsEcmp() const;
+    /** @return number of tiers (2 or 3) */
+    uint32_t GetNTiers() const;
+    /** @return T2 switches per plane (3 tiers) */
+    uint32_t GetNT2() const;
+    /**
+     * @param plane plane
+     * @param k T2 index
+     * @return the T2 switch
+     */
+    Ptr<MrcSwitchNetDevice> GetT2(uint32_t plane, uint32_t k) const;
+    /**
+     * @param plane plane
+     * @param t1 T1 index (global in the plane)
+     * @param k T2 index
+     * @return the cable between them (3 tiers)
+     */
+    Ptr<MrcChannel> GetSpineLink(uint32_t plane, uint32_t t1, uint32_t k) const;
+    /**
+     * @param h host
+     * @return its pod (0 with two tiers)
+     */
+    uint32_t GetPodOf(uint32_t h) const;
+    /** @return T0s per plane (all pods) */
     uint32_t GetNT0() const;
-    /** @return T1s per plane */
+    /** @return T1s per plane (all pods) */
     uint32_t GetNT1() const;
     /** @return hosts per T0 */
     uint32_t GetHostsPerT0() const;
@@ -129,7 +162,7 @@ public:
     /**
      * @param plane plane
      * @param i T0 index
-     * @param j T1 index
+     * @param j T1 index within the T0's pod
      * @return the cable between T0 i and T1 j on that plane
      */
     Ptr<MrcChannel> GetUplink(uint32_t plane, uint32_t i, uint32_t j) const;
@@ -202,6 +235,67 @@ private:
      */
     Ptr<MrcTrimmingQueue> MakeQueue(bool host, bool lastHop) const;
 
+    /** One switch-side end of a cable, for routing. */
+    struct LinkEnd
+    {
+        uint32_t sw;   //!< switch index in its plane's switch list
+        uint16_t port; //!< port index on that switch
+    };
+
+    /** A cable with its ends, for routing. */
+    struct Link
+    {
+        uint32_t plane;     //!< plane
+        LinkEnd a;          //!< switch end
+        int32_t bSw;        //!< other switch, or -1 for a host
+        uint16_t bPort;     //!< port on the other switch
+        Ptr<MrcChannel> ch; //!< the cable
+        bool viewUp;        //!< routing's view of it
+    };
+
+    /**
+     * Record a cable between a switch and a switch or host.
+     * @param plane plane
+     * @param aSw switch index in the plane list
+     * @param aPort its port
+     * @param bSw other switch or -1
+     * @param bPort its port
+     * @param ch the cable
+     */
+    void AddLink(uint32_t plane,
+                 uint32_t aSw,
+                 uint16_t aPort,
+                 int32_t bSw,
+                 uint16_t bPort,
+                 Ptr<MrcChannel> ch);
+    /**
+     * Recompute every switch's ECMP routes in a plane from the routing view.
+     * @param plane plane
+     */
+    void RecomputeRoutes(uint32_t plane);
+    /**
+     * A cable changed state: schedule detection and reconvergence.
+     * @param link index in m_links
+     */
+    void LinkChanged(uint32_t link);
+    /**
+     * Apply local detection of a link state.
+     * @param link index in m_links
+     * @param up state
+     */
+    void ApplyDetection(uint32_t link, bool up);
+    /**
+     * Apply reconvergence of a link state.
+     * @param link index in m_links
+     * @param up state
+     */
+    void ApplyReconvergence(uint32_t link, bool up);
+    /**
+     * @param plane plane
+     * @param sw switch index in the plane list
+     * @return the switch
+     */
+    Ptr<MrcSwitchNetDevice> SwitchAt(uint32_t plane, uint32_t sw) const;
     // attributes
     uint32_t m_planes;       //!< planes
     uint32_t m_hostsPerT0;   //!< hosts per T0
@@ -221,6 +315,13 @@ private:
     uint32_t m_trimSize;     //!< bytes kept by trimming
     Ipv6Address m_block;     //!< locator block
     uint32_t m_blockBits;    //!< locator block length
+    bool m_lastHopEcn;       //!< mark ECN on host-facing ports
+    std::string m_routing;   //!< "srv6" or "ecmp"
+    uint32_t m_tiers;        //!< 2 or 3
+    uint32_t m_pods;         //!< pods (3 tiers)
+    uint32_t m_nT2;          //!< T2s per plane (3 tiers)
+    Time m_detection;        //!< ECMP: local failure detection delay
+    Time m_reconvergence;    //!< ECMP: further delay before remote switches reroute
 
     bool m_built;                                            //!< Build() done
     NodeContainer m_hosts;                                   //!< hosts
@@ -230,6 +331,10 @@ private:
     std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t0;  //!< [plane][i]
     std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t1;  //!< [plane][j]
     std::vector<std::vector<Ptr<MrcChannel>>> m_uplinks;     //!< [plane][i * nT1 + j]
+    std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t2;  //!< [plane][k]
+    std::vector<std::vector<Ptr<MrcChannel>>> m_spines;      //!< [plane][t1 * nT2 + k]
+    std::vector<Link> m_links;                               //!< every switch cable, for routing
+    std::vector<std::vector<std::vector<uint32_t>>> m_adj;   //!< [plane][sw] -> link indices
 };
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "ns3/mrc-header.h"
 
 #include "ns3/node.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 
 namespace ns3
@@ -61,6 +62,14 @@ void
 MrcStackHelper::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
 {
     m_qpFactory.Set(name, value);
+}
+
+void
+MrcStackHelper::SetRoceBaseline()
+{
+    SetPathSelector("ns3::MrcSinglePath");
+    SetCongestionControl("ns3::MrcDcqcn");
+    SetQueuePairAttribute("LossRecovery", StringValue("go-back-n"));
 }
 
 void

@@ -74,6 +74,13 @@ public:
     void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
 
     /**
+     * Configure the RoCE-style baseline: one path per QP (MrcSinglePath, an ECMP hash),
+     * go-back-N loss recovery and DCQCN rate control. Pair it with a fabric built with
+     * Routing=ecmp, TrimEnabled=false and LastHopEcn=true. There is no PFC: drops are real.
+     */
+    void SetRoceBaseline();
+
+    /**
      * Aggregate an MrcL4Protocol to every host of a built fabric.
      * @param fabric the fabric
      */

@@ -19,6 +19,12 @@ MrcCongestionOps::GetTypeId()
 MrcCongestionOps::MrcCongestionOps() = default;
 MrcCongestionOps::~MrcCongestionOps() = default;
 
+uint64_t
+MrcCongestionOps::GetPacingRate() const
+{
+    return 0;
+}
+
 void
 MrcCongestionOps::Init(uint32_t /* bdp */, Time /* baseRtt */, uint32_t /* mss */)
 {

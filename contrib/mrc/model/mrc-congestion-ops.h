@@ -52,6 +52,11 @@ public:
     virtual void OnTimeout() = 0;
     /** @return a short name */
     virtual std::string GetName() const = 0;
+    /**
+     * @return the pacing rate in bit/s for rate-based algorithms (DCQCN), or 0 when the window
+     * alone limits the sender
+     */
+    virtual uint64_t GetPacingRate() const;
 };
 
 } // namespace ns3

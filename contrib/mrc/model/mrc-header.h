@@ -73,7 +73,8 @@ public:
         NACK_NONE = 0,             //!< not a NACK
         NACK_TRIMMED = 1,          //!< trimmed mid-fabric
         NACK_TRIMMED_LAST_HOP = 2, //!< trimmed on the last hop (incast)
-        NACK_OUT_OF_WINDOW = 3     //!< PSN outside the receive window
+        NACK_OUT_OF_WINDOW = 3,    //!< PSN outside the receive window
+        NACK_SEQUENCE_ERROR = 4    //!< go-back-N: expected PSN not received (psn = expected)
     };
 
     /** UDP destination port of MRC packets. */

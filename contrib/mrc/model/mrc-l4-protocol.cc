@@ -208,14 +208,14 @@ MrcL4Protocol::GetHost() const
 
 void
 MrcL4Protocol::SendPacket(
-    uint32_t plane, const Ipv6Address& dst, uint16_t ev, uint8_t tc, Ptr<Packet> packet)
+    uint32_t plane, const Ipv6Address& dst, uint32_t flowLabel, uint8_t tc, Ptr<Packet> packet)
 {
     Ipv6Header h;
     h.SetSource(m_addresses[plane]);
     h.SetDestination(dst);
     h.SetNextHeader(17);
     h.SetHopLimit(64);
-    h.SetFlowLabel(ev);
+    h.SetFlowLabel(flowLabel);
     h.SetTrafficClass(tc);
     h.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
     m_ports[plane]->SendFrame(packet, h);

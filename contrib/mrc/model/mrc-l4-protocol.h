@@ -94,12 +94,12 @@ public:
      * Send an MRC packet (called by queue pairs).
      * @param plane the plane (NIC port)
      * @param dst the destination address (uSID carrier)
-     * @param ev the EV (goes into the flow label)
+     * @param flowLabel the flow label (derived from the QP and its EV)
      * @param tc the Traffic Class
      * @param packet the MRC packet (header included)
      */
     void SendPacket(
-        uint32_t plane, const Ipv6Address& dst, uint16_t ev, uint8_t tc, Ptr<Packet> packet);
+        uint32_t plane, const Ipv6Address& dst, uint32_t flowLabel, uint8_t tc, Ptr<Packet> packet);
 
     /**
      * Assign the random stream used to build EV sets.

@@ -9,6 +9,7 @@
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -69,6 +70,13 @@ MrcQueuePair::GetTypeId()
                             UintegerValue(65536),
                             MakeUintegerAccessor(&MrcQueuePair::m_recvWindow),
                             MakeUintegerChecker<uint32_t>(64))
+              .AddAttribute("LossRecovery",
+                            "selective (MRC: SACK/NACK, selective retransmission) or go-back-n "
+                            "(RoCE: the receiver takes only in-order packets and NAKs a gap, the "
+                            "sender rewinds)",
+                            StringValue("selective"),
+                            MakeStringAccessor(&MrcQueuePair::m_recovery),
+                            MakeStringChecker())
               .AddTraceSource("Tx",
                               "A data packet or probe was sent (packet, psn, ev, TxCause)",
                               MakeTraceSourceAccessor(&MrcQueuePair::m_txTrace),
@@ -99,6 +107,9 @@ MrcQueuePair::MrcQueuePair()
     , m_retryLimit(8)
     , m_reorderThreshold(128)
     , m_recvWindow(65536)
+    , m_recovery("selective")
+    , m_gbn(false)
+    , m_nakSent(false)
     , m_l4(nullptr)
     , m_qpn(0)
     , m_remoteHost(0)
@@ -141,6 +152,7 @@ MrcQueuePair::DoDispose()
     m_rtoEvent.Cancel();
     m_probeEvent.Cancel();
     m_ackTimer.Cancel();
+    m_paceEvent.Cancel();
     m_selector = nullptr;
     m_cc = nullptr;
     m_l4 = nullptr;
@@ -171,6 +183,10 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_cc = cc;
     m_baseRtt = baseRtt;
     m_rto = NanoSeconds(1024) * (int64_t(1) << m_rtoExponent);
+    NS_ABORT_MSG_UNLESS(m_recovery == "selective" || m_recovery == "go-back-n",
+                        "MrcQueuePair: LossRecovery must be selective or go-back-n (got '"
+                            << m_recovery << "')");
+    m_gbn = m_recovery == "go-back-n";
     std::vector<uint32_t> perPlane;
     for (const auto& p : m_paths)
     {
@@ -271,8 +287,18 @@ MrcQueuePair::TrySend()
         return;
     }
     const uint32_t cwnd = m_cc->GetCwnd();
+    const uint64_t rate = m_cc->GetPacingRate();
     while (true)
     {
+        if (rate > 0 && Simulator::Now() < m_nextSendTime)
+        {
+            if (!m_paceEvent.IsRunning())
+            {
+                m_paceEvent = Simulator::Schedule(
+                    m_nextSendTime - Simulator::Now(), &MrcQueuePair::TrySend, this);
+            }
+            return;
+        }
         // Retransmissions first.
         while (!m_retxQueue.empty())
         {
@@ -385,6 +411,13 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     {
         m_txTrace(packet, psn, h.ev, cause);
     }
+    const uint64_t rate = m_cc->GetPacingRate();
+    if (rate > 0)
+    {
+        const Time gap = NanoSeconds(
+            static_cast<int64_t>(double(p.len + MrcHeader::SIZE + 40) * 8e9 / double(rate)));
+        m_nextSendTime = std::max(m_nextSendTime, Simulator::Now()) + gap;
+    }
     p.ev = h.ev;
     p.sentAt = Simulator::Now();
     p.lost = false;
@@ -403,7 +436,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     }
     m_l4->SendPacket(e.plane,
                      m_paths[e.plane][e.path],
-                     h.ev,
+                     FlowLabel(h.ev),
                      MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_ECT0),
                      packet);
     return true;
@@ -422,6 +455,10 @@ MrcQueuePair::Receive(Ptr<Packet> packet, const MrcHeader& h, uint8_t tc, uint32
         case MrcHeader::WRITE_IMM:
         {
             const uint8_t dscp = MrcDscp::Dscp(tc);
+            if ((dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP) && m_gbn)
+            {
+                return; // a RoCE NIC does not understand trimming: the packet is simply lost
+            }
             if (dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP)
             {
                 MrcHeader n;
@@ -484,6 +521,23 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
         SendAck();
         return;
     }
+    if (m_gbn && psn != m_rxCum)
+    {
+        // Go-back-N: only the expected PSN is accepted; one NAK per gap.
+        if (!m_nakSent)
+        {
+            m_nakSent = true;
+            MrcHeader n;
+            n.opcode = MrcHeader::NACK;
+            n.ev = h.ev;
+            n.psn = m_rxCum;
+            n.timestamp = h.timestamp;
+            n.nackReason = MrcHeader::NACK_SEQUENCE_ERROR;
+            SendControl(n, h.plane, h.path);
+        }
+        return;
+    }
+    m_nakSent = false;
     if (psn - m_rxCum >= m_recvWindow)
     {
         MrcHeader n;
@@ -614,7 +668,7 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
     packet->AddHeader(h);
     m_l4->SendPacket(plane,
                      paths[path],
-                     h.ev,
+                     FlowLabel(h.ev),
                      MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
                      packet);
 }
@@ -753,9 +807,55 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
 }
 
 void
+MrcQueuePair::Rewind(uint32_t psn, uint8_t cause)
+{
+    m_retxQueue.clear();
+    for (uint32_t q = std::max(psn, m_psnBase); q < m_nextPsn; ++q)
+    {
+        TxPkt& p = m_txPkts[q - m_psnBase];
+        if (p.acked)
+        {
+            continue;
+        }
+        if (!p.lost)
+        {
+            m_inflight -= p.len;
+        }
+        p.lost = true;
+        p.cause = cause;
+        m_retxQueue.push_back(q);
+    }
+}
+
+void
 MrcQueuePair::HandleNack(const MrcHeader& h)
 {
     ++m_nacks;
+    if (h.nackReason == MrcHeader::NACK_SEQUENCE_ERROR)
+    {
+        if (m_txMsgs.empty() || h.psn < m_psnBase || h.psn >= m_nextPsn)
+        {
+            return;
+        }
+        // Cumulative: everything below the expected PSN arrived.
+        for (uint32_t q = m_psnBase; q < h.psn; ++q)
+        {
+            AckPsn(q);
+        }
+        const TxPkt& p = m_txPkts[h.psn - m_psnBase];
+        // Ignore a NAK for a gap already being repaired (its resend is recent and in flight).
+        if (!p.lost && p.tries > 1 && Simulator::Now() - p.sentAt < 2 * m_baseRtt)
+        {
+            CompleteSends();
+            return;
+        }
+        m_cc->OnNack(p.len, false);
+        Rewind(h.psn, TX_RETX_NACK);
+        CompleteSends();
+        m_cwnd = m_cc->GetCwnd();
+        TrySend();
+        return;
+    }
     const bool lastHop = h.nackReason == MrcHeader::NACK_TRIMMED_LAST_HOP;
     if (h.nackReason == MrcHeader::NACK_TRIMMED || lastHop)
     {
@@ -853,6 +953,12 @@ MrcQueuePair::OnRto()
         ++m_timeouts;
         fired = true;
         m_selector->OnLoss(p.ev, MrcPathSelector::CAUSE_TIMEOUT);
+        if (m_gbn)
+        {
+            Rewind(s.psn, TX_RETX_TIMEOUT);
+            m_sentOrder.clear();
+            break;
+        }
         DeclareLost(s.psn, TX_RETX_TIMEOUT);
     }
     if (fired)
@@ -940,7 +1046,7 @@ MrcQueuePair::OnProbeTimer()
         }
         m_l4->SendPacket(e.plane,
                          m_paths[e.plane][e.path],
-                         ev,
+                         FlowLabel(ev),
                          MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
                          packet);
     }

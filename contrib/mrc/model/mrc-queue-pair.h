@@ -143,6 +143,15 @@ public:
     uint32_t GetRemoteHost() const;
     /** @return the peer's QPN */
     uint32_t GetRemoteQpn() const;
+    /**
+     * @param ev an EV slot
+     * @return the IPv6 flow label this QP's packets on that EV carry
+     */
+    uint32_t GetFlowLabel(uint16_t ev) const
+    {
+        return FlowLabel(ev);
+    }
+
     /** @return true once the QP has failed */
     bool IsInError() const;
     /** @return messages posted and not yet completed */
@@ -278,6 +287,12 @@ private:
      */
     void HandleNack(const MrcHeader& h);
     /**
+     * Go-back-N: retransmit everything from a PSN on.
+     * @param psn first PSN to resend
+     * @param cause TxCause
+     */
+    void Rewind(uint32_t psn, uint8_t cause);
+    /**
      * Handle a data packet.
      * @param h its header
      * @param tc IPv6 Traffic Class
@@ -323,6 +338,18 @@ private:
     /** @return the usable planes */
     uint64_t UsablePlanes() const;
     /**
+     * The IPv6 flow label of packets on an EV: distinct per QP and EV, so that an ECMP fabric
+     * hashes different QPs (and a sprayed QP's EVs) onto different paths, as RoCEv2's UDP
+     * source port does.
+     * @param ev the EV slot
+     * @return the 20-bit flow label
+     */
+    uint32_t FlowLabel(uint16_t ev) const
+    {
+        return ((m_qpn * 2654435761u) ^ (m_remoteHost * 40503u) ^ (uint32_t(ev) * 0x9E37u))
+             & 0xFFFFFu;
+    }
+    /**
      * @param length message length
      * @return packets it needs
      */
@@ -346,6 +373,11 @@ private:
     uint32_t m_reorderThreshold; //!< ReorderThreshold
     Time m_probeInterval;        //!< ProbeInterval
     uint32_t m_recvWindow;       //!< RecvWindow
+    std::string m_recovery;      //!< LossRecovery attribute
+    bool m_gbn;                  //!< go-back-N mode
+    bool m_nakSent;              //!< go-back-N receiver: a NAK is out for this gap
+    Time m_nextSendTime;         //!< pacing: earliest next transmission
+    EventId m_paceEvent;         //!< pacing: pending TrySend
 
     MrcL4Protocol* m_l4;                           //!< owner
     uint32_t m_qpn;                                //!< local QPN

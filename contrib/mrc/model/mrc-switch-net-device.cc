@@ -40,6 +40,8 @@ MrcSwitchNetDevice::DropReasonName(uint32_t reason)
             return "PortDown";
         case BLACKHOLE:
             return "Blackhole";
+        case NO_ROUTE:
+            return "NoRoute";
         default:
             return "Unknown";
     }
@@ -81,6 +83,8 @@ MrcSwitchNetDevice::MrcSwitchNetDevice()
     , m_blockBytes(4)
     , m_frozen(false)
     , m_blackhole(false)
+    , m_ecmp(false)
+    , m_hashSeed(0)
     , m_latency(NanoSeconds(500))
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())
@@ -227,6 +231,11 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, Ipv6Header
         Drop(packet, BLACKHOLE);
         return;
     }
+    if (m_ecmp)
+    {
+        ForwardEcmp(inPort, packet, header);
+        return;
+    }
     uint8_t a[16];
     header.GetDestination().GetBytes(a);
     if (std::memcmp(a, m_block, m_blockBytes) != 0)
@@ -269,6 +278,140 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, Ipv6Header
     ++m_forwarded;
     m_forwardTrace(packet, inPort, out);
     port->SendFrame(packet, header);
+}
+
+void
+MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, Ipv6Header& header)
+{
+    uint8_t dst[16];
+    header.GetDestination().GetBytes(dst);
+    const uint32_t host = HostIdOf(dst);
+    if (host >= m_hostGroup.size())
+    {
+        Drop(packet, NO_ROUTE);
+        return;
+    }
+    const std::vector<uint16_t>& group = m_groups[m_hostGroup[host]];
+    uint32_t usable = 0;
+    for (uint16_t p : group)
+    {
+        usable += m_portUsable[p];
+    }
+    if (usable == 0)
+    {
+        Drop(packet, NO_ROUTE);
+        return;
+    }
+    const uint8_t hopLimit = header.GetHopLimit();
+    if (hopLimit <= 1)
+    {
+        Drop(packet, HOP_LIMIT);
+        return;
+    }
+    uint8_t src[16];
+    header.GetSource().GetBytes(src);
+    const uint16_t out = PickEcmp(group, usable, HostIdOf(src), host, header.GetFlowLabel());
+    MrcNetDevice* port = PeekPointer(m_ports[out]);
+    if (!port->IsLinkUp())
+    {
+        // Hashed onto a dead link that local detection has not caught yet.
+        Drop(packet, PORT_DOWN);
+        return;
+    }
+    header.SetHopLimit(hopLimit - 1);
+    ++m_forwarded;
+    m_forwardTrace(packet, inPort, out);
+    port->SendFrame(packet, header);
+}
+
+uint16_t
+MrcSwitchNetDevice::PickEcmp(const std::vector<uint16_t>& group,
+                             uint32_t usable,
+                             uint32_t srcHost,
+                             uint32_t dstHost,
+                             uint32_t flowLabel) const
+{
+    // The flow hash: source, destination and flow label (which carries the EV, as the UDP
+    // source port does on a real RoCEv2 fabric), salted per switch against polarisation.
+    uint64_t h = (uint64_t(srcHost) << 32) ^ dstHost;
+    h ^= uint64_t(flowLabel) * 0x9E3779B97F4A7C15ULL;
+    h ^= m_hashSeed;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    uint32_t k = static_cast<uint32_t>(h % usable);
+    for (uint16_t p : group)
+    {
+        if (m_portUsable[p] && k-- == 0)
+        {
+            return p;
+        }
+    }
+    return group[0];
+}
+
+uint16_t
+MrcSwitchNetDevice::GetEcmpEgress(Ipv6Address src, Ipv6Address dst, uint32_t flowLabel) const
+{
+    uint8_t s[16];
+    uint8_t d[16];
+    src.GetBytes(s);
+    dst.GetBytes(d);
+    const uint32_t host = HostIdOf(d);
+    if (host >= m_hostGroup.size())
+    {
+        return NO_PORT;
+    }
+    const std::vector<uint16_t>& group = m_groups[m_hostGroup[host]];
+    uint32_t usable = 0;
+    for (uint16_t p : group)
+    {
+        usable += m_portUsable[p];
+    }
+    return usable == 0 ? NO_PORT : PickEcmp(group, usable, HostIdOf(s), host, flowLabel);
+}
+
+bool
+MrcSwitchNetDevice::IsBlackhole() const
+{
+    return m_blackhole;
+}
+
+void
+MrcSwitchNetDevice::SetEcmpMode(bool on)
+{
+    m_ecmp = on;
+    m_hashSeed = static_cast<uint32_t>(m_usid) * 2654435761u + 12345;
+}
+
+bool
+MrcSwitchNetDevice::IsEcmpMode() const
+{
+    return m_ecmp;
+}
+
+void
+MrcSwitchNetDevice::SetEcmpRoutes(std::vector<uint32_t> hostGroup,
+                                  std::vector<std::vector<uint16_t>> groups)
+{
+    m_hostGroup = std::move(hostGroup);
+    m_groups = std::move(groups);
+    m_portUsable.resize(m_ports.size(), 1);
+}
+
+void
+MrcSwitchNetDevice::SetPortUsable(uint32_t port, bool usable)
+{
+    m_portUsable.resize(m_ports.size(), 1);
+    m_portUsable.at(port) = usable ? 1 : 0;
+}
+
+bool
+MrcSwitchNetDevice::IsPortUsable(uint32_t port) const
+{
+    return port >= m_portUsable.size() || m_portUsable[port] != 0;
 }
 
 uint64_t

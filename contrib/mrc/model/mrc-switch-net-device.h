@@ -54,6 +54,7 @@ public:
         HOP_LIMIT,        //!< hop limit exhausted
         PORT_DOWN,        //!< egress port's link is down
         BLACKHOLE,        //!< the switch is blackholing (fault injection)
+        NO_ROUTE,         //!< ECMP mode: no usable next hop toward the destination
         DROP_REASON_COUNT //!< number of reasons
     };
 
@@ -132,6 +133,53 @@ public:
      * @param on true to start blackholing
      */
     void SetBlackhole(bool on);
+    /** @return true while blackholing */
+    bool IsBlackhole() const;
+
+    /**
+     * Switch to destination-based ECMP forwarding (the routed baseline) instead of SRv6.
+     * @param on true for ECMP
+     */
+    void SetEcmpMode(bool on);
+    /** @return true in ECMP mode */
+    bool IsEcmpMode() const;
+    /**
+     * Install ECMP routes (what BGP would have computed). Unlike the SRv6 table this may change
+     * while the simulation runs: it models reconvergence.
+     * @param hostGroup for each destination host id, the index of its next-hop group
+     * @param groups the next-hop groups (port lists)
+     */
+    void SetEcmpRoutes(std::vector<uint32_t> hostGroup, std::vector<std::vector<uint16_t>> groups);
+    /**
+     * Local failure detection (BFD-like): stop or resume hashing onto a port.
+     * @param port the port
+     * @param usable false to exclude it from every next-hop group
+     */
+    void SetPortUsable(uint32_t port, bool usable);
+    /**
+     * @param port the port
+     * @return whether ECMP may hash onto it
+     */
+    bool IsPortUsable(uint32_t port) const;
+    /**
+     * ECMP: the egress port a flow hashes onto (what ForwardEcmp would pick now).
+     * @param src source address
+     * @param dst destination address
+     * @param flowLabel flow label
+     * @return the port, or NO_PORT if there is no usable route
+     */
+    uint16_t GetEcmpEgress(Ipv6Address src, Ipv6Address dst, uint32_t flowLabel) const;
+
+    /**
+     * Read the destination host id from a routed-fabric address (its low 32 bits).
+     * @param address the address
+     * @return the host id
+     */
+    static uint32_t HostIdOf(const uint8_t* address)
+    {
+        return (uint32_t(address[12]) << 24) | (uint32_t(address[13]) << 16)
+             | (uint32_t(address[14]) << 8) | address[15];
+    }
 
     /** @return packets received */
     uint64_t GetReceived() const;
@@ -187,6 +235,27 @@ private:
      */
     void Drop(Ptr<const Packet> packet, DropReason reason);
     /**
+     * Forward by destination with ECMP.
+     * @param inPort ingress port
+     * @param packet payload
+     * @param header IPv6 header
+     */
+    void ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, Ipv6Header& header);
+    /**
+     * Hash a flow onto a usable member of a next-hop group.
+     * @param group the group
+     * @param usable how many members are usable (> 0)
+     * @param srcHost source host id
+     * @param dstHost destination host id
+     * @param flowLabel flow label
+     * @return the port
+     */
+    uint16_t PickEcmp(const std::vector<uint16_t>& group,
+                      uint32_t usable,
+                      uint32_t srcHost,
+                      uint32_t dstHost,
+                      uint32_t flowLabel) const;
+    /**
      * @param latency the new forwarding latency, applied to all ports
      */
     void SetLatency(Time latency);
@@ -201,6 +270,11 @@ private:
     uint32_t m_blockBytes;                             //!< locator block length, bytes
     bool m_frozen;                                     //!< table frozen (simulation started)
     bool m_blackhole;                                  //!< silently dropping everything
+    bool m_ecmp;                                       //!< destination-based ECMP mode
+    uint32_t m_hashSeed;                               //!< ECMP hash seed (per switch)
+    std::vector<uint32_t> m_hostGroup;                 //!< ECMP: host id -> group
+    std::vector<std::vector<uint16_t>> m_groups;       //!< ECMP: next-hop groups
+    std::vector<uint8_t> m_portUsable;                 //!< ECMP: local detection state
     Time m_latency;                                    //!< forwarding latency
     uint32_t m_ifIndex;                                //!< interface index
     Mac48Address m_address;                            //!< nominal address

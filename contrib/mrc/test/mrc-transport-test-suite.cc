@@ -8,8 +8,9 @@
  * plane failover, single-path mode, retry exhaustion and determinism.
  */
 
-#include "ns3/core-module.h"
 #include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
 #include "ns3/test.h"
 
 #include <map>
@@ -71,7 +72,7 @@ MakeNet(uint32_t planes,
 /** Collects completions of one queue pair. */
 class Completions
 {
-  public:
+public:
     /**
      * Listen to a queue pair pair.
      * @param sender the sending side
@@ -218,18 +219,18 @@ PostAll(Ptr<MrcQueuePair> qp, const std::vector<uint64_t>& sizes)
  */
 class MrcExactlyOnceTestCase : public TestCase
 {
-  public:
+public:
     /**
      * @param lossRate random loss on every link
      */
     explicit MrcExactlyOnceTestCase(double lossRate)
         : TestCase(lossRate > 0 ? "1% random loss on every link: every byte placed exactly once"
-                                : "many messages over many QPs: exact byte accounting"),
-          m_lossRate(lossRate)
+                                : "many messages over many QPs: exact byte accounting")
+        , m_lossRate(lossRate)
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         Net n = MakeNet(2, 2, 3, 2);
@@ -275,7 +276,8 @@ class MrcExactlyOnceTestCase : public TestCase
         for (std::size_t q = 0; q < pairs.size(); ++q)
         {
             const Completions& c = comps[q];
-            NS_TEST_ASSERT_MSG_EQ(pairs[q].second->GetBytesPlaced(), total, "placed once: qp " << q);
+            NS_TEST_ASSERT_MSG_EQ(
+                pairs[q].second->GetBytesPlaced(), total, "placed once: qp " << q);
             NS_TEST_ASSERT_MSG_EQ(c.sends.size(), sizes.size(), "send completions");
             NS_TEST_ASSERT_MSG_LT(c.sends.back().completed, MilliSeconds(100), "no stall");
             NS_TEST_ASSERT_MSG_EQ(c.recvs.size(), sizes.size(), "receive completions");
@@ -311,13 +313,13 @@ class MrcExactlyOnceTestCase : public TestCase
  */
 class MrcLossyPathTestCase : public TestCase
 {
-  public:
+public:
     MrcLossyPathTestCase()
         : TestCase("an EV on a path with 20% loss becomes ASSUMED_BAD quickly; others do not")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         Net n = MakeNet(1, 1, 2, 4, "ns3::MrcAdaptiveSpray", 16);
@@ -373,14 +375,14 @@ class MrcLossyPathTestCase : public TestCase
  */
 class MrcSelectorStateTestCase : public TestCase
 {
-  public:
+public:
     MrcSelectorStateTestCase()
         : TestCase("EV states: ECN and mid-fabric trims skip, last-hop trims do not, loss "
                    "retires and replaces in-plane, probes restore, floor, denial")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
@@ -416,7 +418,8 @@ class MrcSelectorStateTestCase : public TestCase
         s->OnNack(0, false);
         NS_TEST_ASSERT_MSG_EQ(s->GetEv(0).state, MrcPathSelector::SKIP, "mid-fabric trim: SKIP");
         s->OnNack(1, true);
-        NS_TEST_ASSERT_MSG_EQ(s->GetEv(1).state, MrcPathSelector::GOOD, "last-hop trim: no penalty");
+        NS_TEST_ASSERT_MSG_EQ(
+            s->GetEv(1).state, MrcPathSelector::GOOD, "last-hop trim: no penalty");
         s->OnAck(2, true);
         NS_TEST_ASSERT_MSG_EQ(s->GetEv(2).state, MrcPathSelector::SKIP, "ECN echo: SKIP");
         s->OnAck(3, false);
@@ -425,7 +428,8 @@ class MrcSelectorStateTestCase : public TestCase
         for (int i = 0; i < 16; ++i)
         {
             const int32_t ev = s->Select(3);
-            NS_TEST_ASSERT_MSG_EQ(((ev == 0 || ev == 2) && i < 6), false, "skipped EV sits out one rotation");
+            NS_TEST_ASSERT_MSG_EQ(
+                ((ev == 0 || ev == 2) && i < 6), false, "skipped EV sits out one rotation");
         }
         NS_TEST_ASSERT_MSG_EQ(s->GetEv(0).state, MrcPathSelector::GOOD, "back after a rotation");
 
@@ -496,13 +500,13 @@ class MrcSelectorStateTestCase : public TestCase
  */
 class MrcLastHopTrimTestCase : public TestCase
 {
-  public:
+public:
     MrcLastHopTrimTestCase()
         : TestCase("incast: last-hop trim NACKs retransmit without skipping EVs")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         Net n = MakeNet(1, 1, 5, 4, "ns3::MrcAdaptiveSpray", 16);
@@ -557,18 +561,18 @@ class MrcLastHopTrimTestCase : public TestCase
  */
 class MrcPathFailureTestCase : public TestCase
 {
-  public:
+public:
     /**
      * @param blackhole blackhole a T1 instead of taking a link down
      */
     explicit MrcPathFailureTestCase(bool blackhole)
         : TestCase(blackhole ? "blackholed T1: timeouts retire its EVs, data still delivered once"
-                             : "link down then up: EVs retired by timeout, restored by probes"),
-          m_blackhole(blackhole)
+                             : "link down then up: EVs retired by timeout, restored by probes")
+        , m_blackhole(blackhole)
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         Net n = MakeNet(1, 1, 2, 4, "ns3::MrcAdaptiveSpray", 16);
@@ -600,15 +604,13 @@ class MrcPathFailureTestCase : public TestCase
             if (ch.to == MrcPathSelector::ASSUMED_BAD)
             {
                 NS_TEST_ASSERT_MSG_EQ(ch.path, badPath, "only the failed path's EVs retire");
-                const bool unexplained = ch.cause == MrcPathSelector::CAUSE_TIMEOUT ||
-                                         ch.cause == MrcPathSelector::CAUSE_SACK_LOSS;
-                NS_TEST_ASSERT_MSG_EQ(unexplained,
-                                      true,
-                                      "retired for unexplained loss");
+                const bool unexplained = ch.cause == MrcPathSelector::CAUSE_TIMEOUT
+                                      || ch.cause == MrcPathSelector::CAUSE_SACK_LOSS;
+                NS_TEST_ASSERT_MSG_EQ(unexplained, true, "retired for unexplained loss");
                 ++retired;
             }
-            if (ch.from == MrcPathSelector::ASSUMED_BAD && ch.to == MrcPathSelector::GOOD &&
-                ch.cause == MrcPathSelector::CAUSE_PROBE)
+            if (ch.from == MrcPathSelector::ASSUMED_BAD && ch.to == MrcPathSelector::GOOD
+                && ch.cause == MrcPathSelector::CAUSE_PROBE)
             {
                 NS_TEST_ASSERT_MSG_GT(ch.at, MicroSeconds(300), "restored after the repair");
                 ++restored;
@@ -628,13 +630,13 @@ class MrcPathFailureTestCase : public TestCase
  */
 class MrcPortDownTestCase : public TestCase
 {
-  public:
+public:
     MrcPortDownTestCase()
         : TestCase("local NIC port down: its plane unused in both directions, then resumed")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         Net n = MakeNet(2, 1, 2, 2, "ns3::MrcAdaptiveSpray", 16);
@@ -655,7 +657,8 @@ class MrcPortDownTestCase : public TestCase
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(ab.second->GetBytesPlaced(), size, "A -> B delivered");
         NS_TEST_ASSERT_MSG_EQ(ba.second->GetBytesPlaced(), size, "B -> A delivered");
-        auto count = [](const TxLog& l, Time from, Time to) {
+        auto count = [](const TxLog& l, Time from, Time to)
+        {
             uint32_t n = 0;
             for (const auto& t : l.txs)
             {
@@ -682,13 +685,13 @@ class MrcPortDownTestCase : public TestCase
  */
 class MrcSinglePathTestCase : public TestCase
 {
-  public:
+public:
     MrcSinglePathTestCase()
         : TestCase("single path: one path only; dead path -> retry exhaustion -> error completion")
     {
     }
 
-  private:
+private:
     void DoRun() override
     {
         {
@@ -729,15 +732,16 @@ class MrcSinglePathTestCase : public TestCase
             Completions c;
             c.Listen(qps.first, qps.second);
             uint32_t errors = 0;
-            qps.first->TraceConnectWithoutContext(
-                "QpError",
-                MakeCallback(+[](uint32_t* e, uint32_t, uint32_t) { ++*e; }).Bind(&errors));
+            qps.first->TraceConnectWithoutContext("QpError",
+                                                  MakeCallback(+[](uint32_t* e, uint32_t, uint32_t)
+                                                               {
+                                                                   ++*e;
+                                                               })
+                                                      .Bind(&errors));
             for (uint32_t j = 0; j < 2; ++j)
             {
-                Simulator::Schedule(MicroSeconds(5),
-                                    &MrcChannel::SetUp,
-                                    n.fabric->GetUplink(0, 0, j),
-                                    false);
+                Simulator::Schedule(
+                    MicroSeconds(5), &MrcChannel::SetUp, n.fabric->GetUplink(0, 0, j), false);
             }
             qps.first->PostWrite(1000000, 0);
             Simulator::Stop(Seconds(1));
@@ -745,9 +749,8 @@ class MrcSinglePathTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(qps.first->IsInError(), true, "QP in error");
             NS_TEST_ASSERT_MSG_EQ(errors, 1u, "QpError traced once");
             NS_TEST_ASSERT_MSG_EQ(c.sends.size(), 1u, "an error completion");
-            NS_TEST_ASSERT_MSG_EQ(c.sends.at(0).status,
-                                  MrcQueuePair::RETRY_EXCEEDED,
-                                  "status RETRY_EXCEEDED");
+            NS_TEST_ASSERT_MSG_EQ(
+                c.sends.at(0).status, MrcQueuePair::RETRY_EXCEEDED, "status RETRY_EXCEEDED");
             NS_TEST_ASSERT_MSG_LT(c.sends.at(0).completed,
                                   MilliSeconds(1),
                                   "no hang: the QP gave up after RetryLimit timeouts");
@@ -765,13 +768,13 @@ class MrcSinglePathTestCase : public TestCase
  */
 class MrcDeterminismTestCase : public TestCase
 {
-  public:
+public:
     MrcDeterminismTestCase()
         : TestCase("same seed gives an identical transmission trace")
     {
     }
 
-  private:
+private:
     /**
      * Run a lossy scenario.
      * @param stream first random stream
@@ -795,7 +798,8 @@ class MrcDeterminismTestCase : public TestCase
         }
         Simulator::Run();
         uint64_t hash = 1469598103934665603ULL;
-        auto mix = [&hash](uint64_t v) {
+        auto mix = [&hash](uint64_t v)
+        {
             hash ^= v;
             hash *= 1099511628211ULL;
         };
@@ -835,7 +839,7 @@ class MrcDeterminismTestCase : public TestCase
  */
 class MrcTransportTestSuite : public TestSuite
 {
-  public:
+public:
     MrcTransportTestSuite()
         : TestSuite("mrc-transport", TestSuite::Type::UNIT)
     {
