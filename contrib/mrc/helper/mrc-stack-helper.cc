@@ -8,6 +8,7 @@
 
 #include "ns3/node.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 #include "ns3/type-id.h"
 
 namespace ns3
@@ -70,6 +71,10 @@ MrcStackHelper::SetRoceBaseline()
     SetPathSelector("ns3::MrcSinglePath");
     SetCongestionControl("ns3::MrcDcqcn");
     SetQueuePairAttribute("LossRecovery", StringValue("go-back-n"));
+    // RoCE NICs wait much longer than MRC before declaring a loss, and retry more: scaled to
+    // the microsecond fabrics simulated here, 1.024 us x 2^7 = 131 us and 16 tries.
+    SetQueuePairAttribute("AckTimeoutExponent", UintegerValue(7));
+    SetQueuePairAttribute("RetryLimit", UintegerValue(16));
 }
 
 void

@@ -75,7 +75,8 @@ public:
 
     /**
      * Configure the RoCE-style baseline: one path per QP (MrcSinglePath, an ECMP hash),
-     * go-back-N loss recovery and DCQCN rate control. Pair it with a fabric built with
+     * go-back-N loss recovery and DCQCN rate control, with a longer timeout (2^7 x 1.024 us)
+     * and more retries (16) than MRC's defaults. Pair it with a fabric built with
      * Routing=ecmp, TrimEnabled=false and LastHopEcn=true. There is no PFC: drops are real.
      */
     void SetRoceBaseline();

@@ -1,0 +1,427 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief Tests of fault injection and of the routed RoCE-style baseline.
+ */
+
+#include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
+#include "ns3/test.h"
+
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * A fabric with a stack.
+ * @param routing srv6 or ecmp
+ * @param planes planes
+ * @param hostsPerT0 hosts per T0
+ * @param t0 T0s
+ * @param t1 T1s
+ * @param roce install the RoCE baseline transport
+ * @param stack the stack helper to install with
+ * @return the fabric
+ */
+Ptr<MrcClosHelper>
+Build(const std::string& routing,
+      uint32_t planes,
+      uint32_t hostsPerT0,
+      uint32_t t0,
+      uint32_t t1,
+      bool roce,
+      MrcStackHelper& stack)
+{
+    Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
+    f->SetAttribute("Planes", UintegerValue(planes));
+    f->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    f->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    f->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    f->SetAttribute("Routing", StringValue(routing));
+    if (roce)
+    {
+        f->SetAttribute("TrimEnabled", BooleanValue(false));
+        f->SetAttribute("LastHopEcn", BooleanValue(true));
+        stack.SetRoceBaseline();
+    }
+    f->Build();
+    stack.Install(f);
+    int64_t s = 1 + f->AssignStreams(1);
+    stack.AssignStreams(s);
+    return f;
+}
+
+/**
+ * @param events fault events
+ * @param state a state
+ * @return how many events have it
+ */
+uint32_t
+Count(const std::vector<MrcFaultEvent>& events, const std::string& state)
+{
+    uint32_t n = 0;
+    for (const auto& e : events)
+    {
+        n += e.state == state ? 1 : 0;
+    }
+    return n;
+}
+
+} // namespace
+
+/**
+ * @ingroup mrc-tests
+ * @brief Stochastic flap processes produce as many flaps as their rate says.
+ */
+class MrcFlapProcessTestCase : public TestCase
+{
+public:
+    MrcFlapProcessTestCase()
+        : TestCase("flap processes: counts within statistical bounds of the rate")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            bool periodic;
+            bool perLink;
+            double rate;
+        };
+
+        for (const Case c :
+             {Case{false, true, 5000}, Case{true, true, 5000}, Case{false, false, 4000}})
+        {
+            MrcStackHelper stack;
+            Ptr<MrcClosHelper> f = Build("srv6", 1, 1, 4, 4, false, stack);
+            Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
+            faults->SetAttribute("Periodic", BooleanValue(c.periodic));
+            faults->SetAttribute("DownTimeDistribution", StringValue("constant"));
+            faults->SetFabric(f);
+            faults->AssignStreams(100);
+            std::string err;
+            NS_TEST_ASSERT_MSG_EQ(
+                faults->AddFlapProcess(
+                    "t0-t1", c.rate, c.perLink, MicroSeconds(5), Time(0), MilliSeconds(10), err),
+                true,
+                err);
+            Simulator::Stop(MilliSeconds(10) + MicroSeconds(1));
+            Simulator::Run();
+            const auto& ev = faults->GetEvents();
+            const double expected = c.rate * 0.01 * (c.perLink ? 16 : 1);
+            const double downs = Count(ev, "down");
+            if (c.periodic)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(downs, expected, 16, "periodic: exactly the rate");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(downs,
+                                          expected,
+                                          4 * std::sqrt(expected),
+                                          "Poisson: within 4 sigma of rate x time");
+            }
+            NS_TEST_ASSERT_MSG_GT(downs, 0, "flaps happened");
+            // Every flap that ended is an up event 5 us after its down event.
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(downs - Count(ev, "up"), 16, "flaps end");
+            std::string bad;
+            NS_TEST_ASSERT_MSG_EQ(
+                faults->AddFlapProcess("t9-t1", 1, true, MicroSeconds(1), Time(0), Seconds(1), bad),
+                false,
+                "unknown tier rejected");
+            NS_TEST_ASSERT_MSG_NE(bad.find("t0-t1"), std::string::npos, "message lists tiers");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief MRC keeps every transfer alive through continuous flaps, a blackholed T1, a rebooting
+ * T1 and a lost NIC port.
+ */
+class MrcSurvivesFaultsTestCase : public TestCase
+{
+public:
+    MrcSurvivesFaultsTestCase()
+        : TestCase("MRC: flaps, blackhole, reboot and NIC port loss; every byte once")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        MrcStackHelper stack;
+        Ptr<MrcClosHelper> f = Build("srv6", 2, 2, 2, 4, false, stack);
+        Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
+        faults->SetFabric(f);
+        faults->AssignStreams(50);
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(
+            faults->AddFlapProcess("t0-t1", 2000, true, MicroSeconds(20), Time(0), Seconds(1), err),
+            true,
+            err);
+        NS_TEST_ASSERT_MSG_EQ(faults->LoadSchedule("time_us,action,target,duration_us\n"
+                                                   "100,blackhole,plane0/t1-1,300\n"
+                                                   "200,switch_reboot,plane1/t1-2,300\n"
+                                                   "150,nic_port_down,host0/plane1,400\n",
+                                                   "test",
+                                                   err),
+                              true,
+                              err);
+        std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> qps;
+        const uint64_t size = 4000000;
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            qps.push_back(stack.Connect(h, (h + 2) % 4));
+            qps.back().first->PostWrite(size, 0);
+        }
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        for (const auto& q : qps)
+        {
+            NS_TEST_ASSERT_MSG_EQ(q.second->GetBytesPlaced(), size, "every byte, exactly once");
+            NS_TEST_ASSERT_MSG_EQ(q.first->GetPendingMessages(), 0u, "completed");
+            NS_TEST_ASSERT_MSG_EQ(q.first->IsInError(), false, "no QP error");
+        }
+        const auto& ev = faults->GetEvents();
+        std::set<std::string> kinds;
+        for (const auto& e : ev)
+        {
+            kinds.insert(e.kind);
+        }
+        NS_TEST_ASSERT_MSG_EQ(kinds.count("blackhole") + kinds.count("switch_reboot")
+                                  + kinds.count("nic_port") + kinds.count("link"),
+                              4u,
+                              "all four fault kinds happened");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The routed baseline loses what is hashed onto a dead link until detection and
+ * reconvergence, then recovers.
+ */
+class MrcBaselineReconvergenceTestCase : public TestCase
+{
+public:
+    MrcBaselineReconvergenceTestCase()
+        : TestCase("baseline: traffic lost to a dead link until reconvergence, then recovers")
+    {
+    }
+
+private:
+    /**
+     * Drop trace sink.
+     * @param p packet
+     * @param reason reason
+     */
+    void Dropped(Ptr<const Packet> p, uint32_t reason)
+    {
+        m_lastDrop = Simulator::Now();
+        ++m_drops;
+    }
+
+    void DoRun() override
+    {
+        MrcStackHelper stack;
+        Ptr<MrcClosHelper> f = Build("ecmp", 1, 1, 2, 2, true, stack);
+        for (uint32_t n = 0; n < f->GetSwitches().GetN(); ++n)
+        {
+            f->GetSwitches().Get(n)->GetDevice(0)->TraceConnectWithoutContext(
+                "Drop", MakeCallback(&MrcBaselineReconvergenceTestCase::Dropped, this));
+        }
+        auto qps = stack.Connect(0, 1);
+        const uint16_t port = f->GetT0(0, 0)->GetEcmpEgress(
+            f->GetHostAddress(0, 0), f->GetHostAddress(1, 0), qps.first->GetFlowLabel(0));
+        NS_TEST_ASSERT_MSG_NE(port, MrcSwitchNetDevice::NO_PORT, "routed");
+        const uint32_t t1 = port - 1;
+        // The flow's link dies for good at 100 us: detection 50 us, reconvergence 500 us more.
+        Simulator::Schedule(MicroSeconds(100), &MrcChannel::SetUp, f->GetUplink(0, 0, t1), false);
+        const uint64_t size = 20000000;
+        qps.first->PostWrite(size, 0);
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(m_drops, 0u, "packets hashed onto the dead link were lost");
+        NS_TEST_ASSERT_MSG_GT(f->GetT0(0, 0)->GetDropped(MrcSwitchNetDevice::PORT_DOWN),
+                              0u,
+                              "lost at the T0 before detection");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(
+            m_lastDrop, MicroSeconds(100 + 50 + 500 + 20), "no loss after reconvergence");
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), size, "recovered: all delivered");
+        NS_TEST_ASSERT_MSG_GT(qps.first->GetRetransmissions(), 0u, "go-back-N resent");
+        Simulator::Destroy();
+    }
+
+    Time m_lastDrop;     //!< last switch drop
+    uint64_t m_drops{0}; //!< switch drops
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Go-back-N: after a gap the sender resends everything from the gap on, including
+ * packets the receiver got (and discarded as out of order).
+ */
+class MrcGoBackNTestCase : public TestCase
+{
+public:
+    MrcGoBackNTestCase()
+        : TestCase("go-back-N retransmits everything after a gap")
+    {
+    }
+
+private:
+    /**
+     * Tx trace sink.
+     * @param p packet
+     * @param psn PSN
+     * @param ev EV
+     * @param cause cause
+     */
+    void Tx(Ptr<const Packet> p, uint32_t psn, uint16_t ev, uint8_t cause)
+    {
+        if (cause != MrcQueuePair::TX_NEW)
+        {
+            m_retx.insert(psn);
+        }
+    }
+
+    void DoRun() override
+    {
+        MrcStackHelper stack;
+        Ptr<MrcClosHelper> f = Build("ecmp", 1, 1, 2, 2, true, stack);
+        auto qps = stack.Connect(0, 1);
+        qps.first->TraceConnectWithoutContext("Tx", MakeCallback(&MrcGoBackNTestCase::Tx, this));
+        const uint16_t port = f->GetT0(0, 0)->GetEcmpEgress(
+            f->GetHostAddress(0, 0), f->GetHostAddress(1, 0), qps.first->GetFlowLabel(0));
+        Ptr<MrcChannel> link = f->GetUplink(0, 0, port - 1);
+        // A 1 us outage, shorter than detection: a few packets vanish mid-transfer.
+        Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetUp, link, false);
+        Simulator::Schedule(MicroSeconds(21), &MrcChannel::SetUp, link, true);
+        const uint64_t size = 2000000;
+        qps.first->PostWrite(size, 0);
+        Simulator::Run();
+        const uint64_t lost = link->GetLostInFlight() + f->GetT0(0, 0)->GetDroppedTotal()
+                            + f->GetT0(0, 0)->GetPort(port)->GetQueue()->GetDroppedTotal();
+        NS_TEST_ASSERT_MSG_GT(lost, 0u, "the outage lost packets");
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), size, "all delivered in the end");
+        NS_TEST_ASSERT_MSG_GT(m_retx.size(), lost, "resent more than was lost: go-back-N");
+        const uint32_t first = *m_retx.begin();
+        const uint32_t last = *m_retx.rbegin();
+        NS_TEST_ASSERT_MSG_EQ(last - first + 1,
+                              m_retx.size(),
+                              "the resent PSNs form one contiguous range from the gap on");
+        Simulator::Destroy();
+    }
+
+    std::set<uint32_t> m_retx; //!< retransmitted PSNs
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Fault schedule files: good ones run, bad ones are rejected naming line and field.
+ */
+class MrcFaultFileTestCase : public TestCase
+{
+public:
+    MrcFaultFileTestCase()
+        : TestCase("fault schedule files: parsed, executed, and bad ones rejected")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        MrcStackHelper stack;
+        Ptr<MrcClosHelper> f = Build("srv6", 2, 2, 2, 2, false, stack);
+        Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
+        faults->SetFabric(f);
+        struct Bad
+        {
+            const char* text;
+            const char* mustMention;
+        };
+
+        const Bad bad[] = {
+            {"time,action,target,duration_us\n", "header"},
+            {"time_us,action,target,duration_us\n10,link_dwn,plane0/t0-0/t1-0,\n",
+             ":2: field 'action'"},
+            {"time_us,action,target,duration_us\n# c\n10,link_down,plane9/t0-0/t1-0,\n",
+             ":3: field 'target'"},
+            {"time_us,action,target,duration_us\n-5,link_down,plane0/t0-0/t1-0,\n",
+             "field 'time_us'"},
+            {"time_us,action,target,duration_us\n5,link_flap,plane0/t0-0/t1-0,\n",
+             "field 'duration_us'"},
+            {"time_us,action,target,duration_us\n5,link_down,plane0/t0-0/t1-7,\n",
+             "field 'target'"},
+            {"time_us,action,target,duration_us\n5,blackhole,host1/plane0,10\n", "switch target"},
+            {"time_us,action,target,duration_us\n5,link_down\n", "expected 4 fields"},
+            {"", "empty file"},
+        };
+        for (const auto& b : bad)
+        {
+            std::string err;
+            NS_TEST_ASSERT_MSG_EQ(faults->LoadSchedule(b.text, "f.csv", err), false, b.text);
+            NS_TEST_ASSERT_MSG_NE(err.find(b.mustMention),
+                                  std::string::npos,
+                                  "'" << err << "' mentions '" << b.mustMention << "'");
+            NS_TEST_ASSERT_MSG_EQ(err.find('\n'), std::string::npos, "one line");
+        }
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(faults->LoadSchedule("time_us,action,target,duration_us\n"
+                                                   "10,link_flap,plane0/t0-0/t1-1,5\n"
+                                                   "20,nic_port_down,host3/plane1,5\n"
+                                                   "30,switch_reboot,plane1/t0-1,5\n"
+                                                   "40,blackhole,plane0/t1-0,5\n"
+                                                   "50,link_down,plane0/t0-1/t1-0,\n"
+                                                   "60,link_up,plane0/t0-1/t1-0,\n",
+                                                   "good.csv",
+                                                   err),
+                              true,
+                              err);
+        NS_TEST_ASSERT_MSG_EQ(faults->GetEvents().size(), 0u, "nothing happens before Run");
+        Simulator::Run();
+        const auto& ev = faults->GetEvents();
+        NS_TEST_ASSERT_MSG_EQ(ev.size(), 10u, "five faults, each with its end");
+        NS_TEST_ASSERT_MSG_EQ(ev[0].target, "plane0/t0-0/t1-1", "first event target");
+        NS_TEST_ASSERT_MSG_EQ(ev[0].time, MicroSeconds(10), "first event time");
+        NS_TEST_ASSERT_MSG_EQ(ev[1].state, "up", "flap ends 5 us later");
+        NS_TEST_ASSERT_MSG_EQ(ev[1].time, MicroSeconds(15), "flap end time");
+        NS_TEST_ASSERT_MSG_EQ(f->GetUplink(0, 1, 0)->IsUp(), true, "link_up restored it");
+        std::ostringstream csv;
+        faults->WriteEventsCsv(csv, "mrc", true);
+        NS_TEST_ASSERT_MSG_EQ(
+            csv.str().substr(0, 37), "scheme,time_us,kind,target,state,deta", "events.csv header");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Fault and baseline test suite.
+ */
+class MrcFaultTestSuite : public TestSuite
+{
+public:
+    MrcFaultTestSuite()
+        : TestSuite("mrc-faults", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MrcFlapProcessTestCase);
+        AddTestCase(new MrcSurvivesFaultsTestCase);
+        AddTestCase(new MrcBaselineReconvergenceTestCase);
+        AddTestCase(new MrcGoBackNTestCase);
+        AddTestCase(new MrcFaultFileTestCase);
+    }
+};
+
+static MrcFaultTestSuite g_mrcFaultTestSuite; //!< static instance
