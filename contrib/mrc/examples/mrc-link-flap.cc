@@ -15,8 +15,9 @@
  *   ./ns3 run "mrc-link-flap --flows=2 --size=20000000 --flapPeriod=400 --flapDown=100"
  */
 
-#include "ns3/core-module.h"
 #include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
 
 #include <iomanip>
 #include <iostream>
@@ -29,31 +30,31 @@ namespace
 /** Parameters. */
 struct Params
 {
-    uint32_t flows = 2;            //!< transfers (host i -> host i + hostsPerT0)
-    uint32_t hostsPerT0 = 2;       //!< hosts per T0
-    uint32_t t1 = 4;               //!< T1s
-    uint64_t size = 20000000;      //!< bytes per transfer
-    double flapPeriodUs = 400;     //!< time between flaps
-    double flapDownUs = 100;       //!< down time of each flap
-    double firstFlapUs = 200;      //!< first flap
-    double binUs = 10;             //!< timeline bin
-    double detectionUs = 50;       //!< baseline BFD delay
-    double reconvergenceUs = 500;  //!< baseline BGP delay
-    std::string rate = "100Gbps";  //!< link rate
-    uint32_t seed = 1;             //!< seed
+    uint32_t flows = 2;           //!< transfers (host i -> host i + hostsPerT0)
+    uint32_t hostsPerT0 = 2;      //!< hosts per T0
+    uint32_t t1 = 4;              //!< T1s
+    uint64_t size = 20000000;     //!< bytes per transfer
+    double flapPeriodUs = 400;    //!< time between flaps
+    double flapDownUs = 100;      //!< down time of each flap
+    double firstFlapUs = 200;     //!< first flap
+    double binUs = 10;            //!< timeline bin
+    double detectionUs = 50;      //!< baseline BFD delay
+    double reconvergenceUs = 500; //!< baseline BGP delay
+    std::string rate = "100Gbps"; //!< link rate
+    uint32_t seed = 1;            //!< seed
 };
 
 /** Samples delivered bytes into bins. */
 class Timeline
 {
-  public:
+public:
     /**
      * @param rx receiving queue pairs
      * @param bin bin width
      */
     Timeline(std::vector<Ptr<MrcQueuePair>> rx, Time bin)
-        : m_rx(std::move(rx)),
-          m_bin(bin)
+        : m_rx(std::move(rx))
+        , m_bin(bin)
     {
     }
 
@@ -76,7 +77,7 @@ class Timeline
     std::vector<uint64_t> bins; //!< bytes delivered per bin
     uint64_t target = 0;        //!< bytes expected in all
 
-  private:
+private:
     std::vector<Ptr<MrcQueuePair>> m_rx; //!< receivers
     Time m_bin;                          //!< bin width
     uint64_t m_last = 0;                 //!< total at the last sample
@@ -132,10 +133,10 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     // fabric's hash in the baseline run, which runs first; the MRC run flaps the same link).
     if (baseline)
     {
-        const uint16_t port =
-            fabric->GetT0(0, 0)->GetEcmpEgress(fabric->GetHostAddress(0, 0),
-                                               fabric->GetHostAddress(prm.hostsPerT0, 0),
-                                               senders[0]->GetFlowLabel(0));
+        const uint16_t port
+            = fabric->GetT0(0, 0)->GetEcmpEgress(fabric->GetHostAddress(0, 0),
+                                                 fabric->GetHostAddress(prm.hostsPerT0, 0),
+                                                 senders[0]->GetFlowLabel(0));
         t1 = port == MrcSwitchNetDevice::NO_PORT ? 0 : port - prm.hostsPerT0;
     }
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
@@ -161,7 +162,8 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     }
     Timeline tl(receivers, NanoSeconds(static_cast<int64_t>(prm.binUs * 1000)));
     tl.target = prm.size * prm.flows;
-    Simulator::Schedule(NanoSeconds(static_cast<int64_t>(prm.binUs * 1000)), &Timeline::Sample, &tl);
+    Simulator::Schedule(
+        NanoSeconds(static_cast<int64_t>(prm.binUs * 1000)), &Timeline::Sample, &tl);
     Simulator::Stop(Seconds(1));
     Simulator::Run();
     std::cout << (baseline ? "baseline" : "mrc") << ": flapping " << target.str() << " every "
@@ -223,13 +225,14 @@ main(int argc, char* argv[])
     cmd.AddValue("firstFlap", "Microseconds before the first flap", prm.firstFlapUs);
     cmd.AddValue("bin", "Timeline bin, microseconds", prm.binUs);
     cmd.AddValue("detection", "Baseline: BFD detection delay, microseconds", prm.detectionUs);
-    cmd.AddValue("reconvergence", "Baseline: BGP reconvergence delay, microseconds", prm.reconvergenceUs);
+    cmd.AddValue(
+        "reconvergence", "Baseline: BGP reconvergence delay, microseconds", prm.reconvergenceUs);
     cmd.AddValue("linkRate", "Link rate", prm.rate);
     cmd.AddValue("seed", "Random seed", prm.seed);
     cmd.Parse(argc, argv);
-    if (prm.flows < 1 || prm.flows > prm.hostsPerT0 || prm.t1 < 2 || prm.size < 1 ||
-        prm.size > 0xffffffffULL || prm.flapPeriodUs <= prm.flapDownUs || prm.flapDownUs <= 0 ||
-        prm.binUs <= 0)
+    if (prm.flows < 1 || prm.flows > prm.hostsPerT0 || prm.t1 < 2 || prm.size < 1
+        || prm.size > 0xffffffffULL || prm.flapPeriodUs <= prm.flapDownUs || prm.flapDownUs <= 0
+        || prm.binUs <= 0)
     {
         std::cerr << "error: need 1 <= --flows <= --hostsPerT0, --t1 >= 2, 1 <= --size < 4 GiB, "
                      "0 < --flapDown < --flapPeriod and --bin > 0"

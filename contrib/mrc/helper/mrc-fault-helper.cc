@@ -23,7 +23,8 @@ namespace
 {
 
 /** Accepted actions, for messages. */
-const char* const ACTIONS = "link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down";
+const char* const ACTIONS
+    = "link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down";
 
 /**
  * Parse "<prefix><number>".
@@ -117,37 +118,37 @@ ParseMicros(const std::string& s, double& out)
 TypeId
 MrcFaultHelper::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcFaultHelper")
-            .SetParent<Object>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcFaultHelper>()
-            .AddAttribute("DownTimeDistribution",
-                          "Down time of stochastic flaps: exponential or constant (the mean)",
-                          StringValue("exponential"),
-                          MakeStringAccessor(&MrcFaultHelper::m_downDist),
-                          MakeStringChecker())
-            .AddAttribute("Periodic",
-                          "Stochastic flaps are periodic (random phase) instead of Poisson",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcFaultHelper::m_periodic),
-                          MakeBooleanChecker())
-            .AddTraceSource("Fault",
-                            "A fault event (time, kind, target, state)",
-                            MakeTraceSourceAccessor(&MrcFaultHelper::m_faultTrace),
-                            "ns3::MrcFaultHelper::FaultTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::MrcFaultHelper")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcFaultHelper>()
+              .AddAttribute("DownTimeDistribution",
+                            "Down time of stochastic flaps: exponential or constant (the mean)",
+                            StringValue("exponential"),
+                            MakeStringAccessor(&MrcFaultHelper::m_downDist),
+                            MakeStringChecker())
+              .AddAttribute("Periodic",
+                            "Stochastic flaps are periodic (random phase) instead of Poisson",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcFaultHelper::m_periodic),
+                            MakeBooleanChecker())
+              .AddTraceSource("Fault",
+                              "A fault event (time, kind, target, state)",
+                              MakeTraceSourceAccessor(&MrcFaultHelper::m_faultTrace),
+                              "ns3::MrcFaultHelper::FaultTracedCallback");
     return tid;
 }
 
 MrcFaultHelper::MrcFaultHelper()
-    : m_downDist("exponential"),
-      m_optRate(0),
-      m_optPerLink(true),
-      m_optDownUs(20),
-      m_optPeriodic(false),
-      m_optStartUs(0),
-      m_optStopUs(1e12),
-      m_periodic(false)
+    : m_downDist("exponential")
+    , m_optRate(0)
+    , m_optPerLink(true)
+    , m_optDownUs(20)
+    , m_optPeriodic(false)
+    , m_optStartUs(0)
+    , m_optStopUs(1e12)
+    , m_periodic(false)
 {
     m_exp = CreateObject<ExponentialRandomVariable>();
     m_uniform = CreateObject<UniformRandomVariable>();
@@ -222,14 +223,15 @@ MrcFaultHelper::Resolve(const std::string& name, Target& t, std::string& error) 
     uint32_t a = 0;
     uint32_t b = 0;
     uint32_t c = 0;
-    auto bad = [&error, &name](const std::string& why) {
-        error = "unknown target '" + name + "': " + why +
-                " (accepted: host<H>/plane<P>, plane<P>/t0-<I>/t1-<J>, plane<P>/t1-<J>/t2-<K>, "
+    auto bad = [&error, &name](const std::string& why)
+    {
+        error = "unknown target '" + name + "': " + why
+              + " (accepted: host<H>/plane<P>, plane<P>/t0-<I>/t1-<J>, plane<P>/t1-<J>/t2-<K>, "
                 "plane<P>/t0-<I>, plane<P>/t1-<J>, plane<P>/t2-<K>)";
         return false;
     };
-    if (parts.size() == 2 && ParseIndexed(parts[0], "host", a) &&
-        ParseIndexed(parts[1], "plane", b))
+    if (parts.size() == 2 && ParseIndexed(parts[0], "host", a)
+        && ParseIndexed(parts[1], "plane", b))
     {
         if (a >= m_fabric->GetNHosts() || b >= m_fabric->GetNPlanes())
         {
@@ -314,8 +316,8 @@ MrcFaultHelper::Schedule(Time at,
     }
     const bool isSwitch = t.kind == "switch";
     const bool isPort = t.kind == "nic_port";
-    if (action == "link_down" || action == "link_up" || action == "link_flap" ||
-        action == "nic_port_down")
+    if (action == "link_down" || action == "link_up" || action == "link_flap"
+        || action == "nic_port_down")
     {
         if (isSwitch)
         {
@@ -349,8 +351,8 @@ MrcFaultHelper::Schedule(Time at,
     {
         if (!isSwitch)
         {
-            error = "action '" + action + "' needs a switch target (plane<P>/t1-<J> ...), not '" +
-                    target + "'";
+            error = "action '" + action + "' needs a switch target (plane<P>/t1-<J> ...), not '"
+                  + target + "'";
             return false;
         }
         if (action == "switch_reboot")
@@ -378,12 +380,8 @@ MrcFaultHelper::Schedule(Time at,
             Simulator::Schedule(at, &MrcFaultHelper::SetBlackhole, this, t.sw, true, target);
             if (duration.IsStrictlyPositive())
             {
-                Simulator::Schedule(at + duration,
-                                    &MrcFaultHelper::SetBlackhole,
-                                    this,
-                                    t.sw,
-                                    false,
-                                    target);
+                Simulator::Schedule(
+                    at + duration, &MrcFaultHelper::SetBlackhole, this, t.sw, false, target);
             }
         }
         return true;
@@ -458,7 +456,8 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
     std::string line;
     uint32_t lineNo = 0;
     bool header = false;
-    auto fail = [&](const std::string& field, const std::string& why) {
+    auto fail = [&](const std::string& field, const std::string& why)
+    {
         std::ostringstream e;
         e << name << ":" << lineNo << ": field '" << field << "': " << why;
         error = e.str();
@@ -484,8 +483,8 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         if (!header)
         {
             header = true;
-            if (f.size() != 4 || f[0] != "time_us" || f[1] != "action" || f[2] != "target" ||
-                f[3] != "duration_us")
+            if (f.size() != 4 || f[0] != "time_us" || f[1] != "action" || f[2] != "target"
+                || f[3] != "duration_us")
             {
                 return fail("header", "expected 'time_us,action,target,duration_us'");
             }
@@ -493,8 +492,9 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         }
         if (f.size() != 4)
         {
-            return fail("row", "expected 4 fields (time_us,action,target,duration_us), got " +
-                                   std::to_string(f.size()));
+            return fail("row",
+                        "expected 4 fields (time_us,action,target,duration_us), got "
+                            + std::to_string(f.size()));
         }
         double at = 0;
         double dur = 0;
@@ -507,8 +507,8 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
             return fail("duration_us", "'" + f[3] + "' is not a non-negative number");
         }
         const std::string& a = f[1];
-        if (a != "link_down" && a != "link_up" && a != "link_flap" && a != "switch_reboot" &&
-            a != "blackhole" && a != "nic_port_down")
+        if (a != "link_down" && a != "link_up" && a != "link_flap" && a != "switch_reboot"
+            && a != "blackhole" && a != "nic_port_down")
         {
             return fail("action", "unknown action '" + a + "' (accepted: " + ACTIONS + ")");
         }
@@ -591,7 +591,8 @@ MrcFaultHelper::AddFlapProcess(const std::string& tier,
     }
     if (!(rate > 0) || rate > 1e9)
     {
-        error = "flap rate must be positive, in flaps per second (got " + std::to_string(rate) + ")";
+        error
+            = "flap rate must be positive, in flaps per second (got " + std::to_string(rate) + ")";
         return false;
     }
     if (m_tiers[idx].first.empty())
@@ -603,8 +604,8 @@ MrcFaultHelper::AddFlapProcess(const std::string& tier,
     {
         for (uint32_t l = 0; l < m_tiers[idx].first.size(); ++l)
         {
-            const double first = m_periodic ? m_uniform->GetValue(0, 1 / rate)
-                                            : m_exp->GetValue(1 / rate, 0);
+            const double first
+                = m_periodic ? m_uniform->GetValue(0, 1 / rate) : m_exp->GetValue(1 / rate, 0);
             Simulator::Schedule(start + Seconds(first),
                                 &MrcFaultHelper::NextFlap,
                                 this,
@@ -617,25 +618,17 @@ MrcFaultHelper::AddFlapProcess(const std::string& tier,
     }
     else
     {
-        const double first =
-            m_periodic ? m_uniform->GetValue(0, 1 / rate) : m_exp->GetValue(1 / rate, 0);
-        Simulator::Schedule(start + Seconds(first),
-                            &MrcFaultHelper::NextTierFlap,
-                            this,
-                            idx,
-                            rate,
-                            meanDown,
-                            stop);
+        const double first
+            = m_periodic ? m_uniform->GetValue(0, 1 / rate) : m_exp->GetValue(1 / rate, 0);
+        Simulator::Schedule(
+            start + Seconds(first), &MrcFaultHelper::NextTierFlap, this, idx, rate, meanDown, stop);
     }
     return true;
 }
 
 void
-MrcFaultHelper::NextFlap(Ptr<MrcChannel> link,
-                         std::string name,
-                         double rate,
-                         Time meanDown,
-                         Time stop)
+MrcFaultHelper::NextFlap(
+    Ptr<MrcChannel> link, std::string name, double rate, Time meanDown, Time stop)
 {
     if (Simulator::Now() > stop)
     {
@@ -645,12 +638,17 @@ MrcFaultHelper::NextFlap(Ptr<MrcChannel> link,
     if (link->IsUp())
     {
         SetLinks({link}, false, "link", name);
-        Simulator::Schedule(down, &MrcFaultHelper::SetLinks, this, std::vector<Ptr<MrcChannel>>{link},
-                            true, std::string("link"), name);
+        Simulator::Schedule(down,
+                            &MrcFaultHelper::SetLinks,
+                            this,
+                            std::vector<Ptr<MrcChannel>>{link},
+                            true,
+                            std::string("link"),
+                            name);
     }
     const double gap = m_periodic ? 1 / rate : m_exp->GetValue(1 / rate, 0);
-    Simulator::Schedule(Seconds(gap), &MrcFaultHelper::NextFlap, this, link, name, rate, meanDown,
-                        stop);
+    Simulator::Schedule(
+        Seconds(gap), &MrcFaultHelper::NextFlap, this, link, name, rate, meanDown, stop);
 }
 
 void
@@ -666,22 +664,29 @@ MrcFaultHelper::NextTierFlap(uint32_t tier, double rate, Time meanDown, Time sto
     {
         const Time down = DrawDownTime(meanDown);
         SetLinks({links[l]}, false, "link", m_tiers[tier].second[l]);
-        Simulator::Schedule(down, &MrcFaultHelper::SetLinks, this,
-                            std::vector<Ptr<MrcChannel>>{links[l]}, true, std::string("link"),
+        Simulator::Schedule(down,
+                            &MrcFaultHelper::SetLinks,
+                            this,
+                            std::vector<Ptr<MrcChannel>>{links[l]},
+                            true,
+                            std::string("link"),
                             m_tiers[tier].second[l]);
     }
     const double gap = m_periodic ? 1 / rate : m_exp->GetValue(1 / rate, 0);
-    Simulator::Schedule(Seconds(gap), &MrcFaultHelper::NextTierFlap, this, tier, rate, meanDown,
-                        stop);
+    Simulator::Schedule(
+        Seconds(gap), &MrcFaultHelper::NextTierFlap, this, tier, rate, meanDown, stop);
 }
 
 void
 MrcFaultHelper::AddCommandLineOptions(CommandLine& cmd)
 {
     cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", m_optFile);
-    cmd.AddValue("flapTier", "Stochastic link flaps on this tier: host-t0, t0-t1 or t1-t2", m_optTier);
-    cmd.AddValue("flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", m_optRate);
-    cmd.AddValue("flapPerLink", "The flap rate is per link (1) or for the whole tier (0)", m_optPerLink);
+    cmd.AddValue(
+        "flapTier", "Stochastic link flaps on this tier: host-t0, t0-t1 or t1-t2", m_optTier);
+    cmd.AddValue(
+        "flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", m_optRate);
+    cmd.AddValue(
+        "flapPerLink", "The flap rate is per link (1) or for the whole tier (0)", m_optPerLink);
     cmd.AddValue("flapDown", "Mean down time of a flap, microseconds", m_optDownUs);
     cmd.AddValue("flapPeriodic", "Periodic flaps (1) instead of Poisson (0)", m_optPeriodic);
     cmd.AddValue("flapStart", "No flap before this time, microseconds", m_optStartUs);
@@ -734,8 +739,8 @@ MrcFaultHelper::WriteEventsCsv(std::ostream& os, const std::string& scheme, bool
     }
     for (const auto& e : m_events)
     {
-        os << scheme << "," << e.time.GetNanoSeconds() / 1000.0 << "," << e.kind << ","
-           << e.target << "," << e.state << ",\n";
+        os << scheme << "," << e.time.GetNanoSeconds() / 1000.0 << "," << e.kind << "," << e.target
+           << "," << e.state << ",\n";
     }
 }
 

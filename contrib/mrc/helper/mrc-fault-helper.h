@@ -5,8 +5,9 @@
 #ifndef MRC_FAULT_HELPER_H
 #define MRC_FAULT_HELPER_H
 
-#include "ns3/command-line.h"
 #include "ns3/mrc-clos-helper.h"
+
+#include "ns3/command-line.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
@@ -54,7 +55,7 @@ struct MrcFaultEvent
  */
 class MrcFaultHelper : public Object
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcFaultHelper();
@@ -143,7 +144,7 @@ class MrcFaultHelper : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
-  private:
+private:
     void DoDispose() override;
 
     /** What a target name resolved to. */
@@ -209,25 +210,25 @@ class MrcFaultHelper : public Object
      */
     Time DrawDownTime(Time meanDown);
 
-    Ptr<MrcClosHelper> m_fabric;            //!< fabric
-    Ptr<ExponentialRandomVariable> m_exp;   //!< inter-arrival and down times
-    Ptr<UniformRandomVariable> m_uniform;   //!< link choice, periodic phases
-    std::string m_downDist;                 //!< DownTimeDistribution attribute
-    std::vector<MrcFaultEvent> m_events;    //!< recorded events
+    Ptr<MrcClosHelper> m_fabric;          //!< fabric
+    Ptr<ExponentialRandomVariable> m_exp; //!< inter-arrival and down times
+    Ptr<UniformRandomVariable> m_uniform; //!< link choice, periodic phases
+    std::string m_downDist;               //!< DownTimeDistribution attribute
+    std::vector<MrcFaultEvent> m_events;  //!< recorded events
     /** Links of a tier with their names. */
     std::vector<std::pair<std::vector<Ptr<MrcChannel>>, std::vector<std::string>>> m_tiers;
     TracedCallback<const MrcFaultEvent&> m_faultTrace; //!< Fault trace
 
     // command-line options
-    std::string m_optFile;   //!< --faultFile
-    std::string m_optTier;   //!< --flapTier
-    double m_optRate;        //!< --flapRate
-    bool m_optPerLink;       //!< --flapPerLink
-    double m_optDownUs;      //!< --flapDown (us)
-    bool m_optPeriodic;      //!< --flapPeriodic
-    double m_optStartUs;     //!< --flapStart (us)
-    double m_optStopUs;      //!< --flapStop (us)
-    bool m_periodic;         //!< Periodic attribute
+    std::string m_optFile; //!< --faultFile
+    std::string m_optTier; //!< --flapTier
+    double m_optRate;      //!< --flapRate
+    bool m_optPerLink;     //!< --flapPerLink
+    double m_optDownUs;    //!< --flapDown (us)
+    bool m_optPeriodic;    //!< --flapPeriodic
+    double m_optStartUs;   //!< --flapStart (us)
+    double m_optStopUs;    //!< --flapStop (us)
+    bool m_periodic;       //!< Periodic attribute
 };
 
 } // namespace ns3

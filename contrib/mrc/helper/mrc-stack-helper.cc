@@ -8,8 +8,8 @@
 
 #include "ns3/node.h"
 #include "ns3/string.h"
-#include "ns3/uinteger.h"
 #include "ns3/type-id.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {

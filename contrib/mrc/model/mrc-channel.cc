@@ -30,10 +30,11 @@ MrcChannel::GetTypeId()
                             TimeValue(MicroSeconds(1)),
                             MakeTimeAccessor(&MrcChannel::m_delay),
                             MakeTimeChecker(Time(0)))
-              .AddTraceSource("LostInFlight",
-                              "A frame was lost in flight because the cable went down",
-                              MakeTraceSourceAccessor(&MrcChannel::m_lostTrace),
-                              "ns3::Packet::TracedCallback");
+              .AddTraceSource(
+                  "LostInFlight",
+                  "A frame was lost on the cable: it went down, or the random loss process took it",
+                  MakeTraceSourceAccessor(&MrcChannel::m_lostTrace),
+                  "ns3::Packet::TracedCallback");
     return tid;
 }
 

@@ -18,65 +18,65 @@ NS_OBJECT_ENSURE_REGISTERED(MrcDcqcn);
 TypeId
 MrcDcqcn::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcDcqcn")
-            .SetParent<MrcCongestionOps>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcDcqcn>()
-            .AddAttribute("AlphaG",
-                          "Gain g of the alpha estimate",
-                          DoubleValue(1.0 / 256),
-                          MakeDoubleAccessor(&MrcDcqcn::m_g),
-                          MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("TimerPeriod",
-                          "Alpha decay and rate increase period",
-                          TimeValue(MicroSeconds(55)),
-                          MakeTimeAccessor(&MrcDcqcn::m_period),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("CnpInterval",
-                          "At most one rate cut per interval (the NIC's CNP pacing)",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&MrcDcqcn::m_cnpInterval),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("AiRate",
-                          "Additive increase step",
-                          DataRateValue(DataRate("500Mbps")),
-                          MakeDataRateAccessor(&MrcDcqcn::m_ai),
-                          MakeDataRateChecker())
-            .AddAttribute("HaiRate",
-                          "Hyper increase step",
-                          DataRateValue(DataRate("5Gbps")),
-                          MakeDataRateAccessor(&MrcDcqcn::m_hai),
-                          MakeDataRateChecker())
-            .AddAttribute("MinRate",
-                          "Lowest rate",
-                          DataRateValue(DataRate("100Mbps")),
-                          MakeDataRateAccessor(&MrcDcqcn::m_min),
-                          MakeDataRateChecker())
-            .AddAttribute("FastRecoverySteps",
-                          "Rounds of fast recovery before additive increase",
-                          UintegerValue(5),
-                          MakeUintegerAccessor(&MrcDcqcn::m_fastSteps),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("WindowBdps",
-                          "Cap on bytes in flight, in bandwidth-delay products",
-                          DoubleValue(2.0),
-                          MakeDoubleAccessor(&MrcDcqcn::m_windowBdps),
-                          MakeDoubleChecker<double>(0.01));
+    static TypeId tid
+        = TypeId("ns3::MrcDcqcn")
+              .SetParent<MrcCongestionOps>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcDcqcn>()
+              .AddAttribute("AlphaG",
+                            "Gain g of the alpha estimate",
+                            DoubleValue(1.0 / 256),
+                            MakeDoubleAccessor(&MrcDcqcn::m_g),
+                            MakeDoubleChecker<double>(0, 1))
+              .AddAttribute("TimerPeriod",
+                            "Alpha decay and rate increase period",
+                            TimeValue(MicroSeconds(55)),
+                            MakeTimeAccessor(&MrcDcqcn::m_period),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("CnpInterval",
+                            "At most one rate cut per interval (the NIC's CNP pacing)",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&MrcDcqcn::m_cnpInterval),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("AiRate",
+                            "Additive increase step",
+                            DataRateValue(DataRate("500Mbps")),
+                            MakeDataRateAccessor(&MrcDcqcn::m_ai),
+                            MakeDataRateChecker())
+              .AddAttribute("HaiRate",
+                            "Hyper increase step",
+                            DataRateValue(DataRate("5Gbps")),
+                            MakeDataRateAccessor(&MrcDcqcn::m_hai),
+                            MakeDataRateChecker())
+              .AddAttribute("MinRate",
+                            "Lowest rate",
+                            DataRateValue(DataRate("100Mbps")),
+                            MakeDataRateAccessor(&MrcDcqcn::m_min),
+                            MakeDataRateChecker())
+              .AddAttribute("FastRecoverySteps",
+                            "Rounds of fast recovery before additive increase",
+                            UintegerValue(5),
+                            MakeUintegerAccessor(&MrcDcqcn::m_fastSteps),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("WindowBdps",
+                            "Cap on bytes in flight, in bandwidth-delay products",
+                            DoubleValue(2.0),
+                            MakeDoubleAccessor(&MrcDcqcn::m_windowBdps),
+                            MakeDoubleChecker<double>(0.01));
     return tid;
 }
 
 MrcDcqcn::MrcDcqcn()
-    : m_g(1.0 / 256),
-      m_fastSteps(5),
-      m_windowBdps(2.0),
-      m_lineRate(100e9),
-      m_rc(100e9),
-      m_rt(100e9),
-      m_alpha(1.0),
-      m_stage(0),
-      m_cnpSinceTimer(false),
-      m_window(1 << 20)
+    : m_g(1.0 / 256)
+    , m_fastSteps(5)
+    , m_windowBdps(2.0)
+    , m_lineRate(100e9)
+    , m_rc(100e9)
+    , m_rt(100e9)
+    , m_alpha(1.0)
+    , m_stage(0)
+    , m_cnpSinceTimer(false)
+    , m_window(1 << 20)
 {
 }
 
@@ -131,7 +131,7 @@ MrcDcqcn::Cut()
     m_rc = std::max(m_rc * (1 - m_alpha / 2), double(m_min.GetBitRate()));
     m_alpha = (1 - m_g) * m_alpha + m_g;
     m_stage = 0;
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(m_period, &MrcDcqcn::OnTimer, this);
     }

@@ -14,7 +14,7 @@ namespace ns3
 
 /**
  * @ingroup mrc
- * @brief The MRC transport header: a UDP header followed by a fixed 64-byte MRC header.
+ * @brief The MRC transport header: a UDP header followed by a fixed 68-byte MRC header.
  *
  * Wire format (network byte order), the IPv6 payload of every MRC packet:
  *
@@ -26,13 +26,15 @@ namespace ns3
  *    12        4      destination QPN
  *    16        4      source QPN
  *    20        4      PSN (data, probe: this packet's; ACK, NACK: the PSN that triggered it)
- *    24        4      cumulative ACK: every PSN below it was received (ACK)
- *    28        4      SACK base: bit i of the bitmap is PSN base + i (ACK)
+ *    24        4      cumulative ACK: every PSN below it was received (ACK); immediate
+ *                     data (data packets of a Write-with-Immediate)
+ *    28        4      SACK base: bit i of the bitmap is PSN base + i (ACK); the packet's
+ *                     index within its message (data)
  *    32        8      SACK bitmap (ACK)
- *    40        8      remote offset of this packet's payload (data)
+ *    40        8      remote offset of this packet's payload (data); the sender's port-status
+ *                     bitmap, bit p = plane p up (ACK, NACK, PROBE_ACK)
  *    48        4      message sequence number (data)
- *    52        4      message length (data); immediate data on the last packet of a
- *                     Write-with-Immediate
+ *    52        4      message length (data)
  *    56        8      timestamp (data, probe: send time in ns; ACK, NACK: echoed)
  *    64        4      bytes received so far by the QP (ACK: congestion state)
  *    68        1      NACK reason (NackReason)
@@ -41,8 +43,10 @@ namespace ns3
  *    72        2      payload length (data)
  *    74        2      reserved
  *
- * so a trimmed packet keeps exactly GetSerializedSize() = 76 bytes of IPv6 payload. The EV also
- * travels in the IPv6 flow label: SRv6 shifting erases the path, the EV survives.
+ * so a trimmed packet keeps exactly GetSerializedSize() = 76 bytes of IPv6 payload. The IPv6 flow
+ * label carries a 20-bit hash of (QPN, peer, EV), as RoCEv2's UDP source port does, so
+ * that an ECMP fabric spreads queue pairs and EVs; SRv6 shifting erases the path, the EV in
+ * this header survives.
  */
 class MrcHeader : public Header
 {

@@ -60,6 +60,7 @@ MrcNetDevice::GetTypeId()
 
 MrcNetDevice::MrcNetDevice()
     : m_nodeId(0)
+    , m_psRounding(Time::GetResolution() < Time::PS ? 500 : 0)
     , m_receiver(nullptr)
     , m_port(0)
     , m_ifIndex(0)
@@ -186,7 +187,8 @@ void
 MrcNetDevice::StartTransmission(Ptr<Packet> packet, const Ipv6Header& header)
 {
     const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
-    const Time txTime = PicoSeconds(m_psPerByte * bytes);
+    // Round to the nearest nanosecond when that is the Time resolution (the default).
+    const Time txTime = PicoSeconds(m_psPerByte * bytes + m_psRounding);
     m_busyUntil = Simulator::Now() + txTime;
     ++m_txPackets;
     m_txBytes += bytes;

@@ -144,24 +144,25 @@ private:
      */
     void StartTransmission(Ptr<Packet> packet, const Ipv6Header& header);
 
-    Ptr<Node> m_node;                                 //!< owner
-    uint32_t m_nodeId;                                //!< owner id
-    Ptr<MrcChannel> m_channel;                        //!< cable
-    Ptr<MrcTrimmingQueue> m_queue;                    //!< egress queue
-    MrcFrameReceiver* m_receiver;                     //!< fast receive path, or null
-    uint32_t m_port;                                  //!< index known to m_receiver
-    uint32_t m_ifIndex;                               //!< interface index
-    Mac48Address m_address;                           //!< nominal address
-    uint16_t m_mtu;                                   //!< MTU (IPv6 packet)
-    DataRate m_dataRate;                              //!< line rate
-    uint64_t m_psPerByte;                             //!< serialization time per byte, picoseconds
-    Time m_rxLatency;                                 //!< added to arrivals
-    Time m_busyUntil;                                 //!< serializer busy until
-    bool m_txEventPending;                            //!< a TransmitComplete is scheduled
-    bool m_linkUp;                                    //!< cable state as last notified
-    uint64_t m_txPackets;                             //!< frames sent
-    uint64_t m_txBytes;                               //!< bytes sent
-    uint64_t m_rxPackets;                             //!< frames received
+    Ptr<Node> m_node;              //!< owner
+    uint32_t m_nodeId;             //!< owner id
+    uint64_t m_psRounding;         //!< 500 when Time has nanosecond resolution (round to nearest)
+    Ptr<MrcChannel> m_channel;     //!< cable
+    Ptr<MrcTrimmingQueue> m_queue; //!< egress queue
+    MrcFrameReceiver* m_receiver;  //!< fast receive path, or null
+    uint32_t m_port;               //!< index known to m_receiver
+    uint32_t m_ifIndex;            //!< interface index
+    Mac48Address m_address;        //!< nominal address
+    uint16_t m_mtu;                //!< MTU (IPv6 packet)
+    DataRate m_dataRate;           //!< line rate
+    uint64_t m_psPerByte;          //!< serialization time per byte, picoseconds
+    Time m_rxLatency;              //!< added to arrivals
+    Time m_busyUntil;              //!< serializer busy until
+    bool m_txEventPending;         //!< a TransmitComplete is scheduled
+    bool m_linkUp;                 //!< cable state as last notified
+    uint64_t m_txPackets;          //!< frames sent
+    uint64_t m_txBytes;            //!< bytes sent
+    uint64_t m_rxPackets;          //!< frames received
     NetDevice::ReceiveCallback m_rxCallback;          //!< standard receive path
     NetDevice::PromiscReceiveCallback m_promiscRx;    //!< promiscuous receive path
     TracedCallback<> m_linkChangeCallbacks;           //!< link change listeners

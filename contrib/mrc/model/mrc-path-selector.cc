@@ -51,8 +51,8 @@ MrcPathSelector::GetTypeId()
                             MakeUintegerAccessor(&MrcPathSelector::m_setSize),
                             MakeUintegerChecker<uint32_t>(1, 4096))
               .AddAttribute("EvMinActive",
-                            "Floor of usable EVs (ev_min_active): below it no EV is skipped or "
-                            "retired",
+                            "Floor of GOOD EVs (ev_min_active): an EV is not skipped, nor retired "
+                            "without a replacement, if that would leave fewer GOOD EVs",
                             UintegerValue(4),
                             MakeUintegerAccessor(&MrcPathSelector::m_minActive),
                             MakeUintegerChecker<uint32_t>())
@@ -318,7 +318,7 @@ MrcPathSelector::Retire(uint16_t ev, Cause cause)
             candidates.push_back(static_cast<uint16_t>(p));
         }
     }
-    if (candidates.empty() && CountUsable() <= m_minActive)
+    if (candidates.empty() && CountInState(GOOD) <= m_minActive)
     {
         return; // the floor: keep using it rather than drop below ev_min_active
     }
@@ -326,9 +326,20 @@ MrcPathSelector::Retire(uint16_t ev, Cause cause)
     if (!candidates.empty())
     {
         const uint16_t path = candidates[m_rng->GetInteger(0, candidates.size() - 1)];
-        m_evs.push_back({plane, path, GOOD, 0, 0, true, true, false});
-        const auto slot = static_cast<uint16_t>(m_evs.size() - 1);
-        m_stateTrace(slot, ASSUMED_BAD, GOOD, CAUSE_REPLACEMENT);
+        // Reuse a released slot if there is one, so the set stays bounded under many flaps.
+        uint32_t slot = 0;
+        while (slot < m_evs.size() && m_evs[slot].active)
+        {
+            ++slot;
+        }
+        if (slot == m_evs.size())
+        {
+            NS_ABORT_MSG_IF(m_evs.size() >= 0xffff, "MrcPathSelector: EV slots exhausted");
+            m_evs.push_back({});
+        }
+        m_evs[slot] = {plane, path, GOOD, 0, 0, true, true, false};
+        // A new EV is traced as a transition from ASSUMED_BAD (the one it replaces) to GOOD.
+        m_stateTrace(static_cast<uint16_t>(slot), ASSUMED_BAD, GOOD, CAUSE_REPLACEMENT);
     }
 }
 

@@ -56,8 +56,8 @@ MrcQueuePair::GetTypeId()
                             MakeUintegerChecker<uint32_t>(1, 65535))
               .AddAttribute("ReorderThreshold",
                             "A packet is a SACK hole once this many newer packets are "
-                            "acknowledged (and it is older than two base RTTs)",
-                            UintegerValue(128),
+                            "acknowledged and it is older than twice max(base RTT, smoothed RTT)",
+                            UintegerValue(16),
                             MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("ProbeInterval",
@@ -92,7 +92,7 @@ MrcQueuePair::GetTypeId()
               .AddTraceSource("QpError",
                               "The QP failed (qpn, psn that exhausted its retries)",
                               MakeTraceSourceAccessor(&MrcQueuePair::m_errorTrace),
-                              "ns3::TracedValueCallback::Uint32")
+                              "ns3::MrcQueuePair::ErrorTracedCallback")
               .AddTraceSource("Cwnd",
                               "Congestion window, bytes",
                               MakeTraceSourceAccessor(&MrcQueuePair::m_cwnd),
@@ -105,7 +105,7 @@ MrcQueuePair::MrcQueuePair()
     , m_ackEveryBytes(16384)
     , m_rtoExponent(6)
     , m_retryLimit(8)
-    , m_reorderThreshold(128)
+    , m_reorderThreshold(16)
     , m_recvWindow(65536)
     , m_recovery("selective")
     , m_gbn(false)
@@ -127,7 +127,6 @@ MrcQueuePair::MrcQueuePair()
     , m_probeSeq(0)
     , m_rxCum(0)
     , m_rxHighest(0)
-    , m_ackAlternate(false)
     , m_rxMsnBase(0)
     , m_rxBytes(0)
     , m_unackedBytes(0)
@@ -292,7 +291,7 @@ MrcQueuePair::TrySend()
     {
         if (rate > 0 && Simulator::Now() < m_nextSendTime)
         {
-            if (!m_paceEvent.IsRunning())
+            if (m_paceEvent.IsExpired())
             {
                 m_paceEvent = Simulator::Schedule(
                     m_nextSendTime - Simulator::Now(), &MrcQueuePair::TrySend, this);
@@ -430,7 +429,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
         ++m_retx;
     }
     m_sentOrder.push_back({psn, p.sentAt});
-    if (!m_rtoEvent.IsRunning())
+    if (m_rtoEvent.IsExpired())
     {
         m_rtoEvent = Simulator::Schedule(m_rto, &MrcQueuePair::OnRto, this);
     }
@@ -624,7 +623,7 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
     {
         SendAck();
     }
-    else if (!m_ackTimer.IsRunning())
+    else if (m_ackTimer.IsExpired())
     {
         m_ackTimer = Simulator::Schedule(m_ackDelay, &MrcQueuePair::SendAck, this);
     }
@@ -678,6 +677,20 @@ MrcQueuePair::SendAck()
 {
     m_ackTimer.Cancel();
     m_unackedBytes = 0;
+    // The bitmap starts at the cumulative PSN. When the triggering PSN lies beyond its reach, a
+    // second SACK centred on the trigger follows, so that both the oldest holes and the newest
+    // arrivals are reported by the same (possibly last) acknowledgement.
+    if (m_lastRx.psn >= m_rxCum + 64)
+    {
+        SendSack(m_lastRx.psn - 32);
+    }
+    SendSack(m_rxCum);
+    m_lastRxCe = false;
+}
+
+void
+MrcQueuePair::SendSack(uint32_t base)
+{
     ++m_acksSent;
     MrcHeader a;
     a.opcode = MrcHeader::ACK;
@@ -685,27 +698,11 @@ MrcQueuePair::SendAck()
     a.ev = m_lastRx.ev;
     a.psn = m_lastRx.psn;
     a.cumAck = m_rxCum;
-    // The bitmap starts at the cumulative PSN. When the triggering PSN lies beyond its reach,
-    // every other ACK centres the bitmap on it instead, so that both the oldest holes and the
-    // newest arrivals keep being reported even when some ACKs are lost.
-    uint32_t base = m_rxCum;
-    if (m_lastRx.psn >= m_rxCum + 64)
-    {
-        m_ackAlternate = !m_ackAlternate;
-        if (m_ackAlternate)
-        {
-            base = m_lastRx.psn - 32;
-        }
-    }
     uint64_t bits = 0;
     for (uint32_t i = 0; i < 64; ++i)
     {
         const uint32_t psn = base + i;
-        if (psn < m_rxCum)
-        {
-            bits |= uint64_t(1) << i;
-        }
-        else if (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0)
+        if (psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0))
         {
             bits |= uint64_t(1) << i;
         }
@@ -714,7 +711,6 @@ MrcQueuePair::SendAck()
     a.sackBitmap = bits;
     a.timestamp = m_lastRx.timestamp;
     a.recvBytes = static_cast<uint32_t>(m_rxBytes);
-    m_lastRxCe = false;
     SendControl(a, m_lastRx.plane, m_lastRx.path);
 }
 
@@ -781,14 +777,21 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
                        ? now - NanoSeconds(static_cast<int64_t>(h.timestamp))
                        : Time(0);
     m_cc->OnAck(newly, rtt, ecn);
-    // SACK holes: packets well behind the highest acknowledged one and older than two RTTs.
+    if (rtt.IsStrictlyPositive())
+    {
+        // Smoothed RTT (RFC 6298 gain): SACK-hole detection waits longer when paths queue.
+        m_srtt = m_srtt.IsZero() ? rtt : (m_srtt * 7 + rtt) / 8;
+    }
+    // SACK holes: packets well behind the highest acknowledged one and older than twice the
+    // larger of the base and the smoothed RTT (spraying reorders; queues delay some paths).
     if (m_highestAcked > m_reorderThreshold)
     {
+        const Time holeAge = 2 * std::max(m_baseRtt, m_srtt);
         const uint32_t limit = std::min(m_highestAcked - m_reorderThreshold, m_nextPsn);
         for (uint32_t psn = std::max(m_lossScan, m_psnBase); psn < limit; ++psn)
         {
             const TxPkt& p = m_txPkts[psn - m_psnBase];
-            if (!p.acked && !p.lost && now - p.sentAt > 2 * m_baseRtt)
+            if (!p.acked && !p.lost && now - p.sentAt > holeAge)
             {
                 m_selector->OnLoss(p.ev, MrcPathSelector::CAUSE_SACK_LOSS);
                 DeclareLost(psn, TX_RETX_SACK);
@@ -867,7 +870,10 @@ MrcQueuePair::HandleNack(const MrcHeader& h)
         // Only the transmission the NACK is about: a later retransmission is still in flight.
         if (!p.acked && !p.lost && p.ev == h.ev)
         {
-            m_cc->OnNack(p.len, lastHop);
+            if (h.nackReason != MrcHeader::NACK_OUT_OF_WINDOW)
+            {
+                m_cc->OnNack(p.len, lastHop);
+            }
             DeclareLost(h.psn, TX_RETX_NACK);
         }
     }
@@ -974,7 +980,7 @@ MrcQueuePair::OnRto()
 void
 MrcQueuePair::ArmRto()
 {
-    if (m_rtoEvent.IsRunning() || m_error)
+    if (!m_rtoEvent.IsExpired() || m_error)
     {
         return;
     }
@@ -999,7 +1005,7 @@ MrcQueuePair::ArmRto()
 void
 MrcQueuePair::MaybeStartProbing()
 {
-    if (!m_probeEvent.IsRunning() && !m_error && m_selector->GetNAssumedBad() > 0)
+    if (m_probeEvent.IsExpired() && !m_error && m_selector->GetNAssumedBad() > 0)
     {
         m_probeEvent = Simulator::Schedule(m_probeInterval, &MrcQueuePair::OnProbeTimer, this);
     }

@@ -51,13 +51,13 @@ struct MrcCompletion
  * stay under the congestion window. Loss recovery is selective: a NACK for a trimmed packet, a
  * SACK hole (ReorderThreshold newer packets acknowledged and the packet older than two base
  * RTTs) or the retransmission timeout (1.024 us x 2^AckTimeoutExponent) puts exactly that
- * packet back on the wire. A packet retransmitted RetryLimit times without success puts the QP in
+ * packet back on the wire. A packet transmitted RetryLimit times without success puts the QP in
  * the error state: every pending message completes with RETRY_EXCEEDED and QpError fires.
  *
  * Receiver: each packet carries its remote offset and is placed directly (a per-message bitmap,
  * no reorder buffer); duplicates are counted and dropped. A SACK (cumulative PSN, 64-bit bitmap,
  * reflected EV, ECN echo, timestamp echo, bytes received, port-status bitmap) is sent every
- * AckEveryBytes, at once on an ECN mark, a hole, a message's last packet, or after AckDelay.
+ * AckEveryBytes, at once on an ECN mark, a new gap, a message's last packet, or after AckDelay.
  * A trimmed header is answered by a NACK naming the reason (mid-fabric or last hop). Receive
  * completions are delivered in posting order.
  */
@@ -95,6 +95,13 @@ public:
                                      uint32_t psn,
                                      uint16_t ev,
                                      uint8_t cause);
+    /**
+     * Signature of the QpError trace.
+     * @param qpn the failed queue pair
+     * @param psn the packet that exhausted its transmissions
+     */
+    typedef void (*ErrorTracedCallback)(uint32_t qpn, uint32_t psn);
+
     /**
      * Signature of the completion traces.
      * @param c the completion
@@ -328,8 +335,13 @@ private:
      * @param path path of the packet being answered
      */
     void SendControl(MrcHeader& h, uint32_t plane, uint32_t path);
-    /** Send a SACK for what has been received so far. */
+    /** Acknowledge what has been received so far (one or two SACKs). */
     void SendAck();
+    /**
+     * Send one SACK.
+     * @param base first PSN of its bitmap
+     */
+    void SendSack(uint32_t base);
     /**
      * Fail the QP.
      * @param psn the packet that exhausted its retries
@@ -387,6 +399,7 @@ private:
     Ptr<MrcPathSelector> m_selector;               //!< path selection
     Ptr<MrcCongestionOps> m_cc;                    //!< congestion control
     Time m_baseRtt;                                //!< base RTT
+    Time m_srtt;                                   //!< smoothed RTT
     Time m_rto;                                    //!< retransmission timeout
     bool m_error;                                  //!< failed
     uint64_t m_peerPlaneMask;                      //!< planes up at the peer
@@ -420,7 +433,6 @@ private:
     // receiver
     uint32_t m_rxCum;            //!< every PSN below is received
     uint32_t m_rxHighest;        //!< highest PSN received + 1
-    bool m_ackAlternate;         //!< centre the next far-reaching SACK bitmap on its trigger
     std::deque<uint8_t> m_rxWin; //!< received flags from m_rxCum on
     std::deque<RxMsg> m_rxMsgs;  //!< messages from m_rxMsnBase on
     uint32_t m_rxMsnBase;        //!< oldest undelivered message

@@ -297,6 +297,7 @@ private:
             retx += pairs[q].first->GetRetransmissions();
             dups += pairs[q].second->GetDuplicatePackets();
         }
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(dups, retx, "every duplicate comes from a retransmission");
         if (m_lossRate > 0)
         {
             NS_TEST_ASSERT_MSG_GT(retx, 0u, "losses were repaired by retransmission");
@@ -770,7 +771,7 @@ class MrcDeterminismTestCase : public TestCase
 {
 public:
     MrcDeterminismTestCase()
-        : TestCase("same seed gives an identical transmission trace")
+        : TestCase("same seed and streams give an identical trace; other streams another")
     {
     }
 

@@ -1,0 +1,153 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_RECORDER_H
+#define MRC_RECORDER_H
+
+#include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-fault-helper.h"
+#include "ns3/mrc-stack-helper.h"
+#include "ns3/mrc-training-job.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief Listens on trace sources and writes a run's results directory: flows.csv, steps.csv,
+ * events.csv and links.csv (formats in analysis/README.md), and run.json.
+ *
+ * Several schemes (runs) can go into one directory one after the other: every row carries a
+ * `scheme` column. Times are in microseconds, throughput in Gb/s, sizes in bytes.
+ */
+class MrcRecorder : public Object
+{
+public:
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcRecorder();
+    ~MrcRecorder() override;
+
+    /**
+     * Create the directory (and parents) and open the CSV files with their headers.
+     * @param dir the results directory
+     * @param error set on failure
+     * @return false if the directory or a file cannot be written
+     */
+    bool Open(const std::string& dir, std::string& error);
+    /** @param scheme the scheme name written in every row from now on */
+    void SetScheme(const std::string& scheme);
+
+    /**
+     * Record a job's transfers (flows.csv) and steps (steps.csv).
+     * @param job the job
+     */
+    void AttachJob(Ptr<MrcTrainingJob> job);
+    /**
+     * Record fault events (events.csv).
+     * @param faults the fault helper
+     */
+    void AttachFaults(Ptr<MrcFaultHelper> faults);
+    /**
+     * Record every EV state change of every queue pair of the fabric's hosts (events.csv);
+     * call after the queue pairs exist.
+     * @param fabric the fabric
+     * @param stack the stack installed on it
+     */
+    void AttachEvStates(Ptr<MrcClosHelper> fabric, MrcStackHelper& stack);
+    /**
+     * Sample per plane and tier link utilisation and queue occupancy every bin (links.csv).
+     * @param fabric the fabric
+     * @param bin the bin width
+     */
+    void SampleLinks(Ptr<MrcClosHelper> fabric, Time bin);
+    /** Stop sampling links (call when the workload is done, or sampling keeps the run alive). */
+    void StopSampling();
+    /** Flush and close the CSV files. */
+    void Close();
+
+    /**
+     * Write run.json.
+     * @param dir the results directory
+     * @param program the program name
+     * @param version the program version
+     * @param seed the seed
+     * @param params every parameter, as text
+     * @param extra further top-level entries (name -> JSON text)
+     * @param error set on failure
+     * @return false on failure
+     */
+    static bool WriteRunJson(const std::string& dir,
+                             const std::string& program,
+                             const std::string& version,
+                             uint32_t seed,
+                             const std::map<std::string, std::string>& params,
+                             const std::map<std::string, std::string>& extra,
+                             std::string& error);
+
+    /** @return flows recorded so far */
+    uint64_t GetFlowsRecorded() const;
+
+private:
+    void DoDispose() override;
+    /**
+     * Transfer trace sink.
+     * @param r the record
+     */
+    void OnTransfer(const MrcTransferRecord& r);
+    /**
+     * Step trace sink.
+     * @param r the record
+     */
+    void OnStep(const MrcStepRecord& r);
+    /**
+     * Fault trace sink.
+     * @param e the event
+     */
+    void OnFault(const MrcFaultEvent& e);
+    /**
+     * EV state trace sink.
+     * @param who "hostH/qpQ"
+     * @param ev EV
+     * @param from old state
+     * @param to new state
+     * @param cause cause
+     */
+    void OnEvState(std::string who, uint16_t ev, uint8_t from, uint8_t to, uint8_t cause);
+    /** Take one link sample. */
+    void Sample();
+
+    /** A group of ports sampled together: one plane, one tier. */
+    struct PortGroup
+    {
+        uint32_t plane;                       //!< plane
+        std::string tier;                     //!< host-t0, t0-t1, t1-t0, t0-host, ...
+        std::vector<Ptr<MrcNetDevice>> ports; //!< transmitting ports
+        std::vector<uint64_t> lastBytes;      //!< tx bytes at the last sample
+    };
+
+    std::string m_scheme;            //!< scheme column
+    std::ofstream m_flows;           //!< flows.csv
+    std::ofstream m_steps;           //!< steps.csv
+    std::ofstream m_events;          //!< events.csv
+    std::ofstream m_links;           //!< links.csv
+    std::vector<PortGroup> m_groups; //!< sampled port groups
+    double m_rate;                   //!< link rate, bit/s
+    Time m_bin;                      //!< sampling bin
+    EventId m_sampleEvent;           //!< next sample
+    bool m_sampling;                 //!< sampling active
+    uint64_t m_flowsRecorded;        //!< rows in flows.csv
+};
+
+} // namespace ns3
+
+#endif /* MRC_RECORDER_H */

@@ -1,0 +1,833 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-training-job.h"
+
+#include "mrc-stack-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <tuple>
+#include <unordered_map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcTrainingJob");
+NS_OBJECT_ENSURE_REGISTERED(MrcTrainingJob);
+
+namespace
+{
+
+/** m_rankAt value of a rank still computing. */
+constexpr uint32_t COMPUTING = 0xffffffff;
+/** Transfer state: posted in this step. */
+constexpr uint8_t POSTED = 1;
+/** Transfer state: received (or released after a failure). */
+constexpr uint8_t RECEIVED = 2;
+/** Transfer state: send completion seen. */
+constexpr uint8_t SENT = 4;
+/** Largest message a queue pair accepts. */
+constexpr uint64_t MAX_MESSAGE = 0xffffffffULL;
+/** Immediate bit carrying the step parity. */
+constexpr uint32_t PARITY_BIT = 0x80000000U;
+/** Type name of replayed transfers. */
+const char* const REPLAY_NAME = "replay";
+/** Names, indexed by MrcTrainingJob::Placement. */
+const char* const g_placementNames[] = {"contiguous", "interleaved", "random"};
+
+} // namespace
+
+TypeId
+MrcTrainingJob::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::MrcTrainingJob")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcTrainingJob>()
+              .AddAttribute("JobId",
+                            "Identifier carried in the job's records",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcTrainingJob::m_jobId),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Name",
+                            "A name for output",
+                            StringValue("job"),
+                            MakeStringAccessor(&MrcTrainingJob::m_name),
+                            MakeStringChecker())
+              .AddAttribute("Steps",
+                            "Training steps to run",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&MrcTrainingJob::m_steps),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("ComputeTime",
+                            "Compute phase of every rank in every step",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&MrcTrainingJob::m_compute),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("ComputeJitter",
+                            "Each rank's compute phase is longer by a draw uniform in [0, jitter), "
+                            "independently per rank and step",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&MrcTrainingJob::m_jitter),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("WaitForReceiver",
+                            "A transfer waits until its receiver has reached its collective too "
+                            "(NCCL's receiver-ready rendezvous); false: only the sender must have",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcTrainingJob::m_waitForReceiver),
+                            MakeBooleanChecker())
+              .AddAttribute("KeepRecords",
+                            "Keep every transfer record in memory (GetTransferRecords)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcTrainingJob::m_keepRecords),
+                            MakeBooleanChecker())
+              .AddTraceSource("TransferComplete",
+                              "A transfer finished (its send completion)",
+                              MakeTraceSourceAccessor(&MrcTrainingJob::m_transferTrace),
+                              "ns3::MrcTrainingJob::TransferTracedCallback")
+              .AddTraceSource("StepComplete",
+                              "A step finished (every rank finished its collectives)",
+                              MakeTraceSourceAccessor(&MrcTrainingJob::m_stepTrace),
+                              "ns3::MrcTrainingJob::StepTracedCallback")
+              .AddTraceSource("JobComplete",
+                              "Every step finished",
+                              MakeTraceSourceAccessor(&MrcTrainingJob::m_jobTrace),
+                              "ns3::MrcTrainingJob::JobTracedCallback");
+    return tid;
+}
+
+MrcTrainingJob::MrcTrainingJob()
+    : m_jobId(0)
+    , m_steps(1)
+    , m_waitForReceiver(true)
+    , m_keepRecords(false)
+    , m_hasReplay(false)
+    , m_installed(false)
+    , m_started(false)
+    , m_plan(nullptr)
+    , m_step(0)
+    , m_running(false)
+    , m_draining(false)
+    , m_ranksDone(0)
+    , m_lastRank(0)
+    , m_stepTransfers(0)
+    , m_stepFailures(0)
+    , m_immParity(0)
+    , m_stepsDone(0)
+    , m_transfersDone(0)
+    , m_failures(0)
+{
+    m_jitterRng = CreateObject<UniformRandomVariable>();
+}
+
+MrcTrainingJob::~MrcTrainingJob() = default;
+
+void
+MrcTrainingJob::DoDispose()
+{
+    m_startEvent.Cancel();
+    for (auto& e : m_computeEvents)
+    {
+        e.Cancel();
+    }
+    for (auto& c : m_conns)
+    {
+        c.tx->SetSendCompletionCallback(MakeNullCallback<void, const MrcCompletion&>());
+        c.rx->SetRecvCompletionCallback(MakeNullCallback<void, const MrcCompletion&>());
+    }
+    m_conns.clear();
+    m_plans.clear();
+    m_plan = nullptr;
+    m_jitterRng = nullptr;
+    Object::DoDispose();
+}
+
+bool
+MrcTrainingJob::ParsePlacement(const std::string& name, Placement& policy)
+{
+    for (uint8_t p = CONTIGUOUS; p <= RANDOM; ++p)
+    {
+        if (name == g_placementNames[p])
+        {
+            policy = static_cast<Placement>(p);
+            return true;
+        }
+    }
+    return false;
+}
+
+const char*
+MrcTrainingJob::PlacementName(Placement policy)
+{
+    return policy <= RANDOM ? g_placementNames[policy] : "unknown";
+}
+
+std::vector<uint32_t>
+MrcTrainingJob::Place(Placement policy,
+                      uint32_t nRanks,
+                      uint32_t nHosts,
+                      std::vector<bool>& used,
+                      Ptr<UniformRandomVariable> rng,
+                      std::string& error)
+{
+    if (used.size() < nHosts)
+    {
+        used.resize(nHosts, false);
+    }
+    std::vector<uint32_t> free;
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        if (!used[h])
+        {
+            free.push_back(h);
+        }
+    }
+    std::ostringstream err;
+    if (nRanks == 0)
+    {
+        error = "a job needs at least one rank";
+        return {};
+    }
+    if (nRanks > free.size())
+    {
+        err << nRanks << " ranks do not fit: " << free.size() << " of " << nHosts
+            << " hosts are free";
+        error = err.str();
+        return {};
+    }
+    std::vector<uint32_t> hosts;
+    hosts.reserve(nRanks);
+    switch (policy)
+    {
+        case CONTIGUOUS:
+        {
+            uint32_t run = 0;
+            for (uint32_t h = 0; h < nHosts && hosts.empty(); ++h)
+            {
+                run = used[h] ? 0 : run + 1;
+                if (run == nRanks)
+                {
+                    for (uint32_t k = h + 1 - nRanks; k <= h; ++k)
+                    {
+                        hosts.push_back(k);
+                    }
+                }
+            }
+            if (hosts.empty())
+            {
+                err << "contiguous placement: no block of " << nRanks << " consecutive free hosts ("
+                    << free.size() << " free in total; interleaved or random placement would fit)";
+                error = err.str();
+                return {};
+            }
+            break;
+        }
+        case INTERLEAVED:
+            for (uint32_t k = 0; k < nRanks; ++k)
+            {
+                hosts.push_back(free[static_cast<uint64_t>(k) * free.size() / nRanks]);
+            }
+            break;
+        case RANDOM:
+            NS_ABORT_MSG_IF(rng == nullptr, "MrcTrainingJob::Place: random placement needs an rng");
+            for (uint32_t k = 0; k < nRanks; ++k)
+            {
+                const uint32_t j = rng->GetInteger(k, static_cast<uint32_t>(free.size() - 1));
+                std::swap(free[k], free[j]);
+                hosts.push_back(free[k]);
+            }
+            break;
+        default:
+            error = "unknown placement policy";
+            return {};
+    }
+    for (uint32_t h : hosts)
+    {
+        used[h] = true;
+    }
+    return hosts;
+}
+
+void
+MrcTrainingJob::SetRanks(const std::vector<uint32_t>& hosts)
+{
+    NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: SetRanks after Install");
+    std::vector<uint32_t> sorted = hosts;
+    std::sort(sorted.begin(), sorted.end());
+    NS_ABORT_MSG_IF(std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end(),
+                    "MrcTrainingJob: a host holds two ranks of one job");
+    m_hosts = hosts;
+    m_extraCompute.resize(hosts.size(), Seconds(0));
+}
+
+void
+MrcTrainingJob::AddCollective(MrcCollective::Type type,
+                              uint64_t bytes,
+                              uint32_t chunks,
+                              uint32_t qpsPerPeer)
+{
+    NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: AddCollective after Install");
+    NS_ABORT_MSG_IF(bytes == 0 || chunks == 0 || qpsPerPeer == 0,
+                    "MrcTrainingJob: bytes, chunks and qpsPerPeer must be >= 1");
+    m_specs.push_back({type, bytes, chunks, qpsPerPeer, false, {}});
+}
+
+void
+MrcTrainingJob::AddSendRecv(const std::vector<std::pair<uint32_t, uint32_t>>& pairs,
+                            uint64_t bytes,
+                            uint32_t chunks,
+                            uint32_t qpsPerPeer)
+{
+    NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: AddSendRecv after Install");
+    NS_ABORT_MSG_IF(bytes == 0 || chunks == 0 || qpsPerPeer == 0,
+                    "MrcTrainingJob: bytes, chunks and qpsPerPeer must be >= 1");
+    m_specs.push_back({MrcCollective::SENDRECV, bytes, chunks, qpsPerPeer, true, pairs});
+}
+
+void
+MrcTrainingJob::SetTransferList(const MrcTransferList& list)
+{
+    NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: SetTransferList after Install");
+    m_replay = list;
+    m_hasReplay = true;
+}
+
+void
+MrcTrainingJob::SetRankExtraCompute(uint32_t rank, Time extra)
+{
+    NS_ABORT_MSG_IF(rank >= m_hosts.size(), "MrcTrainingJob: SetRanks before SetRankExtraCompute");
+    m_extraCompute[rank] = extra;
+}
+
+MrcTrainingJob::Plan
+MrcTrainingJob::MakePlan(const std::vector<std::vector<MrcTransfer>>& dags,
+                         const std::vector<const char*>& names,
+                         std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
+                         MrcStackHelper& stack)
+{
+    const auto n = static_cast<uint32_t>(m_hosts.size());
+    const auto nc = static_cast<uint32_t>(dags.size());
+    Plan p;
+    p.nCollectives = nc;
+    p.names = names;
+    std::size_t total = 0;
+    for (const auto& d : dags)
+    {
+        total += d.size();
+    }
+    NS_ABORT_MSG_IF(total >= PARITY_BIT, "MrcTrainingJob: too many transfers in one step");
+    p.xfers.reserve(total);
+    std::vector<std::vector<uint32_t>> deps(total);
+    for (uint32_t c = 0; c < nc; ++c)
+    {
+        const auto base = static_cast<uint32_t>(p.xfers.size());
+        std::unordered_map<uint32_t, uint32_t> index;
+        for (std::size_t i = 0; i < dags[c].size(); ++i)
+        {
+            index[dags[c][i].id] = base + static_cast<uint32_t>(i);
+        }
+        for (const MrcTransfer& t : dags[c])
+        {
+            NS_ABORT_MSG_IF(t.srcRank >= n || t.dstRank >= n || t.srcRank == t.dstRank,
+                            "MrcTrainingJob: transfer " << t.id << " from rank " << t.srcRank
+                                                        << " to rank " << t.dstRank
+                                                        << " (the job has " << n << " ranks)");
+            NS_ABORT_MSG_IF(t.bytes == 0 || t.bytes > MAX_MESSAGE,
+                            "MrcTrainingJob: transfer " << t.id << " of " << t.bytes
+                                                        << " bytes (1 byte to 4 GiB; raise the "
+                                                           "number of chunks)");
+            const auto key = std::make_tuple(t.srcRank, t.dstRank, t.qp);
+            auto it = connOf.find(key);
+            if (it == connOf.end())
+            {
+                auto qps = stack.Connect(m_hosts[t.srcRank], m_hosts[t.dstRank]);
+                const auto ci = static_cast<uint32_t>(m_conns.size());
+                qps.first->SetSendCompletionCallback(
+                    MakeCallback(&MrcTrainingJob::OnSendComplete, this, ci));
+                qps.second->SetRecvCompletionCallback(
+                    MakeCallback(&MrcTrainingJob::OnRecvComplete, this, ci));
+                m_conns.push_back({qps.first, qps.second, {}});
+                it = connOf.emplace(key, ci).first;
+            }
+            const auto self = static_cast<uint32_t>(p.xfers.size());
+            std::vector<uint32_t>& mine = deps[self];
+            for (uint32_t d : t.deps)
+            {
+                auto di = index.find(d);
+                NS_ABORT_MSG_IF(di == index.end() || di->second >= self,
+                                "MrcTrainingJob: transfer " << t.id << " depends on " << d
+                                                            << ", not an earlier transfer of "
+                                                               "its DAG");
+                mine.push_back(di->second);
+            }
+            std::sort(mine.begin(), mine.end());
+            mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+            const auto conds = static_cast<uint32_t>(mine.size() + (m_waitForReceiver ? 2 : 1));
+            p.xfers.push_back({t.srcRank, t.dstRank, t.bytes, it->second, c, t.id, conds, 0, 0});
+        }
+    }
+    // Dependents (compressed rows).
+    std::vector<uint32_t> count(total + 1, 0);
+    for (std::size_t t = 0; t < total; ++t)
+    {
+        for (uint32_t d : deps[t])
+        {
+            ++count[d];
+        }
+    }
+    uint32_t acc = 0;
+    for (std::size_t t = 0; t < total; ++t)
+    {
+        p.xfers[t].depBegin = acc;
+        acc += count[t];
+        p.xfers[t].depEnd = p.xfers[t].depBegin;
+    }
+    p.dependents.resize(acc);
+    for (std::size_t t = 0; t < total; ++t)
+    {
+        for (uint32_t d : deps[t])
+        {
+            p.dependents[p.xfers[d].depEnd++] = static_cast<uint32_t>(t);
+        }
+    }
+    // Gates and roles per (rank, collective).
+    const std::size_t cells = static_cast<std::size_t>(n) * nc;
+    p.involve.assign(cells, 0);
+    std::vector<uint32_t> gateCount(cells, 0);
+    for (const Xfer& x : p.xfers)
+    {
+        ++p.involve[static_cast<std::size_t>(x.src) * nc + x.collective];
+        ++p.involve[static_cast<std::size_t>(x.dst) * nc + x.collective];
+        ++gateCount[static_cast<std::size_t>(x.src) * nc + x.collective];
+        if (m_waitForReceiver)
+        {
+            ++gateCount[static_cast<std::size_t>(x.dst) * nc + x.collective];
+        }
+    }
+    p.gateBegin.assign(cells + 1, 0);
+    for (std::size_t i = 0; i < cells; ++i)
+    {
+        p.gateBegin[i + 1] = p.gateBegin[i] + gateCount[i];
+    }
+    p.gates.resize(p.gateBegin[cells]);
+    std::vector<uint32_t> fill(p.gateBegin.begin(), p.gateBegin.end() - 1);
+    for (std::size_t t = 0; t < total; ++t)
+    {
+        const Xfer& x = p.xfers[t];
+        p.gates[fill[static_cast<std::size_t>(x.src) * nc + x.collective]++]
+            = static_cast<uint32_t>(t);
+        if (m_waitForReceiver)
+        {
+            p.gates[fill[static_cast<std::size_t>(x.dst) * nc + x.collective]++]
+                = static_cast<uint32_t>(t);
+        }
+    }
+    return p;
+}
+
+void
+MrcTrainingJob::Install(MrcStackHelper& stack)
+{
+    NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: Install called twice");
+    NS_ABORT_MSG_IF(m_hosts.empty(), "MrcTrainingJob: SetRanks before Install");
+    const auto n = static_cast<uint32_t>(m_hosts.size());
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> connOf;
+    if (m_hasReplay)
+    {
+        NS_ABORT_MSG_IF(!m_specs.empty(),
+                        "MrcTrainingJob: a job runs either collectives or a transfer list");
+        NS_ABORT_MSG_IF(m_replay.nRanks > n,
+                        "MrcTrainingJob: the transfer list uses " << m_replay.nRanks
+                                                                  << " ranks, the job has " << n);
+        for (const auto& step : m_replay.steps)
+        {
+            m_plans.push_back(MakePlan({step}, {REPLAY_NAME}, connOf, stack));
+        }
+        if (m_plans.empty())
+        {
+            m_plans.push_back(MakePlan({}, {}, connOf, stack));
+        }
+    }
+    else
+    {
+        std::vector<std::vector<MrcTransfer>> dags;
+        std::vector<const char*> names;
+        for (const auto& s : m_specs)
+        {
+            if (s.customPairs)
+            {
+                for (const auto& pr : s.pairs)
+                {
+                    NS_ABORT_MSG_IF(pr.first >= n || pr.second >= n,
+                                    "MrcTrainingJob: sendrecv pair names a rank >= " << n);
+                }
+                dags.push_back(MrcCollective::SendRecv(s.pairs, s.bytes, s.chunks, s.qps));
+            }
+            else
+            {
+                dags.push_back(MrcCollective::Build(s.type, n, s.bytes, s.chunks, s.qps));
+            }
+            names.push_back(MrcCollective::TypeName(s.type));
+        }
+        m_plans.push_back(MakePlan(dags, names, connOf, stack));
+    }
+    m_bytesSent.assign(n, 0);
+    m_bytesReceived.assign(n, 0);
+    m_extraCompute.resize(n, Seconds(0));
+    m_computeEvents.resize(n);
+    m_installed = true;
+    NS_LOG_INFO("job " << m_jobId << " (" << m_name << "): " << n << " ranks, " << m_conns.size()
+                       << " queue pair pairs, " << m_plans.size() << " plan(s), "
+                       << m_plans[0].xfers.size() << " transfers in the first");
+}
+
+void
+MrcTrainingJob::Start(Time at)
+{
+    NS_ABORT_MSG_IF(!m_installed, "MrcTrainingJob: Install before Start");
+    NS_ABORT_MSG_IF(at < Simulator::Now(), "MrcTrainingJob: Start in the past");
+    NS_ABORT_MSG_IF(m_started, "MrcTrainingJob: Start called twice");
+    m_started = true;
+    m_step = 0;
+    m_startEvent = Simulator::Schedule(at - Simulator::Now(), &MrcTrainingJob::StartStep, this);
+}
+
+int64_t
+MrcTrainingJob::AssignStreams(int64_t stream)
+{
+    m_jitterRng->SetStream(stream);
+    return 1;
+}
+
+void
+MrcTrainingJob::StartStep()
+{
+    m_plan = &m_plans[m_step % m_plans.size()];
+    const Plan& p = *m_plan;
+    const auto n = static_cast<uint32_t>(m_hosts.size());
+    const std::size_t nx = p.xfers.size();
+    m_conds.resize(nx);
+    for (std::size_t t = 0; t < nx; ++t)
+    {
+        m_conds[t] = p.xfers[t].conds;
+    }
+    m_state.assign(nx, 0);
+    m_postedAt.resize(nx);
+    m_receivedAt.resize(nx);
+    m_left = p.involve;
+    m_rankAt.assign(n, COMPUTING);
+    m_ready.clear();
+    m_ranksDone = 0;
+    m_lastRank = 0;
+    m_stepTransfers = 0;
+    m_stepFailures = 0;
+    m_immParity = (m_step & 1) != 0 ? PARITY_BIT : 0;
+    m_running = true;
+    m_stepStart = Simulator::Now();
+    m_computeEnd = m_stepStart;
+    const int64_t jitter = m_jitter.GetTimeStep();
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        Time d = m_compute + m_extraCompute[r];
+        if (jitter > 0)
+        {
+            d += TimeStep(static_cast<uint64_t>(m_jitterRng->GetValue(0.0, 1.0) * jitter));
+        }
+        m_computeEnd = std::max(m_computeEnd, m_stepStart + d);
+        m_computeEvents[r] = Simulator::Schedule(d, &MrcTrainingJob::ComputeDone, this, r);
+    }
+    NS_LOG_LOGIC("job " << m_jobId << " step " << m_step << " starts; compute ends by "
+                        << m_computeEnd.As(Time::US));
+}
+
+void
+MrcTrainingJob::ComputeDone(uint32_t rank)
+{
+    Enter(rank, 0);
+    Drain();
+}
+
+void
+MrcTrainingJob::Enter(uint32_t rank, uint32_t c)
+{
+    const Plan& p = *m_plan;
+    const uint32_t nc = p.nCollectives;
+    while (true)
+    {
+        m_rankAt[rank] = c;
+        if (c == nc)
+        {
+            m_lastRank = rank;
+            if (++m_ranksDone == m_hosts.size())
+            {
+                EndStep();
+            }
+            return;
+        }
+        const std::size_t cell = static_cast<std::size_t>(rank) * nc + c;
+        for (uint32_t g = p.gateBegin[cell]; g < p.gateBegin[cell + 1]; ++g)
+        {
+            Satisfy(p.gates[g]);
+        }
+        if (m_left[cell] > 0)
+        {
+            return;
+        }
+        ++c;
+    }
+}
+
+void
+MrcTrainingJob::RoleDone(uint32_t rank, uint32_t c)
+{
+    const std::size_t cell = static_cast<std::size_t>(rank) * m_plan->nCollectives + c;
+    if (--m_left[cell] == 0 && m_rankAt[rank] == c)
+    {
+        Enter(rank, c + 1);
+    }
+}
+
+void
+MrcTrainingJob::Satisfy(uint32_t t)
+{
+    if (--m_conds[t] == 0)
+    {
+        m_ready.push_back(t);
+    }
+}
+
+void
+MrcTrainingJob::Drain()
+{
+    if (m_draining)
+    {
+        return;
+    }
+    m_draining = true;
+    // A post on a failed queue pair completes at once: its handlers append to m_ready while
+    // this loop runs, hence the index.
+    for (std::size_t i = 0; i < m_ready.size(); ++i)
+    {
+        const uint32_t t = m_ready[i];
+        const Xfer& x = m_plan->xfers[t];
+        Conn& conn = m_conns[x.conn];
+        m_state[t] |= POSTED;
+        m_postedAt[t] = Simulator::Now();
+        conn.fifo.push_back(t);
+        conn.tx->PostWriteImm(x.bytes, 0, t | m_immParity);
+    }
+    m_ready.clear();
+    m_draining = false;
+}
+
+void
+MrcTrainingJob::Release(uint32_t t)
+{
+    const Xfer& x = m_plan->xfers[t];
+    m_state[t] |= RECEIVED;
+    m_receivedAt[t] = Simulator::Now();
+    for (uint32_t d = x.depBegin; d < x.depEnd; ++d)
+    {
+        Satisfy(m_plan->dependents[d]);
+    }
+    RoleDone(x.dst, x.collective);
+}
+
+void
+MrcTrainingJob::OnSendComplete(uint32_t conn, const MrcCompletion& c)
+{
+    Conn& cn = m_conns[conn];
+    if (!m_running || cn.fifo.empty())
+    {
+        NS_LOG_WARN("job " << m_jobId << ": unexpected send completion on connection " << conn);
+        return;
+    }
+    const uint32_t t = cn.fifo.front();
+    cn.fifo.pop_front();
+    const Xfer& x = m_plan->xfers[t];
+    m_state[t] |= SENT;
+    ++m_transfersDone;
+    ++m_stepTransfers;
+    if (c.status == MrcQueuePair::SUCCESS)
+    {
+        m_bytesSent[x.src] += x.bytes;
+    }
+    else
+    {
+        ++m_failures;
+        ++m_stepFailures;
+        NS_LOG_INFO("job " << m_jobId << " step " << m_step << ": transfer " << x.id << " rank "
+                           << x.src << " -> " << x.dst << " failed, status "
+                           << static_cast<int>(c.status));
+    }
+    const bool received = (m_state[t] & RECEIVED) != 0;
+    if (!received)
+    {
+        // A failed transfer releases its dependents now; a successful one has always been
+        // received before its last acknowledgement came back.
+        NS_LOG_LOGIC("transfer " << t << " completes without a receive completion");
+        m_state[t] |= RECEIVED;
+        m_receivedAt[t] = Simulator::Now();
+    }
+    const MrcTransferRecord rec{m_jobId,
+                                m_step,
+                                x.collective,
+                                m_plan->names[x.collective],
+                                x.id,
+                                x.src,
+                                x.dst,
+                                m_hosts[x.src],
+                                m_hosts[x.dst],
+                                cn.tx->GetQpn(),
+                                x.bytes,
+                                m_postedAt[t],
+                                m_receivedAt[t],
+                                Simulator::Now(),
+                                c.status};
+    if (m_keepRecords)
+    {
+        m_records.push_back(rec);
+    }
+    m_transferTrace(rec);
+    if (!received)
+    {
+        for (uint32_t d = x.depBegin; d < x.depEnd; ++d)
+        {
+            Satisfy(m_plan->dependents[d]);
+        }
+        RoleDone(x.dst, x.collective);
+    }
+    RoleDone(x.src, x.collective);
+    Drain();
+}
+
+void
+MrcTrainingJob::OnRecvComplete(uint32_t conn, const MrcCompletion& c)
+{
+    const uint32_t t = c.imm & ~PARITY_BIT;
+    if (!m_running || !c.hasImm || (c.imm & PARITY_BIT) != m_immParity || t >= m_plan->xfers.size()
+        || m_plan->xfers[t].conn != conn || (m_state[t] & (POSTED | RECEIVED)) != POSTED)
+    {
+        // The late arrival of a message whose sender already gave up.
+        NS_LOG_LOGIC("job " << m_jobId << ": stale receive completion on connection " << conn);
+        return;
+    }
+    m_bytesReceived[m_plan->xfers[t].dst] += c.bytes;
+    Release(t);
+    Drain();
+}
+
+void
+MrcTrainingJob::EndStep()
+{
+    m_running = false;
+    const MrcStepRecord rec{m_jobId,
+                            m_step,
+                            m_stepStart,
+                            m_computeEnd,
+                            Simulator::Now(),
+                            m_lastRank,
+                            m_stepTransfers,
+                            m_stepFailures};
+    m_stepRecords.push_back(rec);
+    ++m_stepsDone;
+    NS_LOG_INFO("job " << m_jobId << " step " << m_step << " done at " << rec.end.As(Time::US)
+                       << " (" << (rec.end - rec.start).As(Time::US) << "), slowest rank "
+                       << m_lastRank);
+    m_stepTrace(rec);
+    if (m_stepsDone < m_steps)
+    {
+        ++m_step;
+        m_startEvent = Simulator::ScheduleNow(&MrcTrainingJob::StartStep, this);
+    }
+    else
+    {
+        m_jobTrace(m_jobId, m_stepsDone, m_failures);
+    }
+}
+
+uint32_t
+MrcTrainingJob::GetJobId() const
+{
+    return m_jobId;
+}
+
+const std::vector<uint32_t>&
+MrcTrainingJob::GetRanks() const
+{
+    return m_hosts;
+}
+
+uint32_t
+MrcTrainingJob::GetStepsCompleted() const
+{
+    return m_stepsDone;
+}
+
+bool
+MrcTrainingJob::IsComplete() const
+{
+    return m_stepsDone >= m_steps;
+}
+
+uint64_t
+MrcTrainingJob::GetTransfersCompleted() const
+{
+    return m_transfersDone;
+}
+
+uint64_t
+MrcTrainingJob::GetFailedTransfers() const
+{
+    return m_failures;
+}
+
+uint64_t
+MrcTrainingJob::GetBytesSent(uint32_t rank) const
+{
+    return rank < m_bytesSent.size() ? m_bytesSent[rank] : 0;
+}
+
+uint64_t
+MrcTrainingJob::GetBytesReceived(uint32_t rank) const
+{
+    return rank < m_bytesReceived.size() ? m_bytesReceived[rank] : 0;
+}
+
+uint32_t
+MrcTrainingJob::GetNQueuePairs() const
+{
+    return static_cast<uint32_t>(m_conns.size());
+}
+
+uint32_t
+MrcTrainingJob::GetTransfersPerStep() const
+{
+    return m_plans.empty() ? 0 : static_cast<uint32_t>(m_plans[0].xfers.size());
+}
+
+const std::vector<MrcTransferRecord>&
+MrcTrainingJob::GetTransferRecords() const
+{
+    return m_records;
+}
+
+const std::vector<MrcStepRecord>&
+MrcTrainingJob::GetStepRecords() const
+{
+    return m_stepRecords;
+}
+
+} // namespace ns3

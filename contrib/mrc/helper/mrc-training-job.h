@@ -1,0 +1,420 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_TRAINING_JOB_H
+#define MRC_TRAINING_JOB_H
+
+#include "ns3/mrc-collective.h"
+#include "ns3/mrc-queue-pair.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class MrcStackHelper;
+
+/**
+ * @ingroup mrc
+ * @brief One finished transfer of a training job (the TransferComplete trace).
+ */
+struct MrcTransferRecord
+{
+    uint32_t job;               //!< job id
+    uint32_t step;              //!< step
+    uint32_t collective;        //!< index of the collective within the step (0 for a replay)
+    const char* collectiveType; //!< its type name ("replay" for a transfer list); static string
+    uint32_t transfer;          //!< transfer id within the collective (a replay: the row id)
+    uint32_t srcRank;           //!< sending rank
+    uint32_t dstRank;           //!< receiving rank
+    uint32_t srcHost;           //!< sending host
+    uint32_t dstHost;           //!< receiving host
+    uint32_t qp;                //!< local QPN of the sending queue pair
+    uint64_t bytes;             //!< message length
+    Time start;                 //!< when posted
+    Time received;              //!< receive completion (failed: when dependents were released)
+    Time end;                   //!< the sender's send completion
+    uint8_t status;             //!< MrcQueuePair::Status of the send completion
+};
+
+/**
+ * @ingroup mrc
+ * @brief One finished step of a training job (the StepComplete trace).
+ */
+struct MrcStepRecord
+{
+    uint32_t job;         //!< job id
+    uint32_t step;        //!< step
+    Time start;           //!< step start (every rank starts computing)
+    Time computeEnd;      //!< the last rank's end of compute
+    Time end;             //!< the last rank's end of its last collective (the barrier)
+    uint32_t slowestRank; //!< the rank that finished last
+    uint32_t transfers;   //!< transfers completed in the step
+    uint32_t failures;    //!< of which failed
+};
+
+/**
+ * @ingroup mrc
+ * @brief A synchronous data-parallel training job: steps of compute followed by collectives,
+ * decomposed into RDMA Writes on MRC queue pairs, with a barrier at the end of every step.
+ *
+ * Step s starts for every rank at once. Rank r computes for ComputeTime + its extra compute
+ * (SetRankExtraCompute) + a draw uniform in [0, ComputeJitter), then runs the step's collectives
+ * in order, like NCCL operations on one stream: it enters collective c+1 once its own part of
+ * collective c is over (every transfer it sends has its send completion, every transfer it
+ * receives has its receive completion). The step ends when the last rank has finished its last
+ * collective; step s+1 starts at that instant.
+ *
+ * A transfer is posted (MrcQueuePair::PostWriteImm, the immediate naming the transfer) when
+ * (1) its source rank is in the transfer's collective, (2) if WaitForReceiver, its destination
+ * rank is too (NCCL's receiver-ready rendezvous: a rank still computing has not posted its
+ * buffers), and (3) every dependency has been *received*: its receive completion fired at its
+ * destination, i.e. the data is available there. The transfer's end time is its sender's send
+ * completion (every byte acknowledged), which is also when it counts for the barrier.
+ *
+ * Queue pairs: Install creates one connected pair per (source rank, destination rank, qp index)
+ * with MrcStackHelper::Connect; the source side sends, the other side receives. They persist
+ * across collectives and steps, like NCCL connections. The job takes the queue pairs' completion
+ * callbacks (observers can use their SendComplete / RecvComplete traces).
+ *
+ * Failures: a transfer whose send completion is not SUCCESS (the QP exhausted its retries) is
+ * recorded with that status and counted (GetFailedTransfers, MrcStepRecord::failures); its
+ * dependents are released at that moment as if it had been received (the collective proceeds
+ * with stale data, as an elastic runtime would, so that the traffic pattern and the job's timing
+ * stay measurable), and the step ends normally. Later posts on a failed QP fail at once.
+ *
+ * Instead of collectives, a job can replay a transfer list (SetTransferList): step s runs the
+ * list's step s mod (number of list steps), as one "collective" named "replay".
+ *
+ * Hot path: per transfer, one post and two completions, each O(1) plus its dependents; no
+ * lookups by key and no string formatting.
+ */
+class MrcTrainingJob : public Object
+{
+public:
+    /** Placement policies: how job ranks map to fabric hosts. */
+    enum Placement : uint8_t
+    {
+        CONTIGUOUS = 0, //!< the first block of consecutive free hosts, rank r on the r-th
+        INTERLEAVED,    //!< spread evenly over the free hosts (stride = free hosts / ranks)
+        RANDOM          //!< a random subset of the free hosts, in random rank order
+    };
+
+    /**
+     * Signature of the TransferComplete trace.
+     * @param r the record
+     */
+    typedef void (*TransferTracedCallback)(const MrcTransferRecord& r);
+    /**
+     * Signature of the StepComplete trace.
+     * @param r the record
+     */
+    typedef void (*StepTracedCallback)(const MrcStepRecord& r);
+    /**
+     * Signature of the JobComplete trace.
+     * @param job job id
+     * @param steps steps completed
+     * @param failures failed transfers over the whole job
+     */
+    typedef void (*JobTracedCallback)(uint32_t job, uint32_t steps, uint64_t failures);
+
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcTrainingJob();
+    ~MrcTrainingJob() override;
+
+    /**
+     * Parse a placement policy name.
+     * @param name "contiguous", "interleaved" or "random"
+     * @param policy set when the name is known
+     * @return false for an unknown name
+     */
+    static bool ParsePlacement(const std::string& name, Placement& policy);
+    /**
+     * @param policy a policy
+     * @return its name (a static string)
+     */
+    static const char* PlacementName(Placement policy);
+    /**
+     * Choose hosts for a job's ranks among the hosts not used yet.
+     * @param policy the policy
+     * @param nRanks ranks to place (>= 1)
+     * @param nHosts hosts in the fabric
+     * @param used per host, whether another job holds it; the chosen hosts are marked (resized
+     * to nHosts if shorter)
+     * @param rng random source for RANDOM (may be null otherwise)
+     * @param error set to a one-line message on failure
+     * @return the host of every rank, or an empty vector if the ranks do not fit
+     */
+    static std::vector<uint32_t> Place(Placement policy,
+                                       uint32_t nRanks,
+                                       uint32_t nHosts,
+                                       std::vector<bool>& used,
+                                       Ptr<UniformRandomVariable> rng,
+                                       std::string& error);
+
+    /** @param hosts the fabric host of every rank (distinct) */
+    void SetRanks(const std::vector<uint32_t>& hosts);
+    /**
+     * Add a collective to every step (run in the order added).
+     * @param type algorithm
+     * @param bytes size, as MrcCollective defines it for the type
+     * @param chunks chunks per logical transfer (>= 1)
+     * @param qpsPerPeer queue pairs between two ranks the chunks are spread over (>= 1)
+     */
+    void AddCollective(MrcCollective::Type type,
+                       uint64_t bytes,
+                       uint32_t chunks = 1,
+                       uint32_t qpsPerPeer = 1);
+    /**
+     * Add a pairwise exchange between given rank pairs to every step.
+     * @param pairs rank pairs; each exchanges `bytes` both ways
+     * @param bytes bytes each side sends
+     * @param chunks chunks
+     * @param qpsPerPeer queue pairs per peer
+     */
+    void AddSendRecv(const std::vector<std::pair<uint32_t, uint32_t>>& pairs,
+                     uint64_t bytes,
+                     uint32_t chunks = 1,
+                     uint32_t qpsPerPeer = 1);
+    /**
+     * Replay a transfer list instead of collectives: step s runs list step s mod its size.
+     * @param list the list (ranks must be < the job's ranks)
+     */
+    void SetTransferList(const MrcTransferList& list);
+    /**
+     * Make a rank slower: extra compute time in every step (a straggler).
+     * @param rank the rank
+     * @param extra added to its compute time
+     */
+    void SetRankExtraCompute(uint32_t rank, Time extra);
+
+    /**
+     * Build the step plans and create the queue pairs. Call once, after SetRanks and the
+     * collectives, with the stack installed on the fabric.
+     * @param stack the MRC stack
+     */
+    void Install(MrcStackHelper& stack);
+    /**
+     * Start step 0.
+     * @param at absolute simulation time (>= now)
+     */
+    void Start(Time at);
+    /**
+     * Assign the random stream of the compute jitter.
+     * @param stream the stream
+     * @return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** @return the job id */
+    uint32_t GetJobId() const;
+    /** @return the host of every rank */
+    const std::vector<uint32_t>& GetRanks() const;
+    /** @return steps completed */
+    uint32_t GetStepsCompleted() const;
+    /** @return true once every step is done */
+    bool IsComplete() const;
+    /** @return transfers completed (failed ones included) */
+    uint64_t GetTransfersCompleted() const;
+    /** @return failed transfers */
+    uint64_t GetFailedTransfers() const;
+    /**
+     * @param rank a rank
+     * @return bytes it sent successfully (send completions with SUCCESS)
+     */
+    uint64_t GetBytesSent(uint32_t rank) const;
+    /**
+     * @param rank a rank
+     * @return bytes it received (receive completions)
+     */
+    uint64_t GetBytesReceived(uint32_t rank) const;
+    /** @return connected queue pair pairs created by Install */
+    uint32_t GetNQueuePairs() const;
+    /** @return transfers per step of plan 0 (the generated collectives, or replay step 0) */
+    uint32_t GetTransfersPerStep() const;
+    /** @return every transfer record, if KeepRecords */
+    const std::vector<MrcTransferRecord>& GetTransferRecords() const;
+    /** @return every step record */
+    const std::vector<MrcStepRecord>& GetStepRecords() const;
+
+private:
+    void DoDispose() override;
+
+    /** A collective added by AddCollective / AddSendRecv. */
+    struct CollectiveSpec
+    {
+        MrcCollective::Type type;                         //!< algorithm
+        uint64_t bytes;                                   //!< size
+        uint32_t chunks;                                  //!< chunks
+        uint32_t qps;                                     //!< queue pairs per peer
+        bool customPairs;                                 //!< sendrecv with explicit pairs
+        std::vector<std::pair<uint32_t, uint32_t>> pairs; //!< those pairs
+    };
+
+    /** A transfer in a step plan. */
+    struct Xfer
+    {
+        uint32_t src;        //!< source rank
+        uint32_t dst;        //!< destination rank
+        uint64_t bytes;      //!< length
+        uint32_t conn;       //!< connection index
+        uint32_t collective; //!< collective index
+        uint32_t id;         //!< id within its collective DAG
+        uint32_t conds;      //!< conditions before posting: deps + gates
+        uint32_t depBegin;   //!< first dependent in Plan::dependents
+        uint32_t depEnd;     //!< one past the last dependent
+    };
+
+    /** Everything one step runs, precomputed. */
+    struct Plan
+    {
+        std::vector<Xfer> xfers;          //!< transfers
+        std::vector<uint32_t> dependents; //!< transfers released by each transfer (CSR)
+        std::vector<uint32_t> gateBegin;  //!< per (rank, collective), into gates (CSR)
+        std::vector<uint32_t> gates;      //!< transfers gated by a rank entering a collective
+        std::vector<uint32_t> involve;    //!< per (rank, collective): send + receive roles
+        std::vector<const char*> names;   //!< type name of each collective
+        uint32_t nCollectives;            //!< collectives
+    };
+
+    /** A connected queue pair pair. */
+    struct Conn
+    {
+        Ptr<MrcQueuePair> tx;      //!< sending side (on the source rank's host)
+        Ptr<MrcQueuePair> rx;      //!< receiving side
+        std::deque<uint32_t> fifo; //!< posted transfers, in send completion order
+    };
+
+    /**
+     * Turn DAGs into a plan.
+     * @param dags one DAG per collective
+     * @param names type name of each
+     * @param connOf connection of each (source rank, destination rank, qp index), filled as
+     * connections are created
+     * @param stack the stack, to create connections
+     * @return the plan
+     */
+    Plan MakePlan(const std::vector<std::vector<MrcTransfer>>& dags,
+                  const std::vector<const char*>& names,
+                  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
+                  MrcStackHelper& stack);
+    /** Start the current step. */
+    void StartStep();
+    /**
+     * A rank ended its compute phase.
+     * @param rank the rank
+     */
+    void ComputeDone(uint32_t rank);
+    /**
+     * A rank moves to a collective (skipping collectives it has no part in).
+     * @param rank the rank
+     * @param c the collective (nCollectives: the rank is done with the step)
+     */
+    void Enter(uint32_t rank, uint32_t c);
+    /**
+     * One of a rank's roles in a collective is over.
+     * @param rank the rank
+     * @param c the collective
+     */
+    void RoleDone(uint32_t rank, uint32_t c);
+    /**
+     * One condition of a transfer is met.
+     * @param t the transfer
+     */
+    void Satisfy(uint32_t t);
+    /** Post every ready transfer (not reentrant: nested calls return at once). */
+    void Drain();
+    /**
+     * A transfer's data is available at its destination (or it failed): release dependents.
+     * @param t the transfer
+     */
+    void Release(uint32_t t);
+    /**
+     * Send completion on a connection.
+     * @param conn connection index
+     * @param c the completion
+     */
+    void OnSendComplete(uint32_t conn, const MrcCompletion& c);
+    /**
+     * Receive completion on a connection.
+     * @param conn connection index
+     * @param c the completion
+     */
+    void OnRecvComplete(uint32_t conn, const MrcCompletion& c);
+    /** The last rank finished: close the step. */
+    void EndStep();
+
+    // attributes
+    uint32_t m_jobId;                       //!< JobId
+    std::string m_name;                     //!< Name
+    uint32_t m_steps;                       //!< Steps
+    Time m_compute;                         //!< ComputeTime
+    Time m_jitter;                          //!< ComputeJitter
+    bool m_waitForReceiver;                 //!< WaitForReceiver
+    bool m_keepRecords;                     //!< KeepRecords
+    Ptr<UniformRandomVariable> m_jitterRng; //!< compute jitter
+
+    // configuration
+    std::vector<uint32_t> m_hosts;        //!< host of every rank
+    std::vector<CollectiveSpec> m_specs;  //!< collectives of every step
+    MrcTransferList m_replay;             //!< transfer list to replay
+    bool m_hasReplay;                     //!< replay instead of collectives
+    std::vector<Time> m_extraCompute;     //!< per rank
+    bool m_installed;                     //!< Install done
+    bool m_started;                       //!< Start done
+    std::vector<Plan> m_plans;            //!< one (collectives) or one per list step
+    std::vector<Conn> m_conns;            //!< connections
+    EventId m_startEvent;                 //!< next step start
+    std::vector<EventId> m_computeEvents; //!< per rank, end of compute
+
+    // the running step
+    const Plan* m_plan;             //!< plan of the current step
+    uint32_t m_step;                //!< current step
+    bool m_running;                 //!< a step is in progress
+    Time m_stepStart;               //!< its start
+    Time m_computeEnd;              //!< the latest compute end of its ranks
+    std::vector<uint32_t> m_conds;  //!< per transfer, unmet conditions
+    std::vector<uint8_t> m_state;   //!< per transfer, State flags
+    std::vector<Time> m_postedAt;   //!< per transfer, post time
+    std::vector<Time> m_receivedAt; //!< per transfer, receive completion
+    std::vector<uint32_t> m_rankAt; //!< per rank, current collective (COMPUTING before)
+    std::vector<uint32_t> m_left;   //!< per (rank, collective), roles not yet over
+    std::vector<uint32_t> m_ready;  //!< transfers ready to post
+    bool m_draining;                //!< Drain() is running
+    uint32_t m_ranksDone;           //!< ranks done with the step
+    uint32_t m_lastRank;            //!< the last rank done
+    uint32_t m_stepTransfers;       //!< transfers completed in the step
+    uint32_t m_stepFailures;        //!< failures in the step
+    uint32_t m_immParity;           //!< step parity bit carried in immediates
+
+    // results
+    uint32_t m_stepsDone;                     //!< steps completed
+    uint64_t m_transfersDone;                 //!< transfers completed
+    uint64_t m_failures;                      //!< failed transfers
+    std::vector<uint64_t> m_bytesSent;        //!< per rank
+    std::vector<uint64_t> m_bytesReceived;    //!< per rank
+    std::vector<MrcTransferRecord> m_records; //!< if KeepRecords
+    std::vector<MrcStepRecord> m_stepRecords; //!< every step
+
+    TracedCallback<const MrcTransferRecord&> m_transferTrace; //!< TransferComplete
+    TracedCallback<const MrcStepRecord&> m_stepTrace;         //!< StepComplete
+    TracedCallback<uint32_t, uint32_t, uint64_t> m_jobTrace;  //!< JobComplete
+};
+
+} // namespace ns3
+
+#endif /* MRC_TRAINING_JOB_H */

@@ -1,0 +1,195 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_WORKLOAD_FILE_H
+#define MRC_WORKLOAD_FILE_H
+
+#include "ns3/mrc-collective.h"
+#include "ns3/mrc-training-job.h"
+
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class MrcStackHelper;
+
+/**
+ * @ingroup mrc
+ * @brief One collective of a job read from a workload file.
+ */
+struct MrcCollectiveSpec
+{
+    MrcCollective::Type type = MrcCollective::RING_ALLREDUCE; //!< algorithm
+    uint64_t bytes = 0;                                       //!< size
+    uint32_t chunks = 1;                                      //!< chunks
+    uint32_t qpsPerPeer = 1;                                  //!< queue pairs per peer
+    std::vector<std::pair<uint32_t, uint32_t>> pairs{};       //!< sendrecv pairs (empty: 2i/2i+1)
+};
+
+/**
+ * @ingroup mrc
+ * @brief One job read from a workload file.
+ */
+struct MrcJobSpec
+{
+    std::string name{};                                               //!< name
+    uint32_t ranks = 0;                                               //!< ranks
+    MrcTrainingJob::Placement placement = MrcTrainingJob::CONTIGUOUS; //!< placement policy
+    uint32_t steps = 1;                                               //!< steps
+    Time compute{};                                                   //!< compute phase
+    Time jitter{};                                                    //!< compute jitter
+    Time start{};                                                     //!< start time
+    std::vector<MrcCollectiveSpec> collectives{};                     //!< collectives of every step
+    bool replay = false;                                              //!< runs a transfer list
+    std::string transfersFile{};                                      //!< its file
+    MrcTransferList transfers{};                                      //!< the list
+    std::string path{};                                               //!< JSON path, "jobs[i]"
+    uint32_t ranksLine = 0; //!< line of the job's "ranks" key (or of the job), for messages
+};
+
+/**
+ * @ingroup mrc
+ * @brief Reads workload files: a JSON job description and a CSV transfer list, and turns job
+ * specs into placed, installed and started MrcTrainingJobs.
+ *
+ * JSON workload (units in the key names; integers where a count or a size is meant):
+ * @code
+ * {
+ *   "description": "optional free text",
+ *   "jobs": [
+ *     {
+ *       "name": "llm",               // optional, default "job<i>"
+ *       "ranks": 64,                 // >= 1 (optional with "transfers": the list's ranks)
+ *       "placement": "contiguous",   // optional: contiguous (default), interleaved, random
+ *       "steps": 10,                 // optional, >= 1, default 1
+ *       "compute_us": 200,           // optional, >= 0, default 0 (a number: 12.5 is fine)
+ *       "jitter_us": 10,             // optional, >= 0, default 0: uniform in [0, jitter)
+ *       "start_us": 0,               // optional, >= 0, default 0: after CreateJobs is called
+ *       "collectives": [             // run in this order in every step
+ *         {"type": "ring-allreduce", // ring-allreduce, allgather, reduce-scatter, alltoall,
+ *                                    // sendrecv
+ *          "bytes": 67108864,        // >= 1, as MrcCollective defines it for the type
+ *          "chunks": 4,              // optional, 1..4096, default 1
+ *          "qps_per_peer": 2,        // optional, 1..256, default 1
+ *          "pairs": [[0, 1], [2, 3]] // sendrecv only, optional: pairs exchanging both ways
+ *         }
+ *       ],
+ *       "transfers": "trace.csv"     // instead of "collectives": a transfer list to replay,
+ *                                    // relative to the JSON file's directory
+ *     }
+ *   ]
+ * }
+ * @endcode
+ * Comments (// and slash-star) are accepted, as an extension of JSON. Unknown keys are errors,
+ * so a misspelt key never goes unnoticed. Every job needs exactly one of "collectives" and
+ * "transfers". A single chunk may not exceed 4 GiB (the queue pair's message limit).
+ *
+ * CSV transfer list, for traces produced elsewhere:
+ * @code
+ * step,src,dst,bytes,deps
+ * 0,0,1,1048576,
+ * 0,1,0,1048576,
+ * 0,1,2,1048576,0
+ * 1,2,0,4096,
+ * @endcode
+ * The first line is this header. Every other line is one transfer; its row id is its position
+ * among the data lines, from 0. step (>= 0), src and dst (ranks, distinct) and bytes (1 to
+ * 4 GiB) are integers; deps is empty or a ';'-separated list of earlier row ids that must be
+ * received before the transfer is posted. A dependency on a row of an earlier step is already
+ * satisfied by the step barrier and is dropped; one on a later step is an error. Blank lines
+ * and lines starting with '#' are skipped (they get no row id). The list uses ranks 0 to the
+ * highest rank named.
+ *
+ * Errors: every function returns false and sets a one-line message, never aborts. JSON syntax
+ * errors name the line; other errors name the line of the offending key when there is one, its
+ * JSON path (jobs[0].collectives[1].bytes) and what is accepted. LoadFile and LoadTransferList
+ * prefix the file name.
+ */
+class MrcWorkloadFile
+{
+public:
+    MrcWorkloadFile();
+
+    /**
+     * Parse a JSON workload.
+     * @param text the JSON text
+     * @param specs set to the jobs
+     * @param error set to a one-line message on failure
+     * @param baseDir directory "transfers" file names are relative to (empty: the working one)
+     * @return true on success
+     */
+    static bool Parse(const std::string& text,
+                      std::vector<MrcJobSpec>& specs,
+                      std::string& error,
+                      const std::string& baseDir = "");
+    /**
+     * Read and parse a JSON workload file.
+     * @param path the file
+     * @param specs set to the jobs
+     * @param error set to a one-line message on failure
+     * @return true on success
+     */
+    static bool LoadFile(const std::string& path,
+                         std::vector<MrcJobSpec>& specs,
+                         std::string& error);
+    /**
+     * Parse a CSV transfer list.
+     * @param text the CSV text
+     * @param list set to the list
+     * @param error set to a one-line message on failure
+     * @return true on success
+     */
+    static bool ParseTransferList(const std::string& text,
+                                  MrcTransferList& list,
+                                  std::string& error);
+    /**
+     * Read and parse a CSV transfer list file.
+     * @param path the file
+     * @param list set to the list
+     * @param error set to a one-line message on failure
+     * @return true on success
+     */
+    static bool LoadTransferList(const std::string& path,
+                                 MrcTransferList& list,
+                                 std::string& error);
+
+    /**
+     * Place the jobs (in order, each on hosts no earlier job holds), then create, install and
+     * start them. Job i gets JobId firstJobId + i.
+     * @param specs the jobs
+     * @param stack the MRC stack, installed on the fabric
+     * @param nHosts hosts in the fabric
+     * @param jobs set to the jobs
+     * @param error set to a one-line message if a job does not fit (nothing is installed then)
+     * @param firstJobId JobId of the first job
+     * @return true on success
+     */
+    bool CreateJobs(const std::vector<MrcJobSpec>& specs,
+                    MrcStackHelper& stack,
+                    uint32_t nHosts,
+                    std::vector<Ptr<MrcTrainingJob>>& jobs,
+                    std::string& error,
+                    uint32_t firstJobId = 0);
+
+    /**
+     * Assign the random stream of random placement.
+     * @param stream the stream
+     * @return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+private:
+    Ptr<UniformRandomVariable> m_placementRng; //!< random placement
+};
+
+} // namespace ns3
+
+#endif /* MRC_WORKLOAD_FILE_H */

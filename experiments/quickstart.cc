@@ -1,0 +1,626 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief The quickstart experiment: synchronous training (a ring all-reduce job with step
+ * barriers) on a faulty fabric, once with MRC on a multi-plane SRv6 fabric and once with the
+ * RoCE-style baseline on a conventional single-plane ECMP fabric of equal host bandwidth.
+ *
+ * Faults injected mid-run, in both schemes: T0-T1 link flaps (a Poisson process over the
+ * tier), one NIC port loss, one T1 reboot. Writes flows.csv, steps.csv, events.csv, links.csv,
+ * run.json and PNG plots into results/quickstart-<time>/ and prints a comparison table.
+ *
+ *   ./ns3 run quickstart
+ *   ./ns3 run "quickstart --gpus=32 --steps=2 --out=results/small"
+ *   ./ns3 run "quickstart --help"
+ */
+
+#include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
+#include "ns3/show-progress.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/** Everything a run is a function of. */
+struct Params
+{
+    uint32_t gpus = 64;                   //!< hosts (one NIC each)
+    uint32_t planes = 8;                  //!< MRC planes (NIC ports)
+    uint32_t hostsPerT0 = 8;              //!< hosts per T0
+    uint32_t t1 = 8;                      //!< T1s per plane
+    std::string linkRate = "100Gbps";     //!< MRC plane link rate (baseline: planes x this)
+    uint32_t steps = 4;                   //!< training steps
+    double computeUs = 50;                //!< compute phase per step
+    double jitterUs = 5;                  //!< compute jitter per rank
+    uint64_t bytes = 16 << 20;            //!< all-reduce buffer
+    uint32_t chunks = 1;                  //!< chunks per transfer
+    uint32_t qpsPerPeer = 1;              //!< queue pairs per peer
+    double flapRate = 100;                //!< T0-T1 flaps per second per link
+    double flapDownUs = 20;               //!< mean flap down time
+    double portLossAtUs = 1000;           //!< NIC port loss start
+    double portLossUs = 800;              //!< NIC port loss duration
+    uint32_t portLossHost = 5;            //!< the host losing a port
+    double rebootAtUs = 2500;             //!< T1 reboot start
+    double rebootUs = 500;                //!< T1 reboot duration
+    uint32_t rebootT1 = 3;                //!< the T1 that reboots (plane 2 for MRC)
+    double detectionUs = 50;              //!< baseline BFD delay
+    double reconvergenceUs = 500;         //!< baseline BGP delay
+    double binUs = 20;                    //!< links.csv bin
+    uint32_t seed = 1;                    //!< seed
+    std::string out;                      //!< results directory
+    std::string schemes = "mrc,baseline"; //!< which runs
+    bool plots = true;                    //!< make the PNG plots
+};
+
+/** What one scheme's run produced, for the table. */
+struct Summary
+{
+    std::string scheme;           //!< name
+    std::vector<double> steps;    //!< step durations (us)
+    std::vector<double> flowGbps; //!< per-transfer throughput
+    uint64_t retx = 0;            //!< retransmissions
+    uint64_t trims = 0;           //!< trimmed packets
+    uint64_t retirements = 0;     //!< EV transitions to ASSUMED_BAD
+    uint64_t failed = 0;          //!< failed transfers
+    uint32_t stepsDone = 0;       //!< steps completed
+    double wall = 0;              //!< wall seconds
+    uint64_t events = 0;          //!< simulator events
+    double simUs = 0;             //!< simulated time
+};
+
+/**
+ * Count retirements.
+ * @param n counter
+ * @param ev EV
+ * @param from old state
+ * @param to new state
+ * @param cause cause
+ */
+void
+CountRetirement(uint64_t* n, uint16_t ev, uint8_t from, uint8_t to, uint8_t cause)
+{
+    *n += (to == MrcPathSelector::ASSUMED_BAD) ? 1 : 0;
+}
+
+/**
+ * @param us microseconds
+ * @return a Time
+ */
+Time
+Us(double us)
+{
+    return NanoSeconds(static_cast<int64_t>(us * 1000));
+}
+
+/**
+ * Run one scheme.
+ * @param prm parameters
+ * @param baseline run the RoCE-style baseline
+ * @param rec the recorder
+ * @return the summary
+ */
+Summary
+RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec)
+{
+    Summary s;
+    s.scheme = baseline ? "baseline" : "mrc";
+    RngSeedManager::SetSeed(prm.seed);
+    RngSeedManager::SetRun(1);
+    rec->SetScheme(s.scheme);
+
+    Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
+    const DataRate planeRate(prm.linkRate);
+    fabric->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
+    fabric->SetAttribute("T0sPerPlane", UintegerValue(prm.gpus / prm.hostsPerT0));
+    fabric->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
+    if (baseline)
+    {
+        // A conventional fabric of equal host bandwidth: one NIC port at planes x rate.
+        fabric->SetAttribute("Planes", UintegerValue(1));
+        fabric->SetAttribute("LinkRate",
+                             DataRateValue(DataRate(planeRate.GetBitRate() * prm.planes)));
+        fabric->SetAttribute("Routing", StringValue("ecmp"));
+        fabric->SetAttribute("TrimEnabled", BooleanValue(false));
+        fabric->SetAttribute("LastHopEcn", BooleanValue(true));
+        fabric->SetAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
+        fabric->SetAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
+        // Buffers and ECN thresholds scale with the port speed.
+        fabric->SetAttribute("DataQueueBytes", UintegerValue(512000 * prm.planes));
+        fabric->SetAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
+        fabric->SetAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
+    }
+    else
+    {
+        fabric->SetAttribute("Planes", UintegerValue(prm.planes));
+        fabric->SetAttribute("LinkRate", DataRateValue(planeRate));
+    }
+    fabric->Build();
+    MrcStackHelper stack;
+    if (baseline)
+    {
+        stack.SetRoceBaseline();
+    }
+    stack.Install(fabric);
+
+    Ptr<MrcTrainingJob> job = CreateObject<MrcTrainingJob>();
+    job->SetAttribute("Steps", UintegerValue(prm.steps));
+    job->SetAttribute("ComputeTime", TimeValue(Us(prm.computeUs)));
+    job->SetAttribute("ComputeJitter", TimeValue(Us(prm.jitterUs)));
+    std::vector<uint32_t> ranks(prm.gpus);
+    std::iota(ranks.begin(), ranks.end(), 0);
+    job->SetRanks(ranks);
+    job->AddCollective(MrcCollective::RING_ALLREDUCE, prm.bytes, prm.chunks, prm.qpsPerPeer);
+    job->SetAttribute("KeepRecords", BooleanValue(true));
+    job->Install(stack);
+
+    Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
+    faults->SetFabric(fabric);
+    int64_t stream = 1;
+    stream += fabric->AssignStreams(stream);
+    stream += stack.AssignStreams(stream);
+    stream += job->AssignStreams(stream);
+    stream += faults->AssignStreams(stream);
+
+    std::string err;
+    const uint32_t portPlane = baseline ? 0 : std::min(3u, prm.planes - 1);
+    const uint32_t rebootPlane = baseline ? 0 : std::min(2u, prm.planes - 1);
+    std::ostringstream port;
+    port << "host" << prm.portLossHost << "/plane" << portPlane;
+    std::ostringstream t1;
+    t1 << "plane" << rebootPlane << "/t1-" << prm.rebootT1;
+    if (!faults->Schedule(
+            Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err)
+        || !faults->Schedule(Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err)
+        || (prm.flapRate > 0
+            && !faults->AddFlapProcess(
+                "t0-t1", prm.flapRate, true, Us(prm.flapDownUs), Time(0), Seconds(10), err)))
+    {
+        NS_FATAL_ERROR("fault setup: " << err); // parameters were validated in main()
+    }
+
+    rec->AttachJob(job);
+    rec->AttachFaults(faults);
+    rec->AttachEvStates(fabric, stack);
+    rec->SampleLinks(fabric, Us(prm.binUs));
+    for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
+    {
+        Ptr<MrcL4Protocol> l4 = stack.GetL4(h);
+        for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
+        {
+            l4->GetQueuePair(q)->GetPathSelector()->TraceConnectWithoutContext(
+                "EvStateChange", MakeBoundCallback(&CountRetirement, &s.retirements));
+        }
+    }
+    job->TraceConnectWithoutContext(
+        "JobComplete",
+        MakeCallback(+[](Ptr<MrcRecorder> r, uint32_t, uint32_t, uint64_t)
+                     {
+                         r->StopSampling();
+                         Simulator::Stop();
+                     })
+            .Bind(rec));
+    job->Start(Time(0));
+
+    std::cerr << "[" << s.scheme << "] " << fabric->GetNPlanes() << " plane(s), "
+              << fabric->GetNHosts() << " GPUs, " << fabric->GetSwitches().GetN() << " switches, "
+              << prm.steps << " steps of a " << prm.bytes << "-byte ring all-reduce" << std::endl;
+    ShowProgress progress(Seconds(2), std::cerr);
+    Simulator::Stop(Seconds(10)); // a safety net far beyond any sane run
+    const auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    s.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s.events = Simulator::GetEventCount();
+    s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+    rec->StopSampling();
+
+    for (const auto& r : job->GetStepRecords())
+    {
+        s.steps.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
+    }
+    for (const auto& r : job->GetTransferRecords())
+    {
+        const double us = (r.end - r.start).GetNanoSeconds() / 1000.0;
+        if (r.status == MrcQueuePair::SUCCESS && us > 0)
+        {
+            s.flowGbps.push_back(r.bytes * 8.0 / (us * 1e3));
+        }
+    }
+    s.failed = job->GetFailedTransfers();
+    s.stepsDone = job->GetStepsCompleted();
+    for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
+    {
+        Ptr<MrcL4Protocol> l4 = stack.GetL4(h);
+        for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
+        {
+            s.retx += l4->GetQueuePair(q)->GetRetransmissions();
+        }
+    }
+    NodeContainer sw = fabric->GetSwitches();
+    for (uint32_t n = 0; n < sw.GetN(); ++n)
+    {
+        Ptr<MrcSwitchNetDevice> d = DynamicCast<MrcSwitchNetDevice>(sw.Get(n)->GetDevice(0));
+        for (uint32_t k = 0; k < d->GetNPorts(); ++k)
+        {
+            s.trims += d->GetPort(k)->GetQueue()->GetTrimmed();
+        }
+    }
+    Simulator::Destroy();
+    return s;
+}
+
+/**
+ * @param v values
+ * @param q quantile
+ * @return nearest-rank quantile (NaN if empty)
+ */
+double
+Quantile(std::vector<double> v, double q)
+{
+    if (v.empty())
+    {
+        return NAN;
+    }
+    std::sort(v.begin(), v.end());
+    const auto i = static_cast<std::size_t>(std::ceil(q * v.size()));
+    return v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)];
+}
+
+/**
+ * @param v values
+ * @return mean (NaN if empty)
+ */
+double
+Mean(const std::vector<double>& v)
+{
+    if (v.empty())
+    {
+        return NAN;
+    }
+    double s = 0;
+    for (double x : v)
+    {
+        s += x;
+    }
+    return s / v.size();
+}
+
+/**
+ * @param v values
+ * @return coefficient of variation (NaN if empty)
+ */
+double
+Cov(const std::vector<double>& v)
+{
+    const double m = Mean(v);
+    double s = 0;
+    for (double x : v)
+    {
+        s += (x - m) * (x - m);
+    }
+    return v.empty() || m == 0 ? NAN : std::sqrt(s / v.size()) / m;
+}
+
+/**
+ * Print the comparison table.
+ * @param runs the summaries
+ */
+void
+PrintTable(const std::vector<Summary>& runs)
+{
+    std::cout << "\n" << std::left << std::setw(34) << "metric";
+    for (const auto& r : runs)
+    {
+        std::cout << std::right << std::setw(14) << r.scheme;
+    }
+    std::cout << "\n";
+    auto row = [&runs](const std::string& name, auto get, int prec)
+    {
+        std::cout << std::left << std::setw(34) << name;
+        for (const auto& r : runs)
+        {
+            std::cout << std::right << std::setw(14) << std::fixed << std::setprecision(prec)
+                      << get(r);
+        }
+        std::cout << "\n";
+    };
+    row(
+        "steps completed",
+        [](const Summary& r)
+        {
+            return double(r.stepsDone);
+        },
+        0);
+    row(
+        "step time mean (us)",
+        [](const Summary& r)
+        {
+            return Mean(r.steps);
+        },
+        1);
+    row(
+        "step time p99 (us)",
+        [](const Summary& r)
+        {
+            return Quantile(r.steps, 0.99);
+        },
+        1);
+    row(
+        "step time max (us)",
+        [](const Summary& r)
+        {
+            return Quantile(r.steps, 1.0);
+        },
+        1);
+    row(
+        "slowest flow (Gbps)",
+        [](const Summary& r)
+        {
+            return Quantile(r.flowGbps, 0.0);
+        },
+        1);
+    row(
+        "median flow (Gbps)",
+        [](const Summary& r)
+        {
+            return Quantile(r.flowGbps, 0.5);
+        },
+        1);
+    row(
+        "flow throughput CoV",
+        [](const Summary& r)
+        {
+            return Cov(r.flowGbps);
+        },
+        3);
+    row(
+        "failed transfers",
+        [](const Summary& r)
+        {
+            return double(r.failed);
+        },
+        0);
+    row(
+        "retransmissions",
+        [](const Summary& r)
+        {
+            return double(r.retx);
+        },
+        0);
+    row(
+        "trims",
+        [](const Summary& r)
+        {
+            return double(r.trims);
+        },
+        0);
+    row(
+        "EV retirements",
+        [](const Summary& r)
+        {
+            return double(r.retirements);
+        },
+        0);
+    row(
+        "wall time (s)",
+        [](const Summary& r)
+        {
+            return r.wall;
+        },
+        1);
+}
+
+/**
+ * @param name option
+ * @param ok condition
+ * @param what accepted values
+ * @return ok
+ */
+bool
+Check(const std::string& name, bool ok, const std::string& what)
+{
+    if (!ok)
+    {
+        std::cerr << "error: --" << name << " " << what << std::endl;
+    }
+    return ok;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Params prm;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Synchronous training on a faulty fabric: MRC (multi-plane SRv6, packet spray) "
+              "versus a RoCE-style baseline (single-plane ECMP, one path per QP, go-back-N, "
+              "DCQCN). Writes CSVs, run.json and plots into a results directory.");
+    cmd.AddValue("gpus", "GPUs (hosts, one NIC each)", prm.gpus);
+    cmd.AddValue("planes", "MRC planes: NIC ports per host", prm.planes);
+    cmd.AddValue("hostsPerT0", "Hosts per T0 switch", prm.hostsPerT0);
+    cmd.AddValue("t1", "T1 switches per plane", prm.t1);
+    cmd.AddValue(
+        "linkRate", "MRC plane link rate; the baseline's links run at planes x this", prm.linkRate);
+    cmd.AddValue("steps", "Training steps", prm.steps);
+    cmd.AddValue("computeUs", "Compute phase per step, microseconds", prm.computeUs);
+    cmd.AddValue("jitterUs", "Compute jitter per rank and step, microseconds", prm.jitterUs);
+    cmd.AddValue("bytes", "All-reduce buffer, bytes", prm.bytes);
+    cmd.AddValue("chunks", "Chunks per ring transfer", prm.chunks);
+    cmd.AddValue("qpsPerPeer", "Queue pairs per ring neighbour", prm.qpsPerPeer);
+    cmd.AddValue("flapRate", "T0-T1 link flaps per second per link (0: none)", prm.flapRate);
+    cmd.AddValue("flapDownUs", "Mean flap down time, microseconds", prm.flapDownUs);
+    cmd.AddValue("portLossAtUs", "NIC port loss start, microseconds", prm.portLossAtUs);
+    cmd.AddValue("portLossUs", "NIC port loss duration, microseconds", prm.portLossUs);
+    cmd.AddValue("portLossHost", "Host that loses a NIC port", prm.portLossHost);
+    cmd.AddValue("rebootAtUs", "T1 reboot start, microseconds", prm.rebootAtUs);
+    cmd.AddValue("rebootUs", "T1 reboot duration, microseconds", prm.rebootUs);
+    cmd.AddValue("rebootT1", "T1 that reboots", prm.rebootT1);
+    cmd.AddValue("detectionUs", "Baseline: BFD detection delay, microseconds", prm.detectionUs);
+    cmd.AddValue(
+        "reconvergenceUs", "Baseline: BGP reconvergence delay, microseconds", prm.reconvergenceUs);
+    cmd.AddValue("binUs", "links.csv time bin, microseconds", prm.binUs);
+    cmd.AddValue("seed", "Random seed", prm.seed);
+    cmd.AddValue("out", "Results directory (default results/quickstart-<time>)", prm.out);
+    cmd.AddValue("schemes", "Which runs: mrc,baseline | mrc | baseline", prm.schemes);
+    cmd.AddValue("plots", "Make the PNG plots (needs /usr/bin/python3 and matplotlib)", prm.plots);
+    cmd.Parse(argc, argv);
+
+    const bool ok
+        = Check("gpus", prm.gpus >= 4 && prm.gpus <= 4096, "must be between 4 and 4096")
+       && Check("hostsPerT0",
+                prm.hostsPerT0 >= 1 && prm.gpus % prm.hostsPerT0 == 0
+                    && prm.gpus / prm.hostsPerT0 >= 2,
+                "must divide --gpus into at least 2 T0s")
+       && Check("planes", prm.planes >= 1 && prm.planes <= 64, "must be between 1 and 64")
+       && Check("t1", prm.t1 >= 1 && prm.t1 <= 4096, "must be between 1 and 4096")
+       && Check("steps", prm.steps >= 1, "must be at least 1")
+       && Check("bytes", prm.bytes >= prm.gpus, "must be at least --gpus bytes")
+       && Check("chunks", prm.chunks >= 1, "must be at least 1")
+       && Check("qpsPerPeer", prm.qpsPerPeer >= 1, "must be at least 1")
+       && Check("computeUs",
+                prm.computeUs >= 0 && prm.jitterUs >= 0,
+                "and --jitterUs must be non-negative")
+       && Check("flapRate",
+                prm.flapRate >= 0 && prm.flapDownUs > 0,
+                "must be non-negative and --flapDownUs positive")
+       && Check("portLossHost", prm.portLossHost < prm.gpus, "must be a host index below --gpus")
+       && Check("rebootT1", prm.rebootT1 < prm.t1, "must be a T1 index below --t1")
+       && Check("portLossUs",
+                prm.portLossUs >= 0 && prm.portLossAtUs >= 0 && prm.rebootUs >= 0
+                    && prm.rebootAtUs >= 0,
+                "and the other fault times must be non-negative")
+       && Check("binUs", prm.binUs > 0, "must be positive")
+       && Check("schemes",
+                prm.schemes == "mrc,baseline" || prm.schemes == "mrc" || prm.schemes == "baseline"
+                    || prm.schemes == "baseline,mrc",
+                "must be mrc,baseline, mrc or baseline");
+    DataRateValue rate;
+    if (ok
+        && (!rate.DeserializeFromString(prm.linkRate, MakeDataRateChecker())
+            || rate.Get().GetBitRate() == 0))
+    {
+        std::cerr << "error: --linkRate must be a rate such as 100Gbps (got '" << prm.linkRate
+                  << "')" << std::endl;
+        return 1;
+    }
+    if (!ok)
+    {
+        return 1;
+    }
+    if (prm.out.empty())
+    {
+        char stamp[32];
+        const std::time_t now = std::time(nullptr);
+        std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
+        prm.out = std::string("results/quickstart-") + stamp;
+    }
+    Ptr<MrcRecorder> rec = CreateObject<MrcRecorder>();
+    std::string err;
+    if (!rec->Open(prm.out, err))
+    {
+        std::cerr << "error: --out: " << err << std::endl;
+        return 1;
+    }
+
+    std::vector<Summary> runs;
+    for (const std::string& scheme : {std::string("mrc"), std::string("baseline")})
+    {
+        if (prm.schemes.find(scheme) != std::string::npos)
+        {
+            runs.push_back(RunScheme(prm, scheme == "baseline", rec));
+        }
+    }
+    rec->Close();
+
+    std::map<std::string, std::string> params = {
+        {"gpus", std::to_string(prm.gpus)},
+        {"planes", std::to_string(prm.planes)},
+        {"hostsPerT0", std::to_string(prm.hostsPerT0)},
+        {"t1", std::to_string(prm.t1)},
+        {"linkRate", prm.linkRate},
+        {"steps", std::to_string(prm.steps)},
+        {"computeUs", std::to_string(prm.computeUs)},
+        {"jitterUs", std::to_string(prm.jitterUs)},
+        {"bytes", std::to_string(prm.bytes)},
+        {"chunks", std::to_string(prm.chunks)},
+        {"qpsPerPeer", std::to_string(prm.qpsPerPeer)},
+        {"flapRate", std::to_string(prm.flapRate)},
+        {"flapDownUs", std::to_string(prm.flapDownUs)},
+        {"portLossAtUs", std::to_string(prm.portLossAtUs)},
+        {"portLossUs", std::to_string(prm.portLossUs)},
+        {"portLossHost", std::to_string(prm.portLossHost)},
+        {"rebootAtUs", std::to_string(prm.rebootAtUs)},
+        {"rebootUs", std::to_string(prm.rebootUs)},
+        {"rebootT1", std::to_string(prm.rebootT1)},
+        {"detectionUs", std::to_string(prm.detectionUs)},
+        {"reconvergenceUs", std::to_string(prm.reconvergenceUs)},
+        {"binUs", std::to_string(prm.binUs)},
+        {"schemes", prm.schemes},
+    };
+    std::ostringstream schemes;
+    schemes << "{";
+    double wall = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+    {
+        const auto& r = runs[i];
+        wall += r.wall;
+        schemes << (i ? "," : "") << "\"" << r.scheme << "\":{\"wall_time_s\":" << r.wall
+                << ",\"events_executed\":" << r.events << ",\"simulated_us\":" << r.simUs
+                << ",\"steps_completed\":" << r.stepsDone << "}";
+    }
+    schemes << "}";
+    uint64_t events = 0;
+    for (const auto& r : runs)
+    {
+        events += r.events;
+    }
+    const std::map<std::string, std::string> extra = {
+        {"wall_time_s", std::to_string(wall)},
+        {"events_executed", std::to_string(events)},
+        {"schemes", schemes.str()},
+        {"time_scaling",
+         "\"Reduced scale (tens of GPUs, steps of about a millisecond). Faults are compressed "
+         "in time: link flaps thousands of times per second instead of several per minute; the "
+         "baseline's BFD detection ("
+             + std::to_string(int(prm.detectionUs)) + " us) and BGP reconvergence ("
+             + std::to_string(int(prm.reconvergenceUs))
+             + " us) stand for ~50 ms and ~0.5 s, i.e. about 1000x faster, in the same ratio to "
+               "the step time.\""},
+    };
+    if (!MrcRecorder::WriteRunJson(
+            prm.out, "quickstart", MRC_VERSION, prm.seed, params, extra, err))
+    {
+        std::cerr << "error: " << err << std::endl;
+        return 1;
+    }
+    PrintTable(runs);
+    std::cout << "\nresults: " << prm.out << "/{flows,steps,events,links}.csv, " << prm.out
+              << "/run.json" << std::endl;
+    if (prm.plots)
+    {
+        const std::string cmdline = std::string("/usr/bin/python3 ") + MRC_SOURCE_DIR
+                                  + "/analysis/make_all.py '" + prm.out + "'";
+        std::cout << "plots: " << std::flush;
+        if (std::system(cmdline.c_str()) != 0)
+        {
+            std::cerr << "warning: the plots could not be made (" << cmdline << ")" << std::endl;
+        }
+    }
+    return 0;
+}
