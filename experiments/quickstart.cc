@@ -45,13 +45,13 @@ struct Params
     uint32_t hostsPerT0 = 8;              //!< hosts per T0
     uint32_t t1 = 8;                      //!< T1s per plane
     std::string linkRate = "100Gbps";     //!< MRC plane link rate (baseline: planes x this)
-    uint32_t steps = 4;                   //!< training steps
+    uint32_t steps = 3;                   //!< training steps
     double computeUs = 50;                //!< compute phase per step
     double jitterUs = 5;                  //!< compute jitter per rank
-    uint64_t bytes = 16 << 20;            //!< all-reduce buffer
+    uint64_t bytes = 64 << 20;            //!< all-reduce buffer
     uint32_t chunks = 1;                  //!< chunks per transfer
     uint32_t qpsPerPeer = 1;              //!< queue pairs per peer
-    double flapRate = 100;                //!< T0-T1 flaps per second per link
+    double flapRate = 10;                 //!< T0-T1 flaps per second per link
     double flapDownUs = 20;               //!< mean flap down time
     double portLossAtUs = 1000;           //!< NIC port loss start
     double portLossUs = 800;              //!< NIC port loss duration
@@ -64,6 +64,8 @@ struct Params
     double binUs = 20;                    //!< links.csv bin
     uint32_t seed = 1;                    //!< seed
     std::string out;                      //!< results directory
+    std::string workload;                 //!< JSON workload file (replaces the default job)
+    std::string faultFile;                //!< fault schedule CSV, added to the built-in faults
     std::string schemes = "mrc,baseline"; //!< which runs
     bool plots = true;                    //!< make the PNG plots
 };
@@ -112,17 +114,22 @@ Us(double us)
  * Run one scheme.
  * @param prm parameters
  * @param baseline run the RoCE-style baseline
- * @param rec the recorder
+ * @param rec the recorder (unused in a dry run)
+ * @param dryRun only build and check the workload and fault files, then stop
+ * @param error set when a file or parameter is bad
  * @return the summary
  */
 Summary
-RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec)
+RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, std::string* error)
 {
     Summary s;
     s.scheme = baseline ? "baseline" : "mrc";
     RngSeedManager::SetSeed(prm.seed);
     RngSeedManager::SetRun(1);
-    rec->SetScheme(s.scheme);
+    if (!dryRun)
+    {
+        rec->SetScheme(s.scheme);
+    }
 
     Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
     const DataRate planeRate(prm.linkRate);
@@ -158,26 +165,48 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec)
     }
     stack.Install(fabric);
 
-    Ptr<MrcTrainingJob> job = CreateObject<MrcTrainingJob>();
-    job->SetAttribute("Steps", UintegerValue(prm.steps));
-    job->SetAttribute("ComputeTime", TimeValue(Us(prm.computeUs)));
-    job->SetAttribute("ComputeJitter", TimeValue(Us(prm.jitterUs)));
-    std::vector<uint32_t> ranks(prm.gpus);
-    std::iota(ranks.begin(), ranks.end(), 0);
-    job->SetRanks(ranks);
-    job->AddCollective(MrcCollective::RING_ALLREDUCE, prm.bytes, prm.chunks, prm.qpsPerPeer);
-    job->SetAttribute("KeepRecords", BooleanValue(true));
-    job->Install(stack);
+    std::vector<Ptr<MrcTrainingJob>> jobs;
+    std::string err;
+    if (prm.workload.empty())
+    {
+        Ptr<MrcTrainingJob> job = CreateObject<MrcTrainingJob>();
+        job->SetAttribute("Steps", UintegerValue(prm.steps));
+        job->SetAttribute("ComputeTime", TimeValue(Us(prm.computeUs)));
+        job->SetAttribute("ComputeJitter", TimeValue(Us(prm.jitterUs)));
+        std::vector<uint32_t> ranks(prm.gpus);
+        std::iota(ranks.begin(), ranks.end(), 0);
+        job->SetRanks(ranks);
+        job->AddCollective(MrcCollective::RING_ALLREDUCE, prm.bytes, prm.chunks, prm.qpsPerPeer);
+        job->Install(stack);
+        job->Start(Time(0));
+        jobs.push_back(job);
+    }
+    else
+    {
+        std::vector<MrcJobSpec> specs;
+        MrcWorkloadFile wf;
+        wf.AssignStreams(1000);
+        if (!MrcWorkloadFile::LoadFile(prm.workload, specs, err)
+            || !wf.CreateJobs(specs, stack, fabric->GetNHosts(), jobs, err))
+        {
+            *error = "--workload: " + err;
+            Simulator::Destroy();
+            return s;
+        }
+    }
 
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
     faults->SetFabric(fabric);
     int64_t stream = 1;
     stream += fabric->AssignStreams(stream);
     stream += stack.AssignStreams(stream);
-    stream += job->AssignStreams(stream);
+    for (auto& job : jobs)
+    {
+        job->SetAttribute("KeepRecords", BooleanValue(true));
+        stream += job->AssignStreams(stream);
+    }
     stream += faults->AssignStreams(stream);
 
-    std::string err;
     const uint32_t portPlane = baseline ? 0 : std::min(3u, prm.planes - 1);
     const uint32_t rebootPlane = baseline ? 0 : std::min(2u, prm.planes - 1);
     std::ostringstream port;
@@ -191,10 +220,26 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec)
             && !faults->AddFlapProcess(
                 "t0-t1", prm.flapRate, true, Us(prm.flapDownUs), Time(0), Seconds(10), err)))
     {
-        NS_FATAL_ERROR("fault setup: " << err); // parameters were validated in main()
+        *error = "fault setup: " + err;
+        Simulator::Destroy();
+        return s;
+    }
+    if (!prm.faultFile.empty() && !faults->LoadScheduleFile(prm.faultFile, err))
+    {
+        *error = "--faultFile (" + s.scheme + " fabric): " + err;
+        Simulator::Destroy();
+        return s;
+    }
+    if (dryRun)
+    {
+        Simulator::Destroy();
+        return s;
     }
 
-    rec->AttachJob(job);
+    for (auto& job : jobs)
+    {
+        rec->AttachJob(job);
+    }
     rec->AttachFaults(faults);
     rec->AttachEvStates(fabric, stack);
     rec->SampleLinks(fabric, Us(prm.binUs));
@@ -207,19 +252,26 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec)
                 "EvStateChange", MakeBoundCallback(&CountRetirement, &s.retirements));
         }
     }
-    job->TraceConnectWithoutContext(
-        "JobComplete",
-        MakeCallback(+[](Ptr<MrcRecorder> r, uint32_t, uint32_t, uint64_t)
-                     {
-                         r->StopSampling();
-                         Simulator::Stop();
-                     })
-            .Bind(rec));
-    job->Start(Time(0));
+    // Stop when every job is done (link sampling would otherwise keep the run going).
+    uint32_t remaining = static_cast<uint32_t>(jobs.size());
+    for (auto& job : jobs)
+    {
+        job->TraceConnectWithoutContext(
+            "JobComplete",
+            MakeCallback(+[](uint32_t* left, Ptr<MrcRecorder> r, uint32_t, uint32_t, uint64_t)
+                         {
+                             if (--*left == 0)
+                             {
+                                 r->StopSampling();
+                                 Simulator::Stop();
+                             }
+                         })
+                .Bind(&remaining, rec));
+    }
 
     std::cerr << "[" << s.scheme << "] " << fabric->GetNPlanes() << " plane(s), "
               << fabric->GetNHosts() << " GPUs, " << fabric->GetSwitches().GetN() << " switches, "
-              << prm.steps << " steps of a " << prm.bytes << "-byte ring all-reduce" << std::endl;
+              << jobs.size() << " job(s)" << std::endl;
     ShowProgress progress(Seconds(2), std::cerr);
     Simulator::Stop(Seconds(10)); // a safety net far beyond any sane run
     const auto t0 = std::chrono::steady_clock::now();
@@ -229,20 +281,23 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec)
     s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
     rec->StopSampling();
 
-    for (const auto& r : job->GetStepRecords())
+    for (auto& job : jobs)
     {
-        s.steps.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
-    }
-    for (const auto& r : job->GetTransferRecords())
-    {
-        const double us = (r.end - r.start).GetNanoSeconds() / 1000.0;
-        if (r.status == MrcQueuePair::SUCCESS && us > 0)
+        for (const auto& r : job->GetStepRecords())
         {
-            s.flowGbps.push_back(r.bytes * 8.0 / (us * 1e3));
+            s.steps.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
         }
+        for (const auto& r : job->GetTransferRecords())
+        {
+            const double us = (r.end - r.start).GetNanoSeconds() / 1000.0;
+            if (r.status == MrcQueuePair::SUCCESS && us > 0)
+            {
+                s.flowGbps.push_back(r.bytes * 8.0 / (us * 1e3));
+            }
+        }
+        s.failed += job->GetFailedTransfers();
+        s.stepsDone += job->GetStepsCompleted();
     }
-    s.failed = job->GetFailedTransfers();
-    s.stepsDone = job->GetStepsCompleted();
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
     {
         Ptr<MrcL4Protocol> l4 = stack.GetL4(h);
@@ -477,6 +532,12 @@ main(int argc, char* argv[])
     cmd.AddValue("binUs", "links.csv time bin, microseconds", prm.binUs);
     cmd.AddValue("seed", "Random seed", prm.seed);
     cmd.AddValue("out", "Results directory (default results/quickstart-<time>)", prm.out);
+    cmd.AddValue("workload",
+                 "JSON workload file (docs/workloads.md) replacing the default ring all-reduce job",
+                 prm.workload);
+    cmd.AddValue("faultFile",
+                 "Fault schedule CSV (time_us,action,target,duration_us) applied to both schemes",
+                 prm.faultFile);
     cmd.AddValue("schemes", "Which runs: mrc,baseline | mrc | baseline", prm.schemes);
     cmd.AddValue("plots", "Make the PNG plots (needs /usr/bin/python3 and matplotlib)", prm.plots);
     cmd.Parse(argc, argv);
@@ -530,8 +591,22 @@ main(int argc, char* argv[])
         std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
         prm.out = std::string("results/quickstart-") + stamp;
     }
-    Ptr<MrcRecorder> rec = CreateObject<MrcRecorder>();
     std::string err;
+    // Check the workload and fault files against both fabrics before writing anything.
+    for (const bool baseline : {false, true})
+    {
+        const std::string name = baseline ? "baseline" : "mrc";
+        if (prm.schemes.find(name) != std::string::npos)
+        {
+            RunScheme(prm, baseline, nullptr, true, &err);
+            if (!err.empty())
+            {
+                std::cerr << "error: " << err << std::endl;
+                return 1;
+            }
+        }
+    }
+    Ptr<MrcRecorder> rec = CreateObject<MrcRecorder>();
     if (!rec->Open(prm.out, err))
     {
         std::cerr << "error: --out: " << err << std::endl;
@@ -543,7 +618,12 @@ main(int argc, char* argv[])
     {
         if (prm.schemes.find(scheme) != std::string::npos)
         {
-            runs.push_back(RunScheme(prm, scheme == "baseline", rec));
+            runs.push_back(RunScheme(prm, scheme == "baseline", rec, false, &err));
+            if (!err.empty())
+            {
+                std::cerr << "error: " << err << std::endl;
+                return 1;
+            }
         }
     }
     rec->Close();
@@ -572,6 +652,8 @@ main(int argc, char* argv[])
         {"reconvergenceUs", std::to_string(prm.reconvergenceUs)},
         {"binUs", std::to_string(prm.binUs)},
         {"schemes", prm.schemes},
+        {"workload", prm.workload},
+        {"faultFile", prm.faultFile},
     };
     std::ostringstream schemes;
     schemes << "{";
