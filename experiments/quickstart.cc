@@ -652,6 +652,9 @@ main(int argc, char* argv[])
         {"reconvergenceUs", std::to_string(prm.reconvergenceUs)},
         {"binUs", std::to_string(prm.binUs)},
         {"schemes", prm.schemes},
+        {"seed", std::to_string(prm.seed)},
+        {"out", prm.out},
+        {"plots", prm.plots ? "true" : "false"},
         {"workload", prm.workload},
         {"faultFile", prm.faultFile},
     };

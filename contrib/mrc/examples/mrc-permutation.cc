@@ -58,6 +58,7 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     bool trim = true;
     bool roce = false;
+    std::string pcap;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hosts", "Number of hosts", hosts);
@@ -72,6 +73,7 @@ main(int argc, char* argv[])
     cmd.AddValue("evSetSize", "EVs per queue pair", evSetSize);
     cmd.AddValue("trim", "Switches trim (1) or drop (0)", trim);
     cmd.AddValue("seed", "Random seed", seed);
+    cmd.AddValue("pcap", "Write pcap files of every host port with this prefix", pcap);
     cmd.AddValue("roce",
                  "Run the RoCE-style baseline instead: ECMP-routed fabric, no trimming, one path "
                  "per QP, go-back-N, DCQCN",
@@ -128,6 +130,10 @@ main(int argc, char* argv[])
         return 1;
     }
     fabric->Build();
+    if (!pcap.empty())
+    {
+        fabric->EnablePcapHosts(pcap);
+    }
     MrcStackHelper stack;
     stack.SetPathSelector(selectors.at(selector), "EvSetSize", UintegerValue(evSetSize));
     stack.SetCongestionControl(ccs.at(cc));

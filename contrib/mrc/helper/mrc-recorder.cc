@@ -204,6 +204,8 @@ void
 MrcRecorder::SampleLinks(Ptr<MrcClosHelper> fabric, Time bin)
 {
     m_groups.clear();
+    // References into m_groups are held while it grows: reserve every group up front.
+    m_groups.reserve(fabric->GetNPlanes() * 6);
     m_rate = double(fabric->GetLinkRate().GetBitRate());
     m_bin = bin;
     for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)
