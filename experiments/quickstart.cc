@@ -95,7 +95,7 @@ struct Summary
  * @param cause cause
  */
 void
-CountRetirement(uint64_t* n, uint16_t ev, uint8_t from, uint8_t to, uint8_t cause)
+CountRetirement(uint64_t* n, uint16_t /* ev */, uint8_t /* from */, uint8_t to, uint8_t /* cause */)
 {
     *n += (to == MrcPathSelector::ASSUMED_BAD) ? 1 : 0;
 }

@@ -442,7 +442,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
 }
 
 void
-MrcQueuePair::Receive(Ptr<Packet> packet, const MrcHeader& h, uint8_t tc, uint32_t plane)
+MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, uint32_t plane)
 {
     if (m_l4 == nullptr || m_error)
     {

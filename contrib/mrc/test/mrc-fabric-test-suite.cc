@@ -191,7 +191,10 @@ private:
      * @param inPort ingress port
      * @param outPort egress port
      */
-    void Forwarded(uint32_t node, Ptr<const Packet> packet, uint32_t inPort, uint32_t outPort)
+    void Forwarded(uint32_t node,
+                   Ptr<const Packet> packet,
+                   uint32_t /* inPort */,
+                   uint32_t /* outPort */)
     {
         m_hops[packet->GetUid()].push_back(node);
     }

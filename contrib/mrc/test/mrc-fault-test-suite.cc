@@ -226,7 +226,7 @@ private:
      * @param p packet
      * @param reason reason
      */
-    void Dropped(Ptr<const Packet> p, uint32_t reason)
+    void Dropped(Ptr<const Packet> /* p */, uint32_t /* reason */)
     {
         m_lastDrop = Simulator::Now();
         ++m_drops;
@@ -288,7 +288,7 @@ private:
      * @param ev EV
      * @param cause cause
      */
-    void Tx(Ptr<const Packet> p, uint32_t psn, uint16_t ev, uint8_t cause)
+    void Tx(Ptr<const Packet> /* p */, uint32_t psn, uint16_t /* ev */, uint8_t cause)
     {
         if (cause != MrcQueuePair::TX_NEW)
         {
@@ -408,6 +408,73 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief A three-tier routed fat tree delivers between pods, and reroutes around a dead
+ * T1-T2 link after reconvergence.
+ */
+class MrcThreeTierTestCase : public TestCase
+{
+public:
+    MrcThreeTierTestCase()
+        : TestCase("three-tier ECMP fat tree: inter-pod transfers, reroute after a T1-T2 failure")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
+        f->SetAttribute("Routing", StringValue("ecmp"));
+        f->SetAttribute("Tiers", UintegerValue(3));
+        f->SetAttribute("Pods", UintegerValue(2));
+        f->SetAttribute("HostsPerT0", UintegerValue(2));
+        f->SetAttribute("T0sPerPlane", UintegerValue(2));
+        f->SetAttribute("T1sPerPlane", UintegerValue(2));
+        f->SetAttribute("T2sPerPlane", UintegerValue(2));
+        f->SetAttribute("SwitchRadix", UintegerValue(4));
+        NS_TEST_ASSERT_MSG_EQ(f->Validate(), "", "valid");
+        f->Build();
+        NS_TEST_ASSERT_MSG_EQ(f->GetNHosts(), 8u, "2 pods x 2 T0s x 2 hosts");
+        NS_TEST_ASSERT_MSG_EQ(f->GetSwitches().GetN(), 10u, "4 T0 + 4 T1 + 2 T2");
+        NS_TEST_ASSERT_MSG_EQ(f->GetPodOf(5), 1u, "host 5 in pod 1");
+        MrcStackHelper stack;
+        stack.SetRoceBaseline();
+        stack.Install(f);
+        int64_t s = 1 + f->AssignStreams(1);
+        stack.AssignStreams(s);
+        // Every host writes to the host in the other pod: all traffic crosses the T2s.
+        std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> qps;
+        for (uint32_t h = 0; h < 8; ++h)
+        {
+            qps.push_back(stack.Connect(h, (h + 4) % 8));
+            qps.back().first->PostWrite(1000000, 0);
+        }
+        // A T1-T2 link dies for good at 20 us.
+        Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetUp, f->GetSpineLink(0, 0, 0), false);
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        uint64_t t2 = 0;
+        for (uint32_t k = 0; k < 2; ++k)
+        {
+            t2 += f->GetT2(0, k)->GetForwarded();
+        }
+        NS_TEST_ASSERT_MSG_GT(t2, 8u * 244, "inter-pod traffic went through the T2s");
+        for (const auto& q : qps)
+        {
+            NS_TEST_ASSERT_MSG_EQ(q.second->GetBytesPlaced(), 1000000u, "delivered");
+            NS_TEST_ASSERT_MSG_EQ(q.first->IsInError(), false, "no QP failed");
+        }
+        NS_TEST_ASSERT_MSG_EQ(f->GetT1(0, 0)->IsPortUsable(2), false, "dead uplink excluded");
+        Simulator::Destroy();
+        Ptr<MrcClosHelper> bad = CreateObject<MrcClosHelper>();
+        bad->SetAttribute("Tiers", UintegerValue(3));
+        NS_TEST_ASSERT_MSG_NE(bad->Validate().find("Routing=ecmp"),
+                              std::string::npos,
+                              "three tiers need ECMP routing");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Fault and baseline test suite.
  */
 class MrcFaultTestSuite : public TestSuite
@@ -421,6 +488,7 @@ public:
         AddTestCase(new MrcBaselineReconvergenceTestCase);
         AddTestCase(new MrcGoBackNTestCase);
         AddTestCase(new MrcFaultFileTestCase);
+        AddTestCase(new MrcThreeTierTestCase);
     }
 };
 

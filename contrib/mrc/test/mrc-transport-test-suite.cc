@@ -166,7 +166,7 @@ struct TxLog
      * @param ev EV
      * @param cause cause
      */
-    void Record(Ptr<const Packet> p, uint32_t psn, uint16_t ev, uint8_t cause)
+    void Record(Ptr<const Packet> /* p */, uint32_t psn, uint16_t ev, uint8_t cause)
     {
         const auto& e = sel->GetEv(ev);
         txs.push_back({Simulator::Now(), psn, ev, cause, e.plane, e.path});
