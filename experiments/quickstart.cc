@@ -185,7 +185,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     {
         std::vector<MrcJobSpec> specs;
         MrcWorkloadFile wf;
-        wf.AssignStreams(1000);
+        wf.AssignStreams(int64_t(1) << 40); // far from the streams counted up from 1 below
         if (!MrcWorkloadFile::LoadFile(prm.workload, specs, err)
             || !wf.CreateJobs(specs, stack, fabric->GetNHosts(), jobs, err))
         {
@@ -551,7 +551,10 @@ main(int argc, char* argv[])
        && Check("planes", prm.planes >= 1 && prm.planes <= 64, "must be between 1 and 64")
        && Check("t1", prm.t1 >= 1 && prm.t1 <= 4096, "must be between 1 and 4096")
        && Check("steps", prm.steps >= 1, "must be at least 1")
-       && Check("bytes", prm.bytes >= prm.gpus, "must be at least --gpus bytes")
+       && Check("bytes",
+                prm.bytes >= prm.gpus && prm.bytes / prm.gpus / prm.chunks < (uint64_t(1) << 32),
+                "must be at least --gpus bytes, and each ring chunk (bytes / gpus / chunks) "
+                "under 4 GiB")
        && Check("chunks", prm.chunks >= 1, "must be at least 1")
        && Check("qpsPerPeer", prm.qpsPerPeer >= 1, "must be at least 1")
        && Check("computeUs",
@@ -675,18 +678,33 @@ main(int argc, char* argv[])
     {
         events += r.events;
     }
+    // What the scaled-down run stands for, from the actual parameters.
+    std::ostringstream scaling;
+    double meanStep = 0;
+    uint32_t nSteps = 0;
+    for (const auto& r : runs)
+    {
+        for (double d : r.steps)
+        {
+            meanStep += d;
+            ++nSteps;
+        }
+    }
+    meanStep = nSteps ? meanStep / nSteps : 0;
+    scaling << std::fixed << std::setprecision(0) << "Reduced scale: " << prm.gpus
+            << " GPUs, steps of about " << meanStep << " us (real training steps last about a "
+            << "second, so time is compressed roughly " << (meanStep > 0 ? 1e6 / meanStep : 0)
+            << "x). Faults are compressed alike: " << std::setprecision(1) << prm.flapRate
+            << " flaps per second per T0-T1 link instead of a few per minute fabric-wide; the "
+            << "baseline's BFD detection (" << prm.detectionUs << " us) and BGP reconvergence ("
+            << prm.reconvergenceUs << " us) stand for about 50 ms and 0.5 s. Transport timers "
+            << "are not compressed: MRC's retransmission timeout (1.024 us x 2^6) weighs far "
+            << "more against a compressed step than against a real one.";
     const std::map<std::string, std::string> extra = {
         {"wall_time_s", std::to_string(wall)},
         {"events_executed", std::to_string(events)},
         {"schemes", schemes.str()},
-        {"time_scaling",
-         "\"Reduced scale (tens of GPUs, steps of about a millisecond). Faults are compressed "
-         "in time: link flaps thousands of times per second instead of several per minute; the "
-         "baseline's BFD detection ("
-             + std::to_string(int(prm.detectionUs)) + " us) and BGP reconvergence ("
-             + std::to_string(int(prm.reconvergenceUs))
-             + " us) stand for ~50 ms and ~0.5 s, i.e. about 1000x faster, in the same ratio to "
-               "the step time.\""},
+        {"time_scaling", "\"" + scaling.str() + "\""},
     };
     if (!MrcRecorder::WriteRunJson(
             prm.out, "quickstart", MRC_VERSION, prm.seed, params, extra, err))

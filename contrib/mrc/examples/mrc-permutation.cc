@@ -165,9 +165,11 @@ main(int argc, char* argv[])
         qp->SetSendCompletionCallback(
             MakeCallback(+[](std::vector<double>* out, uint32_t host, const MrcCompletion& c)
                          {
-                             (*out)[host]
-                                 = (c.completed - c.posted).GetMicroSeconds()
-                                 + ((c.completed - c.posted).GetNanoSeconds() % 1000) / 1000.0;
+                             if (c.status != MrcQueuePair::SUCCESS)
+                             {
+                                 return; // a failed flow has no completion time
+                             }
+                             (*out)[host] = (c.completed - c.posted).GetNanoSeconds() / 1000.0;
                          })
                 .Bind(&fct, h));
         senders.push_back(qp);

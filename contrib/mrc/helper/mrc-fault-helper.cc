@@ -714,7 +714,10 @@ MrcFaultHelper::ApplyCommandLine(std::string& error)
         error = "--flapDown must be positive and 0 <= --flapStart <= --flapStop";
         return false;
     }
-    m_periodic = m_optPeriodic;
+    if (m_optPeriodic)
+    {
+        m_periodic = true;
+    }
     return AddFlapProcess(m_optTier,
                           m_optRate,
                           m_optPerLink,

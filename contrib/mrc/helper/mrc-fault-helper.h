@@ -56,6 +56,12 @@ struct MrcFaultEvent
 class MrcFaultHelper : public Object
 {
 public:
+    /**
+     * Signature of the Fault trace.
+     * @param event the fault event
+     */
+    typedef void (*FaultTracedCallback)(const MrcFaultEvent& event);
+
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcFaultHelper();

@@ -19,7 +19,8 @@ namespace ns3
  * - Unexplained loss (timeout or SACK hole): -> ASSUMED_BAD at once, replaced by a new EV on
  *   another path of the same plane; probes in the background; ProbeSuccesses answered probes
  *   in a row -> GOOD, and the replacement is released.
- * - Nothing is skipped or retired if that would leave fewer than EvMinActive usable EVs.
+ * - Nothing is skipped, nor retired without a replacement, if that would leave fewer
+ *   than EvMinActive GOOD EVs.
  */
 class MrcAdaptiveSpray : public MrcPathSelector
 {

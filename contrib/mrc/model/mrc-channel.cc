@@ -30,6 +30,12 @@ MrcChannel::GetTypeId()
                             TimeValue(MicroSeconds(1)),
                             MakeTimeAccessor(&MrcChannel::m_delay),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute("LossRate",
+                            "Probability that a frame is silently lost (both directions), as a "
+                            "flaky optic",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&MrcChannel::m_lossRate),
+                            MakeDoubleChecker<double>(0.0, 1.0))
               .AddTraceSource(
                   "LostInFlight",
                   "A frame was lost on the cable: it went down, or the random loss process took it",

@@ -49,10 +49,11 @@ struct MrcCompletion
  * Sender: messages are cut into PayloadSize packets with consecutive PSNs; each packet leaves
  * on the EV the path selector picks (retransmissions on a fresh EV) while the bytes in flight
  * stay under the congestion window. Loss recovery is selective: a NACK for a trimmed packet, a
- * SACK hole (ReorderThreshold newer packets acknowledged and the packet older than two base
- * RTTs) or the retransmission timeout (1.024 us x 2^AckTimeoutExponent) puts exactly that
- * packet back on the wire. A packet transmitted RetryLimit times without success puts the QP in
- * the error state: every pending message completes with RETRY_EXCEEDED and QpError fires.
+ * SACK hole (ReorderThreshold newer packets acknowledged and the packet older than
+ * 2 x max(base RTT, smoothed RTT)) or the retransmission timeout (1.024 us x 2^AckTimeoutExponent)
+ * puts exactly that packet back on the wire. A packet transmitted RetryLimit times without success
+ * puts the QP in the error state: every pending message completes with RETRY_EXCEEDED and QpError
+ * fires.
  *
  * Receiver: each packet carries its remote offset and is placed directly (a per-message bitmap,
  * no reorder buffer); duplicates are counted and dropped. A SACK (cumulative PSN, 64-bit bitmap,
