@@ -142,9 +142,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         fabric->SetAttribute("Planes", UintegerValue(1));
         fabric->SetAttribute("LinkRate",
                              DataRateValue(DataRate(planeRate.GetBitRate() * prm.planes)));
-        fabric->SetAttribute("Routing", StringValue("ecmp"));
-        fabric->SetAttribute("TrimEnabled", BooleanValue(false));
-        fabric->SetAttribute("LastHopEcn", BooleanValue(true));
+        fabric->SetRoutedBaseline();
         fabric->SetAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
         fabric->SetAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
         // Buffers and ECN thresholds scale with the port speed.

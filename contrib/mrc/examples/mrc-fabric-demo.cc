@@ -52,15 +52,7 @@ public:
 void
 Send(Ptr<MrcClosHelper> f, uint32_t src, MrcPath path, uint32_t size)
 {
-    Ptr<Packet> p = Create<Packet>(size);
-    Ipv6Header h;
-    h.SetSource(f->GetHostAddress(src, path.plane));
-    h.SetDestination(path.carrier.GetAddress());
-    h.SetNextHeader(17);
-    h.SetHopLimit(64);
-    h.SetPayloadLength(static_cast<uint16_t>(size));
-    h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_ECT0));
-    f->GetHostPort(src, path.plane)->SendFrame(p, h);
+    f->SendRawPacket(src, path, size, MrcDscp::ECN_ECT0);
 }
 
 } // namespace

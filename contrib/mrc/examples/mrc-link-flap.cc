@@ -102,9 +102,7 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     fabric->SetAttribute("LinkRate", DataRateValue(DataRate(prm.rate)));
     if (baseline)
     {
-        fabric->SetAttribute("Routing", StringValue("ecmp"));
-        fabric->SetAttribute("TrimEnabled", BooleanValue(false));
-        fabric->SetAttribute("LastHopEcn", BooleanValue(true));
+        fabric->SetRoutedBaseline();
         fabric->SetAttribute("DetectionDelay",
                              TimeValue(MicroSeconds(static_cast<int64_t>(prm.detectionUs))));
         fabric->SetAttribute("ReconvergenceDelay",

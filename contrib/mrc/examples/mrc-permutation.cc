@@ -117,11 +117,10 @@ main(int argc, char* argv[])
     fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
     fabric->SetAttribute("LinkRate", DataRateValue(DataRate(linkRate)));
     fabric->SetAttribute("LinkDelay", TimeValue(linkDelay));
-    fabric->SetAttribute("TrimEnabled", BooleanValue(trim && !roce));
+    fabric->SetAttribute("TrimEnabled", BooleanValue(trim));
     if (roce)
     {
-        fabric->SetAttribute("Routing", StringValue("ecmp"));
-        fabric->SetAttribute("LastHopEcn", BooleanValue(true));
+        fabric->SetRoutedBaseline();
     }
     const std::string err = fabric->Validate();
     if (!err.empty())

@@ -4,6 +4,7 @@
 
 #include "mrc-clos-helper.h"
 
+#include "ns3/mrc-dscp.h"
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-trimming-queue.h"
 
@@ -554,6 +555,30 @@ MrcClosHelper::Build()
     }
     NS_LOG_INFO("built " << m_planes << " planes, " << nHosts << " hosts, " << m_switchNodes.GetN()
                          << " switches");
+}
+
+void
+MrcClosHelper::SetRoutedBaseline()
+{
+    NS_ABORT_MSG_IF(m_built, "MrcClosHelper: SetRoutedBaseline() must come before Build()");
+    m_routing = "ecmp";
+    m_trim = false;
+    m_lastHopEcn = true;
+}
+
+Ptr<Packet>
+MrcClosHelper::SendRawPacket(uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn) const
+{
+    Ptr<Packet> p = Create<Packet>(bytes);
+    Ipv6Header h;
+    h.SetSource(GetHostAddress(src, path.plane));
+    h.SetDestination(path.carrier.GetAddress());
+    h.SetNextHeader(17);
+    h.SetHopLimit(64);
+    h.SetPayloadLength(static_cast<uint16_t>(bytes));
+    h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, ecn));
+    GetHostPort(src, path.plane)->SendFrame(p, h);
+    return p;
 }
 
 void

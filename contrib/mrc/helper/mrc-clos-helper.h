@@ -76,6 +76,23 @@ public:
     /** Build the fabric (aborts with Validate()'s message if the attributes are invalid). */
     void Build();
 
+    /**
+     * Configure the conventional routed fabric the RoCE-style baseline runs on: Routing=ecmp,
+     * TrimEnabled=false, LastHopEcn=true (DCQCN needs last-hop marks). Call before Build().
+     */
+    void SetRoutedBaseline();
+
+    /**
+     * Send one raw data packet (no transport header) from a host along a path, for tests,
+     * demos and benchmarks of the fabric alone.
+     * @param src source host
+     * @param path the path (its plane and carrier)
+     * @param bytes IPv6 payload size
+     * @param ecn ECN codepoint
+     * @return the packet (its uid identifies it at the receiver)
+     */
+    Ptr<Packet> SendRawPacket(uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn) const;
+
     /** @return the uSID of T0 i */
     static uint16_t T0Usid(uint32_t i);
     /** @return the uSID of T1 j */

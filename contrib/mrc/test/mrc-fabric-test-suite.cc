@@ -91,16 +91,7 @@ private:
 uint64_t
 SendOne(Ptr<MrcClosHelper> f, uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn)
 {
-    Ptr<Packet> p = Create<Packet>(bytes);
-    Ipv6Header h;
-    h.SetSource(f->GetHostAddress(src, path.plane));
-    h.SetDestination(path.carrier.GetAddress());
-    h.SetNextHeader(17);
-    h.SetHopLimit(64);
-    h.SetPayloadLength(static_cast<uint16_t>(bytes));
-    h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, ecn));
-    f->GetHostPort(src, path.plane)->SendFrame(p, h);
-    return p->GetUid();
+    return f->SendRawPacket(src, path, bytes, ecn)->GetUid();
 }
 
 /**

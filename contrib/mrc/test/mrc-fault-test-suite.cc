@@ -47,8 +47,7 @@ Build(const std::string& routing,
     f->SetAttribute("Routing", StringValue(routing));
     if (roce)
     {
-        f->SetAttribute("TrimEnabled", BooleanValue(false));
-        f->SetAttribute("LastHopEcn", BooleanValue(true));
+        f->SetRoutedBaseline();
         stack.SetRoceBaseline();
     }
     f->Build();

@@ -8,6 +8,7 @@
  * concurrent jobs, failures, the JSON workload file and the CSV transfer list.
  */
 
+#include "mrc-test-net.h"
 #include "ns3/mrc-module.h"
 
 #include "ns3/core-module.h"
@@ -24,49 +25,8 @@ using namespace ns3;
 namespace
 {
 
-/** A fabric with the MRC stack on it. */
-struct Net
-{
-    Ptr<MrcClosHelper> fabric; //!< fabric
-    MrcStackHelper stack;      //!< stack
-};
-
-/**
- * Build a fabric and install MRC.
- * @param planes planes
- * @param hostsPerT0 hosts per T0
- * @param t0 T0s per plane
- * @param t1 T1s per plane
- * @param selector path selector TypeId name
- * @param qpAttrs queue pair attributes
- * @return the network
- */
-Net
-MakeNet(uint32_t planes,
-        uint32_t hostsPerT0,
-        uint32_t t0,
-        uint32_t t1,
-        const std::string& selector = "ns3::MrcAdaptiveSpray",
-        const std::map<std::string, uint32_t>& qpAttrs = {})
-{
-    Net n;
-    n.fabric = CreateObject<MrcClosHelper>();
-    n.fabric->SetAttribute("Planes", UintegerValue(planes));
-    n.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    n.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
-    n.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    n.fabric->Build();
-    n.stack.SetPathSelector(selector, "EvSetSize", UintegerValue(32));
-    for (const auto& kv : qpAttrs)
-    {
-        n.stack.SetQueuePairAttribute(kv.first, UintegerValue(kv.second));
-    }
-    n.stack.Install(n.fabric);
-    int64_t stream = 1;
-    stream += n.fabric->AssignStreams(stream);
-    n.stack.AssignStreams(stream);
-    return n;
-}
+using mrctest::MakeNet;
+using mrctest::Net;
 
 /**
  * Create a job.
@@ -677,8 +637,14 @@ public:
 private:
     void DoRun() override
     {
-        Net n = MakeNet(
-            1, 1, 2, 2, "ns3::MrcSinglePath", {{"RetryLimit", 3}, {"AckTimeoutExponent", 4}});
+        Net n = MakeNet(1,
+                        1,
+                        2,
+                        2,
+                        "ns3::MrcSinglePath",
+                        32,
+                        1,
+                        {{"RetryLimit", 3}, {"AckTimeoutExponent", 4}});
         for (uint32_t j = 0; j < 2; ++j)
         {
             Simulator::Schedule(
