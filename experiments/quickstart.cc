@@ -700,6 +700,7 @@ main(int argc, char* argv[])
             << "more against a compressed step than against a real one.";
     const std::map<std::string, std::string> extra = {
         {"wall_time_s", std::to_string(wall)},
+        {"ns3_version", std::string("\"ns-") + MRC_NS3_VERSION + "\""},
         {"events_executed", std::to_string(events)},
         {"schemes", schemes.str()},
         {"time_scaling", "\"" + scaling.str() + "\""},

@@ -61,8 +61,12 @@ MrcDcqcn::GetTypeId()
               .AddAttribute("WindowBdps",
                             "Cap on bytes in flight, in bandwidth-delay products",
                             DoubleValue(2.0),
-                            MakeDoubleAccessor(&MrcDcqcn::m_windowBdps),
-                            MakeDoubleChecker<double>(0.01));
+                                                      MakeDoubleAccessor(&MrcDcqcn::m_windowBdps),
+                          MakeDoubleChecker<double>(0.01))
+            .AddTraceSource("Rate",
+                            "The current rate Rc, bit/s",
+                            MakeTraceSourceAccessor(&MrcDcqcn::m_rateTrace),
+                            "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 
@@ -95,6 +99,7 @@ MrcDcqcn::Init(uint32_t bdp, Time baseRtt, uint32_t mss)
     m_lineRate = double(bdp) * 8 / std::max(baseRtt.GetSeconds(), 1e-9);
     m_rc = m_lineRate;
     m_rt = m_lineRate;
+    m_rateTrace = static_cast<uint64_t>(m_rc);
     m_window = std::max<uint32_t>(static_cast<uint32_t>(m_windowBdps * bdp), mss);
     m_lastCut = Time(0) - m_cnpInterval;
 }
@@ -131,6 +136,7 @@ MrcDcqcn::Cut()
     m_rc = std::max(m_rc * (1 - m_alpha / 2), double(m_min.GetBitRate()));
     m_alpha = (1 - m_g) * m_alpha + m_g;
     m_stage = 0;
+    m_rateTrace = static_cast<uint64_t>(m_rc);
     if (m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(m_period, &MrcDcqcn::OnTimer, this);
@@ -155,6 +161,7 @@ MrcDcqcn::OnTimer()
         m_rt = std::min(m_rt, m_lineRate);
         m_rc = std::min((m_rt + m_rc) / 2, m_lineRate);
     }
+    m_rateTrace = static_cast<uint64_t>(m_rc);
     m_cnpSinceTimer = false;
     if (m_rc < m_lineRate || m_alpha > 1e-3)
     {

@@ -9,6 +9,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/traced-value.h"
 
 namespace ns3
 {
@@ -66,7 +67,8 @@ private:
     bool m_cnpSinceTimer; //!< a CNP arrived during this period
     Time m_lastCut;       //!< last reaction to a CNP
     uint32_t m_window;    //!< in-flight cap
-    EventId m_timer;      //!< the periodic timer
+        EventId m_timer;         //!< the periodic timer
+    TracedValue<uint64_t> m_rateTrace; //!< Rc in bit/s, traced on every change
 };
 
 } // namespace ns3
