@@ -61,12 +61,12 @@ MrcDcqcn::GetTypeId()
               .AddAttribute("WindowBdps",
                             "Cap on bytes in flight, in bandwidth-delay products",
                             DoubleValue(2.0),
-                                                      MakeDoubleAccessor(&MrcDcqcn::m_windowBdps),
-                          MakeDoubleChecker<double>(0.01))
-            .AddTraceSource("Rate",
-                            "The current rate Rc, bit/s",
-                            MakeTraceSourceAccessor(&MrcDcqcn::m_rateTrace),
-                            "ns3::TracedValueCallback::Uint64");
+                            MakeDoubleAccessor(&MrcDcqcn::m_windowBdps),
+                            MakeDoubleChecker<double>(0.01))
+              .AddTraceSource("Rate",
+                              "The current rate Rc, bit/s",
+                              MakeTraceSourceAccessor(&MrcDcqcn::m_rateTrace),
+                              "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 

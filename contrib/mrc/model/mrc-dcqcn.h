@@ -51,23 +51,23 @@ private:
     /** Cut the rate for a CNP. */
     void Cut();
 
-    double m_g;           //!< AlphaG attribute
-    Time m_period;        //!< TimerPeriod attribute
-    Time m_cnpInterval;   //!< CnpInterval attribute
-    DataRate m_ai;        //!< AiRate attribute
-    DataRate m_hai;       //!< HaiRate attribute
-    DataRate m_min;       //!< MinRate attribute
-    uint32_t m_fastSteps; //!< FastRecoverySteps attribute
-    double m_windowBdps;  //!< WindowBdps attribute
-    double m_lineRate;    //!< the NIC rate, bit/s
-    double m_rc;          //!< current rate
-    double m_rt;          //!< target rate
-    double m_alpha;       //!< congestion estimate
-    uint32_t m_stage;     //!< increase rounds since the last cut
-    bool m_cnpSinceTimer; //!< a CNP arrived during this period
-    Time m_lastCut;       //!< last reaction to a CNP
-    uint32_t m_window;    //!< in-flight cap
-        EventId m_timer;         //!< the periodic timer
+    double m_g;                        //!< AlphaG attribute
+    Time m_period;                     //!< TimerPeriod attribute
+    Time m_cnpInterval;                //!< CnpInterval attribute
+    DataRate m_ai;                     //!< AiRate attribute
+    DataRate m_hai;                    //!< HaiRate attribute
+    DataRate m_min;                    //!< MinRate attribute
+    uint32_t m_fastSteps;              //!< FastRecoverySteps attribute
+    double m_windowBdps;               //!< WindowBdps attribute
+    double m_lineRate;                 //!< the NIC rate, bit/s
+    double m_rc;                       //!< current rate
+    double m_rt;                       //!< target rate
+    double m_alpha;                    //!< congestion estimate
+    uint32_t m_stage;                  //!< increase rounds since the last cut
+    bool m_cnpSinceTimer;              //!< a CNP arrived during this period
+    Time m_lastCut;                    //!< last reaction to a CNP
+    uint32_t m_window;                 //!< in-flight cap
+    EventId m_timer;                   //!< the periodic timer
     TracedValue<uint64_t> m_rateTrace; //!< Rc in bit/s, traced on every change
 };
 
