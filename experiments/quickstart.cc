@@ -40,24 +40,23 @@ namespace
 /** Everything a run is a function of. */
 struct Params
 {
-    uint32_t gpus = 64;                   //!< hosts (one NIC each)
-    uint32_t planes = 8;                  //!< MRC planes (NIC ports)
-    uint32_t hostsPerT0 = 8;              //!< hosts per T0
-    uint32_t t1 = 8;                      //!< T1s per plane
-    std::string linkRate = "100Gbps";     //!< MRC plane link rate (baseline: planes x this)
-    uint32_t steps = 3;                   //!< training steps
-    double computeUs = 50;                //!< compute phase per step
-    double jitterUs = 5;                  //!< compute jitter per rank
-    uint64_t bytes = 64 << 20;            //!< all-reduce buffer
-    uint32_t chunks = 1;                  //!< chunks per transfer
-    uint32_t qpsPerPeer = 1;              //!< queue pairs per peer
-    double flapRate = 10;                 //!< T0-T1 flaps per second per link
-    double flapDownUs = 20;               //!< mean flap down time
-    double portLossAtUs = 1000;           //!< NIC port loss start
-    double portLossUs = 800;              //!< NIC port loss duration
-    uint32_t portLossHost = 5;            //!< the host losing a port
-    double rebootAtUs = 2500;             //!< T1 reboot start
-    double rebootUs = 500;                //!< T1 reboot duration
+    uint32_t gpus = 64;               //!< hosts (one NIC each)
+    uint32_t planes = 8;              //!< MRC planes (NIC ports)
+    uint32_t hostsPerT0 = 8;          //!< hosts per T0
+    uint32_t t1 = 8;                  //!< T1s per plane
+    std::string linkRate = "100Gbps"; //!< MRC plane link rate (baseline: planes x this)
+    uint32_t steps = 3;               //!< training steps
+    double computeUs = 50;            //!< compute phase per step
+    double jitterUs = 5;              //!< compute jitter per rank
+    uint64_t bytes = 64 << 20;        //!< all-reduce buffer
+    uint32_t chunks = 1;              //!< chunks per transfer
+    uint32_t qpsPerPeer = 1;          //!< queue pairs per peer
+    MrcFaultHelper::Options faults{"", "t0-t1", 10, true, 20}; //!< fault file, flap process
+    double portLossAtUs = 1000;                                //!< NIC port loss start
+    double portLossUs = 800;                                   //!< NIC port loss duration
+    uint32_t portLossHost = 5;                                 //!< the host losing a port
+    double rebootAtUs = 2500;                                  //!< T1 reboot start
+    double rebootUs = 500;                                     //!< T1 reboot duration
     uint32_t rebootT1 = 3;                //!< the T1 that reboots (plane 2 for MRC)
     double detectionUs = 50;              //!< baseline BFD delay
     double reconvergenceUs = 500;         //!< baseline BGP delay
@@ -65,7 +64,6 @@ struct Params
     uint32_t seed = 1;                    //!< seed
     std::string out;                      //!< results directory
     std::string workload;                 //!< JSON workload file (replaces the default job)
-    std::string faultFile;                //!< fault schedule CSV, added to the built-in faults
     std::string schemes = "mrc,baseline"; //!< which runs
     bool plots = true;                    //!< make the PNG plots
 };
@@ -213,18 +211,15 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     t1 << "plane" << rebootPlane << "/t1-" << prm.rebootT1;
     if (!faults->Schedule(
             Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err)
-        || !faults->Schedule(Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err)
-        || (prm.flapRate > 0
-            && !faults->AddFlapProcess(
-                "t0-t1", prm.flapRate, true, Us(prm.flapDownUs), Time(0), Seconds(10), err)))
+        || !faults->Schedule(Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err))
     {
         *error = "fault setup: " + err;
         Simulator::Destroy();
         return s;
     }
-    if (!prm.faultFile.empty() && !faults->LoadScheduleFile(prm.faultFile, err))
+    if (!faults->ApplyOptions(prm.faults, err))
     {
-        *error = "--faultFile (" + s.scheme + " fabric): " + err;
+        *error = err + " (" + s.scheme + " fabric)";
         Simulator::Destroy();
         return s;
     }
@@ -516,8 +511,6 @@ main(int argc, char* argv[])
     cmd.AddValue("bytes", "All-reduce buffer, bytes", prm.bytes);
     cmd.AddValue("chunks", "Chunks per ring transfer", prm.chunks);
     cmd.AddValue("qpsPerPeer", "Queue pairs per ring neighbour", prm.qpsPerPeer);
-    cmd.AddValue("flapRate", "T0-T1 link flaps per second per link (0: none)", prm.flapRate);
-    cmd.AddValue("flapDownUs", "Mean flap down time, microseconds", prm.flapDownUs);
     cmd.AddValue("portLossAtUs", "NIC port loss start, microseconds", prm.portLossAtUs);
     cmd.AddValue("portLossUs", "NIC port loss duration, microseconds", prm.portLossUs);
     cmd.AddValue("portLossHost", "Host that loses a NIC port", prm.portLossHost);
@@ -533,9 +526,7 @@ main(int argc, char* argv[])
     cmd.AddValue("workload",
                  "JSON workload file (docs/workloads.md) replacing the default ring all-reduce job",
                  prm.workload);
-    cmd.AddValue("faultFile",
-                 "Fault schedule CSV (time_us,action,target,duration_us) applied to both schemes",
-                 prm.faultFile);
+    MrcFaultHelper::AddCommandLineOptions(cmd, prm.faults);
     cmd.AddValue("schemes", "Which runs: mrc,baseline | mrc | baseline", prm.schemes);
     cmd.AddValue("plots", "Make the PNG plots (needs /usr/bin/python3 and matplotlib)", prm.plots);
     cmd.Parse(argc, argv);
@@ -558,9 +549,6 @@ main(int argc, char* argv[])
        && Check("computeUs",
                 prm.computeUs >= 0 && prm.jitterUs >= 0,
                 "and --jitterUs must be non-negative")
-       && Check("flapRate",
-                prm.flapRate >= 0 && prm.flapDownUs > 0,
-                "must be non-negative and --flapDownUs positive")
        && Check("portLossHost", prm.portLossHost < prm.gpus, "must be a host index below --gpus")
        && Check("rebootT1", prm.rebootT1 < prm.t1, "must be a T1 index below --t1")
        && Check("portLossUs",
@@ -641,8 +629,14 @@ main(int argc, char* argv[])
         {"bytes", std::to_string(prm.bytes)},
         {"chunks", std::to_string(prm.chunks)},
         {"qpsPerPeer", std::to_string(prm.qpsPerPeer)},
-        {"flapRate", std::to_string(prm.flapRate)},
-        {"flapDownUs", std::to_string(prm.flapDownUs)},
+        {"faultFile", prm.faults.file},
+        {"flapTier", prm.faults.tier},
+        {"flapRate", std::to_string(prm.faults.rate)},
+        {"flapPerLink", prm.faults.perLink ? "true" : "false"},
+        {"flapDown", std::to_string(prm.faults.downUs)},
+        {"flapPeriodic", prm.faults.periodic ? "true" : "false"},
+        {"flapStart", std::to_string(prm.faults.startUs)},
+        {"flapStop", std::to_string(prm.faults.stopUs)},
         {"portLossAtUs", std::to_string(prm.portLossAtUs)},
         {"portLossUs", std::to_string(prm.portLossUs)},
         {"portLossHost", std::to_string(prm.portLossHost)},
@@ -657,7 +651,6 @@ main(int argc, char* argv[])
         {"out", prm.out},
         {"plots", prm.plots ? "true" : "false"},
         {"workload", prm.workload},
-        {"faultFile", prm.faultFile},
     };
     std::ostringstream schemes;
     schemes << "{";
@@ -692,8 +685,10 @@ main(int argc, char* argv[])
     scaling << std::fixed << std::setprecision(0) << "Reduced scale: " << prm.gpus
             << " GPUs, steps of about " << meanStep << " us (real training steps last about a "
             << "second, so time is compressed roughly " << (meanStep > 0 ? 1e6 / meanStep : 0)
-            << "x). Faults are compressed alike: " << std::setprecision(1) << prm.flapRate
-            << " flaps per second per T0-T1 link instead of a few per minute fabric-wide; the "
+            << "x). Faults are compressed alike: " << std::setprecision(1) << prm.faults.rate
+            << " flaps per second per " << (prm.faults.perLink ? "link" : "tier") << " on the "
+            << (prm.faults.tier.empty() ? "(no)" : prm.faults.tier)
+            << " tier instead of a few per minute fabric-wide; the "
             << "baseline's BFD detection (" << prm.detectionUs << " us) and BGP reconvergence ("
             << prm.reconvergenceUs << " us) stand for about 50 ms and 0.5 s. Transport timers "
             << "are not compressed: MRC's retransmission timeout (1.024 us x 2^6) weighs far "

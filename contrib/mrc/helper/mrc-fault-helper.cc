@@ -142,12 +142,6 @@ MrcFaultHelper::GetTypeId()
 
 MrcFaultHelper::MrcFaultHelper()
     : m_downDist("exponential")
-    , m_optRate(0)
-    , m_optPerLink(true)
-    , m_optDownUs(20)
-    , m_optPeriodic(false)
-    , m_optStartUs(0)
-    , m_optStopUs(1e12)
     , m_periodic(false)
 {
     m_exp = CreateObject<ExponentialRandomVariable>();
@@ -678,53 +672,60 @@ MrcFaultHelper::NextTierFlap(uint32_t tier, double rate, Time meanDown, Time sto
 }
 
 void
-MrcFaultHelper::AddCommandLineOptions(CommandLine& cmd)
+MrcFaultHelper::AddCommandLineOptions(CommandLine& cmd, Options& o)
 {
-    cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", m_optFile);
+    cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", o.file);
+    cmd.AddValue("flapTier",
+                 "Stochastic link flaps on this tier: host-t0, t0-t1, t1-t2 (empty: none)",
+                 o.tier);
     cmd.AddValue(
-        "flapTier", "Stochastic link flaps on this tier: host-t0, t0-t1 or t1-t2", m_optTier);
+        "flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", o.rate);
     cmd.AddValue(
-        "flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", m_optRate);
-    cmd.AddValue(
-        "flapPerLink", "The flap rate is per link (1) or for the whole tier (0)", m_optPerLink);
-    cmd.AddValue("flapDown", "Mean down time of a flap, microseconds", m_optDownUs);
-    cmd.AddValue("flapPeriodic", "Periodic flaps (1) instead of Poisson (0)", m_optPeriodic);
-    cmd.AddValue("flapStart", "No flap before this time, microseconds", m_optStartUs);
-    cmd.AddValue("flapStop", "No flap after this time, microseconds", m_optStopUs);
+        "flapPerLink", "The flap rate is per link (1) or for the whole tier (0)", o.perLink);
+    cmd.AddValue("flapDown", "Mean down time of a flap, microseconds", o.downUs);
+    cmd.AddValue("flapPeriodic", "Periodic flaps (1) instead of Poisson (0)", o.periodic);
+    cmd.AddValue("flapStart", "No flap before this time, microseconds", o.startUs);
+    cmd.AddValue("flapStop", "No flap after this time, microseconds", o.stopUs);
 }
 
 bool
-MrcFaultHelper::ApplyCommandLine(std::string& error)
+MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
 {
-    if (!m_optFile.empty() && !LoadScheduleFile(m_optFile, error))
+    if (!o.file.empty() && !LoadScheduleFile(o.file, error))
     {
+        error = "--faultFile: " + error;
         return false;
     }
-    if (m_optTier.empty())
+    if (o.tier.empty() || o.rate == 0)
     {
-        if (m_optRate != 0)
+        if (o.rate < 0)
         {
-            error = "--flapRate needs --flapTier (host-t0, t0-t1 or t1-t2)";
+            error = "--flapRate must be non-negative (got " + std::to_string(o.rate) + ")";
             return false;
         }
         return true;
     }
-    if (m_optDownUs <= 0 || m_optStartUs < 0 || m_optStopUs < m_optStartUs)
+    if (!(o.downUs > 0) || o.startUs < 0 || o.stopUs < o.startUs)
     {
         error = "--flapDown must be positive and 0 <= --flapStart <= --flapStop";
         return false;
     }
-    if (m_optPeriodic)
+    if (o.periodic)
     {
         m_periodic = true;
     }
-    return AddFlapProcess(m_optTier,
-                          m_optRate,
-                          m_optPerLink,
-                          NanoSeconds(static_cast<int64_t>(m_optDownUs * 1000)),
-                          NanoSeconds(static_cast<int64_t>(m_optStartUs * 1000)),
-                          NanoSeconds(static_cast<int64_t>(std::min(m_optStopUs, 1e12) * 1000)),
-                          error);
+    if (!AddFlapProcess(o.tier,
+                        o.rate,
+                        o.perLink,
+                        NanoSeconds(static_cast<int64_t>(o.downUs * 1000)),
+                        NanoSeconds(static_cast<int64_t>(o.startUs * 1000)),
+                        NanoSeconds(static_cast<int64_t>(std::min(o.stopUs, 1e12) * 1000)),
+                        error))
+    {
+        error = "--flapTier/--flapRate: " + error;
+        return false;
+    }
+    return true;
 }
 
 const std::vector<MrcFaultEvent>&

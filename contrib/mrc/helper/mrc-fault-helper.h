@@ -120,18 +120,34 @@ public:
                         Time stop,
                         std::string& error);
 
+    /** Fault options an experiment takes from its command line. */
+    struct Options
+    {
+        std::string file;      //!< --faultFile: schedule CSV
+        std::string tier;      //!< --flapTier: host-t0, t0-t1, t1-t2, or empty for none
+        double rate = 0;       //!< --flapRate: flaps per second
+        bool perLink = true;   //!< --flapPerLink: rate per link (else per tier)
+        double downUs = 20;    //!< --flapDown: mean down time, microseconds
+        bool periodic = false; //!< --flapPeriodic: periodic instead of Poisson
+        double startUs = 0;    //!< --flapStart: no flap before, microseconds
+        double stopUs = 1e12;  //!< --flapStop: no flap after, microseconds
+    };
+
     /**
-     * Register command-line options (--faultFile, --flapTier, --flapRate, --flapPerLink,
-     * --flapDown, --flapPeriodic, --flapStart, --flapStop) that ApplyCommandLine() acts on.
+     * Register the fault options on a command line (--faultFile, --flapTier, --flapRate,
+     * --flapPerLink, --flapDown, --flapPeriodic, --flapStart, --flapStop), so that every
+     * experiment offers the same ones. Defaults are the values in `options`.
      * @param cmd the command line
+     * @param options where the parsed values go
      */
-    void AddCommandLineOptions(CommandLine& cmd);
+    static void AddCommandLineOptions(CommandLine& cmd, Options& options);
     /**
-     * Act on the options registered with AddCommandLineOptions.
-     * @param error set on failure
+     * Act on fault options: load the schedule file and start the flap process.
+     * @param options the options
+     * @param error set on failure, naming the option
      * @return false on a bad option value or fault file
      */
-    bool ApplyCommandLine(std::string& error);
+    bool ApplyOptions(const Options& options, std::string& error);
 
     /** @return every fault event so far */
     const std::vector<MrcFaultEvent>& GetEvents() const;
@@ -225,16 +241,7 @@ private:
     std::vector<std::pair<std::vector<Ptr<MrcChannel>>, std::vector<std::string>>> m_tiers;
     TracedCallback<const MrcFaultEvent&> m_faultTrace; //!< Fault trace
 
-    // command-line options
-    std::string m_optFile; //!< --faultFile
-    std::string m_optTier; //!< --flapTier
-    double m_optRate;      //!< --flapRate
-    bool m_optPerLink;     //!< --flapPerLink
-    double m_optDownUs;    //!< --flapDown (us)
-    bool m_optPeriodic;    //!< --flapPeriodic
-    double m_optStartUs;   //!< --flapStart (us)
-    double m_optStopUs;    //!< --flapStop (us)
-    bool m_periodic;       //!< Periodic attribute
+    bool m_periodic; //!< Periodic attribute
 };
 
 } // namespace ns3
