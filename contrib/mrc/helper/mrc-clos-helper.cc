@@ -879,6 +879,15 @@ MrcClosHelper::GetPaths(uint32_t src, uint32_t dst) const
     const bool local = GetT0Of(src) == GetT0Of(dst);
     for (uint32_t p = 0; p < m_planes; ++p)
     {
+        if (IsEcmp())
+        {
+            // Destination routing: one address per plane; the switches pick the path.
+            out.push_back({p,
+                           -1,
+                           MrcUsidCarrier::FromAddress(GetHostAddress(dst, p),
+                                                       static_cast<uint8_t>(m_blockBits))});
+            continue;
+        }
         if (local)
         {
             out.push_back({p, -1, MakeCarrier(src, dst, p, 0)});

@@ -192,7 +192,8 @@ public:
     /**
      * @param src source host
      * @param dst destination host
-     * @return every path from src to dst, grouped by plane
+     * @return every path from src to dst, grouped by plane (on an ECMP fabric: one entry per
+     * plane, addressed to the destination host, since the switches choose the path)
      */
     std::vector<MrcPath> GetPaths(uint32_t src, uint32_t dst) const;
     /**
@@ -207,7 +208,8 @@ public:
      * @param src source host
      * @param dst destination host
      * @param path a path from GetPaths(src, dst)
-     * @return node ids of the switches the path crosses, in order
+     * @return node ids of the switches the path crosses, in order (SRv6 fabrics: on an ECMP
+     * fabric the switches choose, and only the first T0 is known)
      */
     std::vector<uint32_t> GetSwitchNodeIds(uint32_t src, uint32_t dst, const MrcPath& path) const;
 
