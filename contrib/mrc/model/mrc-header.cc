@@ -10,24 +10,24 @@ namespace ns3
 NS_OBJECT_ENSURE_REGISTERED(MrcHeader);
 
 MrcHeader::MrcHeader()
-    : opcode(WRITE)
-    , flags(0)
-    , ev(0)
-    , dstQpn(0)
-    , srcQpn(0)
-    , psn(0)
-    , cumAck(0)
-    , sackBase(0)
-    , sackBitmap(0)
-    , offset(0)
-    , msn(0)
-    , msgLen(0)
-    , timestamp(0)
-    , recvBytes(0)
-    , nackReason(NACK_NONE)
-    , plane(0)
-    , path(0)
-    , payloadLen(0)
+    : m_opcode(WRITE)
+    , m_flags(0)
+    , m_ev(0)
+    , m_dstQpn(0)
+    , m_srcQpn(0)
+    , m_psn(0)
+    , m_cumAck(0)
+    , m_sackBase(0)
+    , m_sackBitmap(0)
+    , m_offset(0)
+    , m_msn(0)
+    , m_msgLen(0)
+    , m_timestamp(0)
+    , m_recvBytes(0)
+    , m_nackReason(NACK_NONE)
+    , m_plane(0)
+    , m_path(0)
+    , m_payloadLen(0)
 {
 }
 
@@ -51,22 +51,22 @@ void
 MrcHeader::Print(std::ostream& os) const
 {
     static const char* names[] = {"WRITE", "WRITE_IMM", "ACK", "NACK", "PROBE", "PROBE_ACK"};
-    os << (opcode < 6 ? names[opcode] : "?") << " ev=" << ev << " qpn=" << srcQpn << "->" << dstQpn
-       << " psn=" << psn;
-    if (opcode == ACK)
+    os << (m_opcode < 6 ? names[m_opcode] : "?") << " m_ev=" << m_ev << " qpn=" << m_srcQpn << "->"
+       << m_dstQpn << " m_psn=" << m_psn;
+    if (m_opcode == ACK)
     {
-        os << " cum=" << cumAck << " sack=" << sackBase << "/" << std::hex << sackBitmap
+        os << " cum=" << m_cumAck << " sack=" << m_sackBase << "/" << std::hex << m_sackBitmap
            << std::dec;
     }
-    else if (opcode == NACK)
+    else if (m_opcode == NACK)
     {
-        os << " reason=" << unsigned(nackReason);
+        os << " reason=" << unsigned(m_nackReason);
     }
     else
     {
-        os << " msn=" << msn << " off=" << offset << " len=" << payloadLen;
+        os << " m_msn=" << m_msn << " off=" << m_offset << " len=" << m_payloadLen;
     }
-    os << " flags=" << unsigned(flags);
+    os << " m_flags=" << unsigned(m_flags);
 }
 
 uint32_t
@@ -79,29 +79,29 @@ void
 MrcHeader::Serialize(Buffer::Iterator i) const
 {
     // UDP
-    i.WriteHtonU16(static_cast<uint16_t>(0xC000 | (ev & 0x3fff)));
+    i.WriteHtonU16(static_cast<uint16_t>(0xC000 | (m_ev & 0x3fff)));
     i.WriteHtonU16(UDP_PORT);
-    i.WriteHtonU16(static_cast<uint16_t>(SIZE + payloadLen));
+    i.WriteHtonU16(static_cast<uint16_t>(SIZE + m_payloadLen));
     i.WriteHtonU16(0);
     // MRC
-    i.WriteU8(opcode);
-    i.WriteU8(flags);
-    i.WriteHtonU16(ev);
-    i.WriteHtonU32(dstQpn);
-    i.WriteHtonU32(srcQpn);
-    i.WriteHtonU32(psn);
-    i.WriteHtonU32(cumAck);
-    i.WriteHtonU32(sackBase);
-    i.WriteHtonU64(sackBitmap);
-    i.WriteHtonU64(offset);
-    i.WriteHtonU32(msn);
-    i.WriteHtonU32(msgLen);
-    i.WriteHtonU64(timestamp);
-    i.WriteHtonU32(recvBytes);
-    i.WriteU8(nackReason);
-    i.WriteU8(plane);
-    i.WriteHtonU16(path);
-    i.WriteHtonU16(payloadLen);
+    i.WriteU8(m_opcode);
+    i.WriteU8(m_flags);
+    i.WriteHtonU16(m_ev);
+    i.WriteHtonU32(m_dstQpn);
+    i.WriteHtonU32(m_srcQpn);
+    i.WriteHtonU32(m_psn);
+    i.WriteHtonU32(m_cumAck);
+    i.WriteHtonU32(m_sackBase);
+    i.WriteHtonU64(m_sackBitmap);
+    i.WriteHtonU64(m_offset);
+    i.WriteHtonU32(m_msn);
+    i.WriteHtonU32(m_msgLen);
+    i.WriteHtonU64(m_timestamp);
+    i.WriteHtonU32(m_recvBytes);
+    i.WriteU8(m_nackReason);
+    i.WriteU8(m_plane);
+    i.WriteHtonU16(m_path);
+    i.WriteHtonU16(m_payloadLen);
     i.WriteHtonU16(0);
 }
 
@@ -109,24 +109,24 @@ uint32_t
 MrcHeader::Deserialize(Buffer::Iterator i)
 {
     i.Next(8);
-    opcode = i.ReadU8();
-    flags = i.ReadU8();
-    ev = i.ReadNtohU16();
-    dstQpn = i.ReadNtohU32();
-    srcQpn = i.ReadNtohU32();
-    psn = i.ReadNtohU32();
-    cumAck = i.ReadNtohU32();
-    sackBase = i.ReadNtohU32();
-    sackBitmap = i.ReadNtohU64();
-    offset = i.ReadNtohU64();
-    msn = i.ReadNtohU32();
-    msgLen = i.ReadNtohU32();
-    timestamp = i.ReadNtohU64();
-    recvBytes = i.ReadNtohU32();
-    nackReason = i.ReadU8();
-    plane = i.ReadU8();
-    path = i.ReadNtohU16();
-    payloadLen = i.ReadNtohU16();
+    m_opcode = i.ReadU8();
+    m_flags = i.ReadU8();
+    m_ev = i.ReadNtohU16();
+    m_dstQpn = i.ReadNtohU32();
+    m_srcQpn = i.ReadNtohU32();
+    m_psn = i.ReadNtohU32();
+    m_cumAck = i.ReadNtohU32();
+    m_sackBase = i.ReadNtohU32();
+    m_sackBitmap = i.ReadNtohU64();
+    m_offset = i.ReadNtohU64();
+    m_msn = i.ReadNtohU32();
+    m_msgLen = i.ReadNtohU32();
+    m_timestamp = i.ReadNtohU64();
+    m_recvBytes = i.ReadNtohU32();
+    m_nackReason = i.ReadU8();
+    m_plane = i.ReadU8();
+    m_path = i.ReadNtohU16();
+    m_payloadLen = i.ReadNtohU16();
     i.Next(2);
     return SIZE;
 }

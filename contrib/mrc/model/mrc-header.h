@@ -95,24 +95,241 @@ public:
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
 
-    uint8_t opcode;      //!< Opcode
-    uint8_t flags;       //!< Flags
-    uint16_t ev;         //!< EV slot (sent or reflected)
-    uint32_t dstQpn;     //!< destination QPN
-    uint32_t srcQpn;     //!< source QPN
-    uint32_t psn;        //!< PSN
-    uint32_t cumAck;     //!< cumulative ACK
-    uint32_t sackBase;   //!< SACK bitmap base PSN
-    uint64_t sackBitmap; //!< SACK bitmap
-    uint64_t offset;     //!< remote offset
-    uint32_t msn;        //!< message sequence number
-    uint32_t msgLen;     //!< message length or immediate
-    uint64_t timestamp;  //!< send time (ns) or echo
-    uint32_t recvBytes;  //!< bytes received (ACK)
-    uint8_t nackReason;  //!< NackReason
-    uint8_t plane;       //!< plane used
-    uint16_t path;       //!< path index within the plane
-    uint16_t payloadLen; //!< payload bytes (data)
+    /** @return the Opcode */
+    uint8_t GetOpcode() const
+    {
+        return m_opcode;
+    }
+
+    /** @param v the Opcode */
+    void SetOpcode(uint8_t v)
+    {
+        m_opcode = v;
+    }
+
+    /** @return the Flags bits */
+    uint8_t GetFlags() const
+    {
+        return m_flags;
+    }
+
+    /** @param v the Flags bits */
+    void SetFlags(uint8_t v)
+    {
+        m_flags = v;
+    }
+
+    /** @return the EV slot (sent or reflected) */
+    uint16_t GetEv() const
+    {
+        return m_ev;
+    }
+
+    /** @param v the EV slot (sent or reflected) */
+    void SetEv(uint16_t v)
+    {
+        m_ev = v;
+    }
+
+    /** @return the destination QPN */
+    uint32_t GetDstQpn() const
+    {
+        return m_dstQpn;
+    }
+
+    /** @param v the destination QPN */
+    void SetDstQpn(uint32_t v)
+    {
+        m_dstQpn = v;
+    }
+
+    /** @return the source QPN */
+    uint32_t GetSrcQpn() const
+    {
+        return m_srcQpn;
+    }
+
+    /** @param v the source QPN */
+    void SetSrcQpn(uint32_t v)
+    {
+        m_srcQpn = v;
+    }
+
+    /** @return the PSN */
+    uint32_t GetPsn() const
+    {
+        return m_psn;
+    }
+
+    /** @param v the PSN */
+    void SetPsn(uint32_t v)
+    {
+        m_psn = v;
+    }
+
+    /** @return the cumulative ACK (ACK) or immediate data (data) */
+    uint32_t GetCumAck() const
+    {
+        return m_cumAck;
+    }
+
+    /** @param v the cumulative ACK (ACK) or immediate data (data) */
+    void SetCumAck(uint32_t v)
+    {
+        m_cumAck = v;
+    }
+
+    /** @return the SACK bitmap base PSN (ACK) or packet index in the message (data) */
+    uint32_t GetSackBase() const
+    {
+        return m_sackBase;
+    }
+
+    /** @param v the SACK bitmap base PSN (ACK) or packet index in the message (data) */
+    void SetSackBase(uint32_t v)
+    {
+        m_sackBase = v;
+    }
+
+    /** @return the SACK bitmap */
+    uint64_t GetSackBitmap() const
+    {
+        return m_sackBitmap;
+    }
+
+    /** @param v the SACK bitmap */
+    void SetSackBitmap(uint64_t v)
+    {
+        m_sackBitmap = v;
+    }
+
+    /** @return the remote offset (data) or port-status bitmap (ACK, NACK, PROBE_ACK) */
+    uint64_t GetOffset() const
+    {
+        return m_offset;
+    }
+
+    /** @param v the remote offset (data) or port-status bitmap (ACK, NACK, PROBE_ACK) */
+    void SetOffset(uint64_t v)
+    {
+        m_offset = v;
+    }
+
+    /** @return the message sequence number */
+    uint32_t GetMsn() const
+    {
+        return m_msn;
+    }
+
+    /** @param v the message sequence number */
+    void SetMsn(uint32_t v)
+    {
+        m_msn = v;
+    }
+
+    /** @return the message length */
+    uint32_t GetMsgLen() const
+    {
+        return m_msgLen;
+    }
+
+    /** @param v the message length */
+    void SetMsgLen(uint32_t v)
+    {
+        m_msgLen = v;
+    }
+
+    /** @return the send time in ns (data, probe) or its echo */
+    uint64_t GetTimestamp() const
+    {
+        return m_timestamp;
+    }
+
+    /** @param v the send time in ns (data, probe) or its echo */
+    void SetTimestamp(uint64_t v)
+    {
+        m_timestamp = v;
+    }
+
+    /** @return the bytes received so far (ACK) */
+    uint32_t GetRecvBytes() const
+    {
+        return m_recvBytes;
+    }
+
+    /** @param v the bytes received so far (ACK) */
+    void SetRecvBytes(uint32_t v)
+    {
+        m_recvBytes = v;
+    }
+
+    /** @return the NackReason */
+    uint8_t GetNackReason() const
+    {
+        return m_nackReason;
+    }
+
+    /** @param v the NackReason */
+    void SetNackReason(uint8_t v)
+    {
+        m_nackReason = v;
+    }
+
+    /** @return the plane used */
+    uint8_t GetPlane() const
+    {
+        return m_plane;
+    }
+
+    /** @param v the plane used */
+    void SetPlane(uint8_t v)
+    {
+        m_plane = v;
+    }
+
+    /** @return the path index within the plane */
+    uint16_t GetPath() const
+    {
+        return m_path;
+    }
+
+    /** @param v the path index within the plane */
+    void SetPath(uint16_t v)
+    {
+        m_path = v;
+    }
+
+    /** @return the payload bytes (data) */
+    uint16_t GetPayloadLen() const
+    {
+        return m_payloadLen;
+    }
+
+    /** @param v the payload bytes (data) */
+    void SetPayloadLen(uint16_t v)
+    {
+        m_payloadLen = v;
+    }
+
+private:
+    uint8_t m_opcode;      //!< the Opcode
+    uint8_t m_flags;       //!< the Flags bits
+    uint16_t m_ev;         //!< the EV slot (sent or reflected)
+    uint32_t m_dstQpn;     //!< the destination QPN
+    uint32_t m_srcQpn;     //!< the source QPN
+    uint32_t m_psn;        //!< the PSN
+    uint32_t m_cumAck;     //!< the cumulative ACK (ACK) or immediate data (data)
+    uint32_t m_sackBase;   //!< the SACK bitmap base PSN (ACK) or packet index in the message (data)
+    uint64_t m_sackBitmap; //!< the SACK bitmap
+    uint64_t m_offset;    //!< the remote offset (data) or port-status bitmap (ACK, NACK, PROBE_ACK)
+    uint32_t m_msn;       //!< the message sequence number
+    uint32_t m_msgLen;    //!< the message length
+    uint64_t m_timestamp; //!< the send time in ns (data, probe) or its echo
+    uint32_t m_recvBytes; //!< the bytes received so far (ACK)
+    uint8_t m_nackReason; //!< the NackReason
+    uint8_t m_plane;      //!< the plane used
+    uint16_t m_path;      //!< the path index within the plane
+    uint16_t m_payloadLen; //!< the payload bytes (data)
 };
 
 } // namespace ns3

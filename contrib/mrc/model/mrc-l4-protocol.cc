@@ -231,12 +231,12 @@ MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& heade
         return;
     }
     packet->RemoveHeader(h);
-    if (h.dstQpn >= m_qps.size())
+    if (h.GetDstQpn() >= m_qps.size())
     {
         ++m_unknownQp;
         return;
     }
-    m_qps[h.dstQpn]->Receive(packet, h, header.GetTrafficClass(), port);
+    m_qps[h.GetDstQpn()]->Receive(packet, h, header.GetTrafficClass(), port);
 }
 
 uint64_t

@@ -389,26 +389,26 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     const MrcPathSelector::Ev& e = m_selector->GetEv(static_cast<uint16_t>(ev));
     const TxMsg& m = m_txMsgs[p.msn - m_txMsgs.front().msn];
     MrcHeader h;
-    h.opcode = m.imm ? MrcHeader::WRITE_IMM : MrcHeader::WRITE;
-    h.flags = (p.last ? MrcHeader::FLAG_LAST : 0) | (cause != TX_NEW ? MrcHeader::FLAG_RETX : 0);
-    h.ev = static_cast<uint16_t>(ev);
-    h.dstQpn = m_remoteQpn;
-    h.srcQpn = m_qpn;
-    h.psn = psn;
-    h.cumAck = m.immData;
-    h.sackBase = static_cast<uint32_t>(p.offset / m_payloadSize);
-    h.offset = m.remoteOffset + p.offset;
-    h.msn = p.msn;
-    h.msgLen = static_cast<uint32_t>(m.length);
-    h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
-    h.plane = static_cast<uint8_t>(e.plane);
-    h.path = e.path;
-    h.payloadLen = static_cast<uint16_t>(p.len);
+    h.SetOpcode(m.imm ? MrcHeader::WRITE_IMM : MrcHeader::WRITE);
+    h.SetFlags((p.last ? MrcHeader::FLAG_LAST : 0) | (cause != TX_NEW ? MrcHeader::FLAG_RETX : 0));
+    h.SetEv(static_cast<uint16_t>(ev));
+    h.SetDstQpn(m_remoteQpn);
+    h.SetSrcQpn(m_qpn);
+    h.SetPsn(psn);
+    h.SetCumAck(m.immData);
+    h.SetSackBase(static_cast<uint32_t>(p.offset / m_payloadSize));
+    h.SetOffset(m.remoteOffset + p.offset);
+    h.SetMsn(p.msn);
+    h.SetMsgLen(static_cast<uint32_t>(m.length));
+    h.SetTimestamp(static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
+    h.SetPlane(static_cast<uint8_t>(e.plane));
+    h.SetPath(e.path);
+    h.SetPayloadLen(static_cast<uint16_t>(p.len));
     Ptr<Packet> packet = Create<Packet>(p.len);
     packet->AddHeader(h);
     if (!m_txTrace.IsEmpty())
     {
-        m_txTrace(packet, psn, h.ev, cause);
+        m_txTrace(packet, psn, h.GetEv(), cause);
     }
     const uint64_t rate = m_cc->GetPacingRate();
     if (rate > 0)
@@ -417,7 +417,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
             static_cast<int64_t>(double(p.len + MrcHeader::SIZE + 40) * 8e9 / double(rate)));
         m_nextSendTime = std::max(m_nextSendTime, Simulator::Now()) + gap;
     }
-    p.ev = h.ev;
+    p.ev = h.GetEv();
     p.sentAt = Simulator::Now();
     p.lost = false;
     ++p.tries;
@@ -435,7 +435,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     }
     m_l4->SendPacket(e.plane,
                      m_paths[e.plane][e.path],
-                     FlowLabel(h.ev),
+                     FlowLabel(h.GetEv()),
                      MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_ECT0),
                      packet);
     return true;
@@ -448,7 +448,7 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
     {
         return; // not connected yet, or failed
     }
-    switch (h.opcode)
+    switch (h.GetOpcode())
     {
         case MrcHeader::WRITE:
         case MrcHeader::WRITE_IMM:
@@ -461,13 +461,13 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
             if (dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP)
             {
                 MrcHeader n;
-                n.opcode = MrcHeader::NACK;
-                n.ev = h.ev;
-                n.psn = h.psn;
-                n.timestamp = h.timestamp;
-                n.nackReason = dscp == MrcDscp::TRIMMED ? MrcHeader::NACK_TRIMMED
-                                                        : MrcHeader::NACK_TRIMMED_LAST_HOP;
-                SendControl(n, h.plane, h.path);
+                n.SetOpcode(MrcHeader::NACK);
+                n.SetEv(h.GetEv());
+                n.SetPsn(h.GetPsn());
+                n.SetTimestamp(h.GetTimestamp());
+                n.SetNackReason(dscp == MrcDscp::TRIMMED ? MrcHeader::NACK_TRIMMED
+                                                         : MrcHeader::NACK_TRIMMED_LAST_HOP);
+                SendControl(n, h.GetPlane(), h.GetPath());
                 return;
             }
             if (plane < m_planeRx.size())
@@ -486,19 +486,19 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
         case MrcHeader::PROBE:
         {
             MrcHeader a;
-            a.opcode = MrcHeader::PROBE_ACK;
-            a.ev = h.ev;
-            a.psn = h.psn;
-            a.timestamp = h.timestamp;
-            SendControl(a, h.plane, h.path);
+            a.SetOpcode(MrcHeader::PROBE_ACK);
+            a.SetEv(h.GetEv());
+            a.SetPsn(h.GetPsn());
+            a.SetTimestamp(h.GetTimestamp());
+            SendControl(a, h.GetPlane(), h.GetPath());
             return;
         }
         case MrcHeader::PROBE_ACK:
-            if (h.offset != 0)
+            if (h.GetOffset() != 0)
             {
-                m_peerPlaneMask = h.offset;
+                m_peerPlaneMask = h.GetOffset();
             }
-            m_selector->OnProbeResult(h.ev, true);
+            m_selector->OnProbeResult(h.GetEv(), true);
             return;
         default:
             return;
@@ -509,7 +509,7 @@ void
 MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
 {
     const bool ce = MrcDscp::Ecn(tc) == MrcDscp::ECN_CE;
-    const uint32_t psn = h.psn;
+    const uint32_t psn = h.GetPsn();
     const bool duplicate
         = psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0);
     m_lastRx = h;
@@ -527,12 +527,12 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
         {
             m_nakSent = true;
             MrcHeader n;
-            n.opcode = MrcHeader::NACK;
-            n.ev = h.ev;
-            n.psn = m_rxCum;
-            n.timestamp = h.timestamp;
-            n.nackReason = MrcHeader::NACK_SEQUENCE_ERROR;
-            SendControl(n, h.plane, h.path);
+            n.SetOpcode(MrcHeader::NACK);
+            n.SetEv(h.GetEv());
+            n.SetPsn(m_rxCum);
+            n.SetTimestamp(h.GetTimestamp());
+            n.SetNackReason(MrcHeader::NACK_SEQUENCE_ERROR);
+            SendControl(n, h.GetPlane(), h.GetPath());
         }
         return;
     }
@@ -540,12 +540,12 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
     if (psn - m_rxCum >= m_recvWindow)
     {
         MrcHeader n;
-        n.opcode = MrcHeader::NACK;
-        n.ev = h.ev;
-        n.psn = psn;
-        n.timestamp = h.timestamp;
-        n.nackReason = MrcHeader::NACK_OUT_OF_WINDOW;
-        SendControl(n, h.plane, h.path);
+        n.SetOpcode(MrcHeader::NACK);
+        n.SetEv(h.GetEv());
+        n.SetPsn(psn);
+        n.SetTimestamp(h.GetTimestamp());
+        n.SetNackReason(MrcHeader::NACK_OUT_OF_WINDOW);
+        SendControl(n, h.GetPlane(), h.GetPath());
         return;
     }
     // A new gap opens when a packet lands beyond the highest PSN seen so far + 1: answer at
@@ -567,9 +567,9 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
     }
 
     // Direct placement.
-    if (h.msn >= m_rxMsnBase)
+    if (h.GetMsn() >= m_rxMsnBase)
     {
-        const uint32_t idx = h.msn - m_rxMsnBase;
+        const uint32_t idx = h.GetMsn() - m_rxMsnBase;
         if (m_rxMsgs.size() <= idx)
         {
             m_rxMsgs.resize(idx + 1, RxMsg{0, 0, 0, {}, false, 0, false, Time(0)});
@@ -577,19 +577,19 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
         RxMsg& m = m_rxMsgs[idx];
         if (m.pkts == 0)
         {
-            m.length = h.msgLen;
-            m.pkts = PacketsFor(h.msgLen);
+            m.length = h.GetMsgLen();
+            m.pkts = PacketsFor(h.GetMsgLen());
             m.bits.assign(m.pkts, false);
-            m.imm = h.opcode == MrcHeader::WRITE_IMM;
-            m.immData = h.cumAck;
+            m.imm = h.GetOpcode() == MrcHeader::WRITE_IMM;
+            m.immData = h.GetCumAck();
             m.first = Simulator::Now();
         }
-        const uint32_t index = h.sackBase; // data packets: packet index in the message
+        const uint32_t index = h.GetSackBase(); // data packets: packet index in the message
         if (index < m.pkts && !m.bits[index])
         {
             m.bits[index] = true;
             ++m.got;
-            m_bytesPlaced += h.payloadLen;
+            m_bytesPlaced += h.GetPayloadLen();
             if (m.got == m.pkts)
             {
                 m.complete = true;
@@ -616,9 +616,9 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
             }
         }
     }
-    m_rxBytes += h.payloadLen;
-    m_unackedBytes += h.payloadLen;
-    const bool last = (h.flags & MrcHeader::FLAG_LAST) != 0;
+    m_rxBytes += h.GetPayloadLen();
+    m_unackedBytes += h.GetPayloadLen();
+    const bool last = (h.GetFlags() & MrcHeader::FLAG_LAST) != 0;
     if (ce || newGap || last || m_unackedBytes >= m_ackEveryBytes)
     {
         SendAck();
@@ -636,9 +636,9 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
     {
         return;
     }
-    h.dstQpn = m_remoteQpn;
-    h.srcQpn = m_qpn;
-    h.offset = m_l4->GetLocalPlaneMask();
+    h.SetDstQpn(m_remoteQpn);
+    h.SetSrcQpn(m_qpn);
+    h.SetOffset(m_l4->GetLocalPlaneMask());
     const uint64_t local = m_l4->GetLocalPlaneMask();
     const auto planes = static_cast<uint32_t>(m_paths.size());
     if (plane >= planes || !(local & (uint64_t(1) << plane)))
@@ -660,14 +660,14 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
     {
         path = 0;
     }
-    h.plane = static_cast<uint8_t>(plane);
-    h.path = static_cast<uint16_t>(path);
-    h.payloadLen = 0;
+    h.SetPlane(static_cast<uint8_t>(plane));
+    h.SetPath(static_cast<uint16_t>(path));
+    h.SetPayloadLen(0);
     Ptr<Packet> packet = Create<Packet>();
     packet->AddHeader(h);
     m_l4->SendPacket(plane,
                      paths[path],
-                     FlowLabel(h.ev),
+                     FlowLabel(h.GetEv()),
                      MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
                      packet);
 }
@@ -680,9 +680,9 @@ MrcQueuePair::SendAck()
     // The bitmap starts at the cumulative PSN. When the triggering PSN lies beyond its reach, a
     // second SACK centred on the trigger follows, so that both the oldest holes and the newest
     // arrivals are reported by the same (possibly last) acknowledgement.
-    if (m_lastRx.psn >= m_rxCum + 64)
+    if (m_lastRx.GetPsn() >= m_rxCum + 64)
     {
-        SendSack(m_lastRx.psn - 32);
+        SendSack(m_lastRx.GetPsn() - 32);
     }
     SendSack(m_rxCum);
     m_lastRxCe = false;
@@ -693,11 +693,11 @@ MrcQueuePair::SendSack(uint32_t base)
 {
     ++m_acksSent;
     MrcHeader a;
-    a.opcode = MrcHeader::ACK;
-    a.flags = m_lastRxCe ? MrcHeader::FLAG_ECN_ECHO : 0;
-    a.ev = m_lastRx.ev;
-    a.psn = m_lastRx.psn;
-    a.cumAck = m_rxCum;
+    a.SetOpcode(MrcHeader::ACK);
+    a.SetFlags(m_lastRxCe ? MrcHeader::FLAG_ECN_ECHO : 0);
+    a.SetEv(m_lastRx.GetEv());
+    a.SetPsn(m_lastRx.GetPsn());
+    a.SetCumAck(m_rxCum);
     uint64_t bits = 0;
     for (uint32_t i = 0; i < 64; ++i)
     {
@@ -707,11 +707,11 @@ MrcQueuePair::SendSack(uint32_t base)
             bits |= uint64_t(1) << i;
         }
     }
-    a.sackBase = base;
-    a.sackBitmap = bits;
-    a.timestamp = m_lastRx.timestamp;
-    a.recvBytes = static_cast<uint32_t>(m_rxBytes);
-    SendControl(a, m_lastRx.plane, m_lastRx.path);
+    a.SetSackBase(base);
+    a.SetSackBitmap(bits);
+    a.SetTimestamp(m_lastRx.GetTimestamp());
+    a.SetRecvBytes(static_cast<uint32_t>(m_rxBytes));
+    SendControl(a, m_lastRx.GetPlane(), m_lastRx.GetPath());
 }
 
 uint32_t
@@ -744,10 +744,10 @@ MrcQueuePair::AckPsn(uint32_t psn)
 void
 MrcQueuePair::HandleAck(const MrcHeader& h)
 {
-    if (h.offset != 0)
+    if (h.GetOffset() != 0)
     {
         const uint64_t old = m_peerPlaneMask;
-        m_peerPlaneMask = h.offset;
+        m_peerPlaneMask = h.GetOffset();
         if (old != m_peerPlaneMask)
         {
             NS_LOG_INFO("qp " << m_qpn << ": peer planes now " << std::hex << m_peerPlaneMask);
@@ -758,23 +758,23 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
         return;
     }
     uint32_t newly = 0;
-    const uint32_t cumEnd = std::min(h.cumAck, m_nextPsn);
+    const uint32_t cumEnd = std::min(h.GetCumAck(), m_nextPsn);
     for (uint32_t psn = m_psnBase; psn < cumEnd; ++psn)
     {
         newly += AckPsn(psn);
     }
     for (uint32_t i = 0; i < 64; ++i)
     {
-        if (h.sackBitmap & (uint64_t(1) << i))
+        if (h.GetSackBitmap() & (uint64_t(1) << i))
         {
-            newly += AckPsn(h.sackBase + i);
+            newly += AckPsn(h.GetSackBase() + i);
         }
     }
-    const bool ecn = (h.flags & MrcHeader::FLAG_ECN_ECHO) != 0;
-    m_selector->OnAck(h.ev, ecn);
+    const bool ecn = (h.GetFlags() & MrcHeader::FLAG_ECN_ECHO) != 0;
+    m_selector->OnAck(h.GetEv(), ecn);
     const Time now = Simulator::Now();
-    const Time rtt = NanoSeconds(static_cast<int64_t>(h.timestamp)) <= now
-                       ? now - NanoSeconds(static_cast<int64_t>(h.timestamp))
+    const Time rtt = NanoSeconds(static_cast<int64_t>(h.GetTimestamp())) <= now
+                       ? now - NanoSeconds(static_cast<int64_t>(h.GetTimestamp()))
                        : Time(0);
     m_cc->OnAck(newly, rtt, ecn);
     if (rtt.IsStrictlyPositive())
@@ -834,18 +834,18 @@ void
 MrcQueuePair::HandleNack(const MrcHeader& h)
 {
     ++m_nacks;
-    if (h.nackReason == MrcHeader::NACK_SEQUENCE_ERROR)
+    if (h.GetNackReason() == MrcHeader::NACK_SEQUENCE_ERROR)
     {
-        if (m_txMsgs.empty() || h.psn < m_psnBase || h.psn >= m_nextPsn)
+        if (m_txMsgs.empty() || h.GetPsn() < m_psnBase || h.GetPsn() >= m_nextPsn)
         {
             return;
         }
         // Cumulative: everything below the expected PSN arrived.
-        for (uint32_t q = m_psnBase; q < h.psn; ++q)
+        for (uint32_t q = m_psnBase; q < h.GetPsn(); ++q)
         {
             AckPsn(q);
         }
-        const TxPkt& p = m_txPkts[h.psn - m_psnBase];
+        const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
         // Ignore a NAK for a gap already being repaired (its resend is recent and in flight).
         if (!p.lost && p.tries > 1 && Simulator::Now() - p.sentAt < 2 * m_baseRtt)
         {
@@ -853,28 +853,28 @@ MrcQueuePair::HandleNack(const MrcHeader& h)
             return;
         }
         m_cc->OnNack(p.len, false);
-        Rewind(h.psn, TX_RETX_NACK);
+        Rewind(h.GetPsn(), TX_RETX_NACK);
         CompleteSends();
         m_cwnd = m_cc->GetCwnd();
         TrySend();
         return;
     }
-    const bool lastHop = h.nackReason == MrcHeader::NACK_TRIMMED_LAST_HOP;
-    if (h.nackReason == MrcHeader::NACK_TRIMMED || lastHop)
+    const bool lastHop = h.GetNackReason() == MrcHeader::NACK_TRIMMED_LAST_HOP;
+    if (h.GetNackReason() == MrcHeader::NACK_TRIMMED || lastHop)
     {
-        m_selector->OnNack(h.ev, lastHop);
+        m_selector->OnNack(h.GetEv(), lastHop);
     }
-    if (h.psn >= m_psnBase && h.psn < m_nextPsn)
+    if (h.GetPsn() >= m_psnBase && h.GetPsn() < m_nextPsn)
     {
-        const TxPkt& p = m_txPkts[h.psn - m_psnBase];
+        const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
         // Only the transmission the NACK is about: a later retransmission is still in flight.
-        if (!p.acked && !p.lost && p.ev == h.ev)
+        if (!p.acked && !p.lost && p.ev == h.GetEv())
         {
-            if (h.nackReason != MrcHeader::NACK_OUT_OF_WINDOW)
+            if (h.GetNackReason() != MrcHeader::NACK_OUT_OF_WINDOW)
             {
                 m_cc->OnNack(p.len, lastHop);
             }
-            DeclareLost(h.psn, TX_RETX_NACK);
+            DeclareLost(h.GetPsn(), TX_RETX_NACK);
         }
     }
     if (m_cc->GetCwnd() != m_cwnd)
@@ -1035,20 +1035,20 @@ MrcQueuePair::OnProbeTimer()
             continue;
         }
         MrcHeader h;
-        h.opcode = MrcHeader::PROBE;
-        h.ev = ev;
-        h.dstQpn = m_remoteQpn;
-        h.srcQpn = m_qpn;
-        h.psn = m_probeSeq++;
-        h.timestamp = static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
-        h.plane = static_cast<uint8_t>(e.plane);
-        h.path = e.path;
+        h.SetOpcode(MrcHeader::PROBE);
+        h.SetEv(ev);
+        h.SetDstQpn(m_remoteQpn);
+        h.SetSrcQpn(m_qpn);
+        h.SetPsn(m_probeSeq++);
+        h.SetTimestamp(static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
+        h.SetPlane(static_cast<uint8_t>(e.plane));
+        h.SetPath(e.path);
         Ptr<Packet> packet = Create<Packet>();
         packet->AddHeader(h);
         m_selector->SetProbePending(ev);
         if (!m_txTrace.IsEmpty())
         {
-            m_txTrace(packet, h.psn, ev, TX_PROBE);
+            m_txTrace(packet, h.GetPsn(), ev, TX_PROBE);
         }
         m_l4->SendPacket(e.plane,
                          m_paths[e.plane][e.path],
