@@ -299,15 +299,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
             s.retx += l4->GetQueuePair(q)->GetRetransmissions();
         }
     }
-    NodeContainer sw = fabric->GetSwitches();
-    for (uint32_t n = 0; n < sw.GetN(); ++n)
-    {
-        Ptr<MrcSwitchNetDevice> d = DynamicCast<MrcSwitchNetDevice>(sw.Get(n)->GetDevice(0));
-        for (uint32_t k = 0; k < d->GetNPorts(); ++k)
-        {
-            s.trims += d->GetPort(k)->GetQueue()->GetTrimmed();
-        }
-    }
+    s.trims = fabric->GetTrimmedTotal();
     Simulator::Destroy();
     return s;
 }

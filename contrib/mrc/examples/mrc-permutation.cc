@@ -208,24 +208,7 @@ main(int argc, char* argv[])
     const Time baseRtt = fabric->GetBaseRtt(40 + MrcHeader::SIZE + 4096);
     const double ideal
         = double(size) * 8 / double(fabric->GetNicRate()) * 1e6 + baseRtt.GetNanoSeconds() / 1000.0;
-    uint64_t trims = 0;
-    for (uint32_t p = 0; p < planes; ++p)
-    {
-        for (uint32_t i = 0; i < fabric->GetNT0(); ++i)
-        {
-            for (uint32_t k = 0; k < fabric->GetT0(p, i)->GetNPorts(); ++k)
-            {
-                trims += fabric->GetT0(p, i)->GetPort(k)->GetQueue()->GetTrimmed();
-            }
-        }
-        for (uint32_t j = 0; j < t1; ++j)
-        {
-            for (uint32_t k = 0; k < fabric->GetT1(p, j)->GetNPorts(); ++k)
-            {
-                trims += fabric->GetT1(p, j)->GetPort(k)->GetQueue()->GetTrimmed();
-            }
-        }
-    }
+    const uint64_t trims = fabric->GetTrimmedTotal();
     std::cout << std::fixed << std::setprecision(1);
     std::cout << "flows completed: " << done << " / " << hosts << std::endl;
     if (!v.empty())

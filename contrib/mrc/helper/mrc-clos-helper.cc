@@ -231,6 +231,26 @@ MrcClosHelper::GetBaseRtt(uint32_t packetBytes) const
 }
 
 uint64_t
+MrcClosHelper::GetTrimmedTotal() const
+{
+    uint64_t trims = 0;
+    for (const auto* tier : {&m_t0, &m_t1, &m_t2})
+    {
+        for (const auto& plane : *tier)
+        {
+            for (const auto& sw : plane)
+            {
+                for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+                {
+                    trims += sw->GetPort(k)->GetQueue()->GetTrimmed();
+                }
+            }
+        }
+    }
+    return trims;
+}
+
+uint64_t
 MrcClosHelper::GetNicRate() const
 {
     return m_linkRate.GetBitRate() * m_planes;

@@ -114,6 +114,8 @@ public:
      * over four links and three switches, a control packet back)
      */
     Time GetBaseRtt(uint32_t packetBytes) const;
+    /** @return packets trimmed so far by every switch queue of the fabric */
+    uint64_t GetTrimmedTotal() const;
     /** @return a host's NIC rate: the link rate times the number of planes */
     uint64_t GetNicRate() const;
     /** @return the link rate */

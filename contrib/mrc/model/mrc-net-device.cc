@@ -193,13 +193,20 @@ MrcNetDevice::StartTransmission(Ptr<Packet> packet, const Ipv6Header& header)
     ++m_txPackets;
     m_txBytes += bytes;
     m_macTxTrace(packet);
+    Sniff(packet, header);
+    m_channel->Transmit(packet, header, this, txTime);
+}
+
+void
+MrcNetDevice::Sniff(Ptr<const Packet> packet, const Ipv6Header& header)
+{
+    // Only build the full frame (a copy with the header serialized) when someone listens.
     if (!m_snifferTrace.IsEmpty())
     {
         Ptr<Packet> full = packet->Copy();
         full->AddHeader(header);
         m_snifferTrace(full);
     }
-    m_channel->Transmit(packet, header, this, txTime);
 }
 
 void
@@ -225,12 +232,7 @@ MrcNetDevice::Receive(Ptr<Packet> packet, Ipv6Header& header)
 {
     ++m_rxPackets;
     m_macRxTrace(packet);
-    if (!m_snifferTrace.IsEmpty())
-    {
-        Ptr<Packet> full = packet->Copy();
-        full->AddHeader(header);
-        m_snifferTrace(full);
-    }
+    Sniff(packet, header);
     if (m_receiver != nullptr)
     {
         m_receiver->ReceiveFrame(m_port, packet, header);

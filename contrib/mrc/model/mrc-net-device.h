@@ -135,6 +135,12 @@ public:
 
 private:
     void DoDispose() override;
+    /**
+     * Fire the Sniffer trace with the full frame, if anyone listens.
+     * @param packet the IPv6 payload
+     * @param header its header
+     */
+    void Sniff(Ptr<const Packet> packet, const Ipv6Header& header);
     /** Start sending the next queued frame if the serializer is idle. */
     void TransmitComplete();
     /**

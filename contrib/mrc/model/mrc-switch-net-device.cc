@@ -84,7 +84,7 @@ MrcSwitchNetDevice::MrcSwitchNetDevice()
     , m_frozen(false)
     , m_blackhole(false)
     , m_ecmp(false)
-    , m_hashSeed(0)
+    , m_hashSeed(12345)
     , m_latency(NanoSeconds(500))
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())
@@ -176,6 +176,8 @@ void
 MrcSwitchNetDevice::SetUsid(uint16_t usid)
 {
     m_usid = usid;
+    // The ECMP hash salt follows the switch's identity, whatever the order of the setters.
+    m_hashSeed = static_cast<uint32_t>(m_usid) * 2654435761u + 12345;
 }
 
 uint16_t
@@ -383,7 +385,6 @@ void
 MrcSwitchNetDevice::SetEcmpMode(bool on)
 {
     m_ecmp = on;
-    m_hashSeed = static_cast<uint32_t>(m_usid) * 2654435761u + 12345;
 }
 
 bool
