@@ -20,7 +20,6 @@
 #include "ns3/mrc-module.h"
 
 #include "ns3/core-module.h"
-#include "ns3/show-progress.h"
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +64,7 @@ struct Params
     std::string out;                      //!< results directory
     std::string workload;                 //!< JSON workload file (replaces the default job)
     std::string schemes = "mrc,baseline"; //!< which runs
+    bool overwrite = false;               //!< replace a non-empty results directory
     bool plots = true;                    //!< make the PNG plots
 };
 
@@ -265,7 +265,29 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     std::cerr << "[" << s.scheme << "] " << fabric->GetNPlanes() << " plane(s), "
               << fabric->GetNHosts() << " GPUs, " << fabric->GetSwitches().GetN() << " switches, "
               << jobs.size() << " job(s)" << std::endl;
-    ShowProgress progress(Seconds(2), std::cerr);
+    Ptr<MrcProgress> progress = CreateObject<MrcProgress>();
+    uint64_t stepsPlanned = 0;
+    for (auto& job : jobs)
+    {
+        UintegerValue n;
+        job->GetAttribute("Steps", n);
+        stepsPlanned += n.Get();
+    }
+    progress->SetFraction(MakeBoundCallback(
+                              +[](const std::vector<Ptr<MrcTrainingJob>>* js, uint64_t total)
+                              {
+                                  uint64_t done = 0;
+                                  for (const auto& j : *js)
+                                  {
+                                      done += j->GetStepsCompleted();
+                                  }
+                                  return total ? double(done) / total : 0.0;
+                              },
+                              &jobs,
+                              stepsPlanned),
+                          "steps",
+                          stepsPlanned);
+    progress->Start(s.scheme, &std::cerr);
     Simulator::Stop(Seconds(10)); // a safety net far beyond any sane run
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
@@ -273,6 +295,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     s.events = Simulator::GetEventCount();
     s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
     rec->StopSampling();
+    progress->Stop();
 
     for (auto& job : jobs)
     {
@@ -305,9 +328,11 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
 }
 
 /**
+ * The quantile as numpy.percentile and pandas compute it by default (linear interpolation
+ * between closest ranks), so that the table and analysis/summary.py agree.
  * @param v values
- * @param q quantile
- * @return nearest-rank quantile (NaN if empty)
+ * @param q quantile in [0, 1]
+ * @return the quantile (NaN if empty)
  */
 double
 Quantile(std::vector<double> v, double q)
@@ -317,8 +342,10 @@ Quantile(std::vector<double> v, double q)
         return NAN;
     }
     std::sort(v.begin(), v.end());
-    const auto i = static_cast<std::size_t>(std::ceil(q * v.size()));
-    return v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)];
+    const double pos = q * (v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const std::size_t hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo);
 }
 
 /**
@@ -515,13 +542,19 @@ main(int argc, char* argv[])
     cmd.AddValue("binUs", "links.csv time bin, microseconds", prm.binUs);
     cmd.AddValue("seed", "Random seed", prm.seed);
     cmd.AddValue("out", "Results directory (default results/quickstart-<time>)", prm.out);
+    cmd.AddValue("overwrite",
+                 "Clear --out first if it exists and is not empty (otherwise that is an error)",
+                 prm.overwrite);
     cmd.AddValue("workload",
                  "JSON workload file (docs/workloads.md) replacing the default ring all-reduce job",
                  prm.workload);
     MrcFaultHelper::AddCommandLineOptions(cmd, prm.faults);
     cmd.AddValue("schemes", "Which runs: mrc,baseline | mrc | baseline", prm.schemes);
     cmd.AddValue("plots", "Make the PNG plots (needs /usr/bin/python3 and matplotlib)", prm.plots);
-    cmd.Parse(argc, argv);
+    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    {
+        return 1;
+    }
 
     const bool ok
         = Check("gpus", prm.gpus >= 4 && prm.gpus <= 4096, "must be between 4 and 4096")
@@ -588,7 +621,7 @@ main(int argc, char* argv[])
         }
     }
     Ptr<MrcRecorder> rec = CreateObject<MrcRecorder>();
-    if (!rec->Open(prm.out, err))
+    if (!rec->Open(prm.out, prm.overwrite, err))
     {
         std::cerr << "error: --out: " << err << std::endl;
         return 1;
@@ -642,6 +675,7 @@ main(int argc, char* argv[])
         {"seed", std::to_string(prm.seed)},
         {"out", prm.out},
         {"plots", prm.plots ? "true" : "false"},
+        {"overwrite", prm.overwrite ? "true" : "false"},
         {"workload", prm.workload},
     };
     std::ostringstream schemes;

@@ -264,7 +264,10 @@ main(int argc, char* argv[])
     cmd.AddValue("packets", "Packets in all", prm.packets);
     cmd.AddValue("size", "IPv6 payload bytes per packet", prm.size);
     cmd.AddValue("linkRate", "Link rate", prm.rate);
-    cmd.Parse(argc, argv);
+    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    {
+        return 1;
+    }
     if (prm.t0 < 2 || prm.hostsPerT0 < 1 || prm.t1 < 1 || prm.packets < 1 || prm.size < 64
         || prm.size > 8000)
     {

@@ -73,7 +73,10 @@ main(int argc, char* argv[])
     cmd.AddValue("t1", "T1s per plane", t1);
     cmd.AddValue("packets", "Packets per host", packets);
     cmd.AddValue("pcap", "Write pcap files of every host port (mrc-fabric-demo-H-P.pcap)", pcap);
-    cmd.Parse(argc, argv);
+    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    {
+        return 1;
+    }
 
     Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
     f->SetAttribute("Planes", UintegerValue(planes));

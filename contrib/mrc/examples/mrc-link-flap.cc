@@ -227,7 +227,10 @@ main(int argc, char* argv[])
         "reconvergence", "Baseline: BGP reconvergence delay, microseconds", prm.reconvergenceUs);
     cmd.AddValue("linkRate", "Link rate", prm.rate);
     cmd.AddValue("seed", "Random seed", prm.seed);
-    cmd.Parse(argc, argv);
+    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    {
+        return 1;
+    }
     if (prm.flows < 1 || prm.flows > prm.hostsPerT0 || prm.t1 < 2 || prm.size < 1
         || prm.size > 0xffffffffULL || prm.flapPeriodUs <= prm.flapDownUs || prm.flapDownUs <= 0
         || prm.binUs <= 0)

@@ -78,7 +78,10 @@ main(int argc, char* argv[])
                  "Run the RoCE-style baseline instead: ECMP-routed fabric, no trimming, one path "
                  "per QP, go-back-N, DCQCN",
                  roce);
-    cmd.Parse(argc, argv);
+    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    {
+        return 1;
+    }
 
     const std::map<std::string, std::string> selectors = {{"adaptive", "ns3::MrcAdaptiveSpray"},
                                                           {"oblivious", "ns3::MrcObliviousSpray"},

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <iomanip>
 
 namespace ns3
@@ -93,8 +94,28 @@ MrcRecorder::DoDispose()
 }
 
 bool
-MrcRecorder::Open(const std::string& dir, std::string& error)
+MrcRecorder::Open(const std::string& dir, bool overwrite, std::string& error)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(dir, ec) && !std::filesystem::is_empty(dir, ec))
+    {
+        if (!overwrite)
+        {
+            error = "'" + dir
+                  + "' exists and is not empty (choose another directory, or add "
+                    "--overwrite=1 to replace its contents)";
+            return false;
+        }
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        {
+            std::filesystem::remove_all(entry.path(), ec);
+            if (ec)
+            {
+                error = "cannot clear '" + entry.path().string() + "': " + ec.message();
+                return false;
+            }
+        }
+    }
     if (!MakeDirs(dir))
     {
         error = "cannot create results directory '" + dir + "'";

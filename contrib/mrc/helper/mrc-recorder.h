@@ -39,11 +39,16 @@ public:
 
     /**
      * Create the directory (and parents) and open the CSV files with their headers.
+     *
+     * A directory that exists and is not empty is refused (results of another run would mix
+     * with this one's), unless overwrite is set: then its contents are removed first.
      * @param dir the results directory
+     * @param overwrite clear a non-empty directory instead of refusing it
      * @param error set on failure
-     * @return false if the directory or a file cannot be written
+     * @return false if the directory is not empty (and overwrite is not set) or cannot be
+     *         written
      */
-    bool Open(const std::string& dir, std::string& error);
+    bool Open(const std::string& dir, bool overwrite, std::string& error);
     /** @param scheme the scheme name written in every row from now on */
     void SetScheme(const std::string& scheme);
 
