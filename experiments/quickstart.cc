@@ -209,9 +209,13 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     port << "host" << prm.portLossHost << "/plane" << portPlane;
     std::ostringstream t1;
     t1 << "plane" << rebootPlane << "/t1-" << prm.rebootT1;
-    if (!faults->Schedule(
-            Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err)
-        || !faults->Schedule(Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err))
+    // A zero duration leaves that fault out (for fault-free reference runs).
+    if ((prm.portLossUs > 0
+         && !faults->Schedule(
+             Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err))
+        || (prm.rebootUs > 0
+            && !faults->Schedule(
+                Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err)))
     {
         *error = "fault setup: " + err;
         Simulator::Destroy();
@@ -531,10 +535,10 @@ main(int argc, char* argv[])
     cmd.AddValue("chunks", "Chunks per ring transfer", prm.chunks);
     cmd.AddValue("qpsPerPeer", "Queue pairs per ring neighbour", prm.qpsPerPeer);
     cmd.AddValue("portLossAtUs", "NIC port loss start, microseconds", prm.portLossAtUs);
-    cmd.AddValue("portLossUs", "NIC port loss duration, microseconds", prm.portLossUs);
+    cmd.AddValue("portLossUs", "NIC port loss duration, microseconds (0: none)", prm.portLossUs);
     cmd.AddValue("portLossHost", "Host that loses a NIC port", prm.portLossHost);
     cmd.AddValue("rebootAtUs", "T1 reboot start, microseconds", prm.rebootAtUs);
-    cmd.AddValue("rebootUs", "T1 reboot duration, microseconds", prm.rebootUs);
+    cmd.AddValue("rebootUs", "T1 reboot duration, microseconds (0: none)", prm.rebootUs);
     cmd.AddValue("rebootT1", "T1 that reboots", prm.rebootT1);
     cmd.AddValue("detectionUs", "Baseline: BFD detection delay, microseconds", prm.detectionUs);
     cmd.AddValue(

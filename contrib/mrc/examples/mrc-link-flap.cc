@@ -8,17 +8,23 @@
  * (SRv6 spray over every T1) and once with the routed baseline (ECMP with BFD/BGP-like
  * detection and reconvergence delays, one path per QP, go-back-N, DCQCN). The flapping link
  * is the one the baseline's first flow hashes onto, so the comparison is about the same event.
- * Prints each scheme's delivered throughput per bin and its longest stall, ending with
+ * MRC runs on --planes planes of --linkRate (a host has planes x linkRate); the baseline on one
+ * plane of planes x linkRate, the same host bandwidth. Prints each scheme's delivered
+ * throughput per bin and its longest stall, ending with
  *   longest-stall-us mrc: <x>
  *   longest-stall-us baseline: <y>
+ *   base-rtt-us mrc: <r>
+ *   bypass-us mrc: <b>      (failure to the last retransmission of a packet it lost, worst flap)
+ *   rto-expiries mrc: <n>   (retransmission timeouts; 0 when SACK detection finds every loss)
  *
- *   ./ns3 run "mrc-link-flap --flows=2 --size=20000000 --flapPeriod=400 --flapDown=100"
+ *   ./ns3 run "mrc-link-flap --flows=2 --size=60000000 --flapPeriod=400 --flapDown=100"
  */
 
 #include "ns3/mrc-module.h"
 
 #include "ns3/core-module.h"
 
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 
@@ -31,9 +37,10 @@ namespace
 struct Params
 {
     uint32_t flows = 2;           //!< transfers (host i -> host i + hostsPerT0)
+    uint32_t planes = 8;          //!< MRC planes (NIC ports per host)
     uint32_t hostsPerT0 = 2;      //!< hosts per T0
     uint32_t t1 = 4;              //!< T1s
-    uint64_t size = 20000000;     //!< bytes per transfer
+    uint64_t size = 60000000;     //!< bytes per transfer
     double flapPeriodUs = 400;    //!< time between flaps
     double flapDownUs = 100;      //!< down time of each flap
     double firstFlapUs = 200;     //!< first flap
@@ -83,23 +90,53 @@ private:
     uint64_t m_last = 0;                 //!< total at the last sample
 };
 
+/** What one scheme's run produced. */
+struct Result
+{
+    std::vector<uint64_t> bins; //!< bytes delivered per bin
+    uint64_t timeouts = 0;      //!< retransmission timeouts
+    double bypassUs = 0;        //!< worst flap: failure to its last loss retransmission
+    double baseRttUs = 0;       //!< base RTT of the first flow
+};
+
+/** Retransmissions caused by losses (SACK detection or timeout), with their times. */
+struct LossRetx
+{
+    std::vector<Time> at; //!< when
+
+    /**
+     * Tx trace sink.
+     * @param cause the TxCause
+     */
+    void Record(Ptr<const Packet>, uint32_t, uint16_t, uint8_t cause)
+    {
+        if (cause == MrcQueuePair::TX_RETX_SACK || cause == MrcQueuePair::TX_RETX_TIMEOUT)
+        {
+            at.push_back(Simulator::Now());
+        }
+    }
+};
+
 /**
  * Run one scheme.
  * @param prm parameters
  * @param baseline run the routed baseline
  * @param t1 the T1 whose link to T0 0 flaps (set by the baseline run, used by the MRC run)
- * @return the timeline bins
+ * @return what the run produced
  */
-std::vector<uint64_t>
+Result
 RunScheme(const Params& prm, bool baseline, uint32_t& t1)
 {
     RngSeedManager::SetSeed(prm.seed);
     Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
-    fabric->SetAttribute("Planes", UintegerValue(1));
+    const DataRate planeRate(prm.rate);
+    fabric->SetAttribute("Planes", UintegerValue(baseline ? 1 : prm.planes));
     fabric->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
     fabric->SetAttribute("T0sPerPlane", UintegerValue(2));
     fabric->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
-    fabric->SetAttribute("LinkRate", DataRateValue(DataRate(prm.rate)));
+    fabric->SetAttribute(
+        "LinkRate",
+        DataRateValue(baseline ? DataRate(planeRate.GetBitRate() * prm.planes) : planeRate));
     if (baseline)
     {
         fabric->SetRoutedBaseline();
@@ -107,6 +144,13 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
                              TimeValue(MicroSeconds(static_cast<int64_t>(prm.detectionUs))));
         fabric->SetAttribute("ReconvergenceDelay",
                              TimeValue(MicroSeconds(static_cast<int64_t>(prm.reconvergenceUs))));
+    }
+    if (baseline)
+    {
+        // Buffers and ECN thresholds scale with the port speed.
+        fabric->SetAttribute("DataQueueBytes", UintegerValue(512000 * prm.planes));
+        fabric->SetAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
+        fabric->SetAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
     }
     fabric->Build();
     MrcStackHelper stack;
@@ -154,8 +198,10 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
             break;
         }
     }
+    LossRetx retx;
     for (auto& s : senders)
     {
+        s->TraceConnectWithoutContext("Tx", MakeCallback(&LossRetx::Record, &retx));
         s->PostWrite(prm.size, 0);
     }
     Timeline tl(receivers, NanoSeconds(static_cast<int64_t>(prm.binUs * 1000)));
@@ -167,8 +213,26 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     std::cout << (baseline ? "baseline" : "mrc") << ": flapping " << target.str() << " every "
               << prm.flapPeriodUs << " us for " << prm.flapDownUs << " us; "
               << faults->GetEvents().size() << " fault events" << std::endl;
+    Result r;
+    r.bins = tl.bins;
+    r.baseRttUs = senders[0]->GetBaseRtt().GetNanoSeconds() / 1000.0;
+    for (auto& s : senders)
+    {
+        r.timeouts += s->GetTimeouts();
+    }
+    // Each loss retransmission belongs to the latest flap before it.
+    for (const Time& t : retx.at)
+    {
+        const double us = t.GetNanoSeconds() / 1000.0;
+        if (us < prm.firstFlapUs)
+        {
+            continue;
+        }
+        const double since = std::fmod(us - prm.firstFlapUs, prm.flapPeriodUs);
+        r.bypassUs = std::max(r.bypassUs, since);
+    }
     Simulator::Destroy();
-    return tl.bins;
+    return r;
 }
 
 /**
@@ -215,6 +279,10 @@ main(int argc, char* argv[])
     Params prm;
     CommandLine cmd(__FILE__);
     cmd.AddValue("flows", "Transfers, host i to host i + hostsPerT0", prm.flows);
+    cmd.AddValue("planes",
+                 "MRC planes (NIC ports per host); the baseline has one plane of planes x "
+                 "linkRate",
+                 prm.planes);
     cmd.AddValue("hostsPerT0", "Hosts per T0 (two T0s)", prm.hostsPerT0);
     cmd.AddValue("t1", "T1 switches", prm.t1);
     cmd.AddValue("size", "Bytes per transfer", prm.size);
@@ -231,21 +299,46 @@ main(int argc, char* argv[])
     {
         return 1;
     }
-    if (prm.flows < 1 || prm.flows > prm.hostsPerT0 || prm.t1 < 2 || prm.size < 1
-        || prm.size > 0xffffffffULL || prm.flapPeriodUs <= prm.flapDownUs || prm.flapDownUs <= 0
-        || prm.binUs <= 0)
+    auto check = [](bool ok, const char* option, const char* accepted)
     {
-        std::cerr << "error: need 1 <= --flows <= --hostsPerT0, --t1 >= 2, 1 <= --size < 4 GiB, "
-                     "0 < --flapDown < --flapPeriod and --bin > 0"
-                  << std::endl;
+        if (!ok)
+        {
+            std::cerr << "error: --" << option << " must be " << accepted << std::endl;
+        }
+        return ok;
+    };
+    DataRateValue rate;
+    const bool ok
+        = check(prm.hostsPerT0 >= 1, "hostsPerT0", "at least 1")
+       && check(
+              prm.flows >= 1 && prm.flows <= prm.hostsPerT0, "flows", "between 1 and --hostsPerT0")
+       && check(prm.planes >= 1 && prm.planes <= 64, "planes", "between 1 and 64")
+       && check(prm.t1 >= 2 && prm.t1 <= 4096, "t1", "between 2 and 4096")
+       && check(
+              prm.size >= 1 && prm.size <= 0xffffffffULL, "size", "between 1 and 4294967295 bytes")
+       && check(prm.flapDownUs > 0, "flapDown", "positive")
+       && check(prm.flapPeriodUs > prm.flapDownUs, "flapPeriod", "above --flapDown")
+       && check(prm.firstFlapUs >= 0, "firstFlap", "non-negative")
+       && check(prm.binUs > 0, "bin", "positive")
+       && check(prm.detectionUs >= 0, "detection", "non-negative")
+       && check(prm.reconvergenceUs >= 0, "reconvergence", "non-negative")
+       && check(rate.DeserializeFromString(prm.rate, MakeDataRateChecker())
+                    && rate.Get().GetBitRate() > 0,
+                "linkRate",
+                "a rate such as 100Gbps");
+    if (!ok)
+    {
         return 1;
     }
     uint32_t t1 = 0;
-    const auto base = RunScheme(prm, true, t1);
-    const auto mrc = RunScheme(prm, false, t1);
-    const double a = Report("mrc", mrc, prm.binUs);
-    const double b = Report("baseline", base, prm.binUs);
+    const Result base = RunScheme(prm, true, t1);
+    const Result mrc = RunScheme(prm, false, t1);
+    const double a = Report("mrc", mrc.bins, prm.binUs);
+    const double b = Report("baseline", base.bins, prm.binUs);
     std::cout << std::fixed << std::setprecision(1) << "longest-stall-us mrc: " << a << "\n"
-              << "longest-stall-us baseline: " << b << std::endl;
+              << "longest-stall-us baseline: " << b << "\n"
+              << "base-rtt-us mrc: " << mrc.baseRttUs << "\n"
+              << "bypass-us mrc: " << mrc.bypassUs << "\n"
+              << "rto-expiries mrc: " << mrc.timeouts << std::endl;
     return 0;
 }

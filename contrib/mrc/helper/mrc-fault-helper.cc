@@ -676,7 +676,7 @@ MrcFaultHelper::AddCommandLineOptions(CommandLine& cmd, Options& o)
 {
     cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", o.file);
     cmd.AddValue("flapTier",
-                 "Stochastic link flaps on this tier: host-t0, t0-t1, t1-t2 (empty: none)",
+                 "Stochastic link flaps on this tier: host-t0, t0-t1, t1-t2, or none",
                  o.tier);
     cmd.AddValue(
         "flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", o.rate);
@@ -696,7 +696,7 @@ MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
         error = "--faultFile: " + error;
         return false;
     }
-    if (o.tier.empty() || o.rate == 0)
+    if (o.tier.empty() || o.tier == "none" || o.rate == 0)
     {
         if (o.rate < 0)
         {

@@ -221,6 +221,12 @@ MrcL4Protocol::SendPacket(
     m_ports[plane]->SendFrame(packet, h);
 }
 
+Time
+MrcL4Protocol::GetTxStartTime(uint32_t plane) const
+{
+    return m_ports[plane]->GetTxStartTime();
+}
+
 void
 MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header)
 {

@@ -78,6 +78,12 @@ public:
     /** @return this host's index */
     uint32_t GetHost() const;
     /** @return bit p set when the NIC port of plane p is up */
+    /**
+     * @param plane a NIC port
+     * @return when a frame handed to that port now would start onto the wire
+     */
+    Time GetTxStartTime(uint32_t plane) const;
+
     uint64_t GetLocalPlaneMask() const
     {
         return m_planeMask;

@@ -257,6 +257,19 @@ MrcNetDevice::NotifyLinkChange(bool up)
     m_linkChangeCallbacks();
 }
 
+Time
+MrcNetDevice::GetTxStartTime() const
+{
+    const Time now = Simulator::Now();
+    const Time start = m_busyUntil > now ? m_busyUntil : now;
+    if (!m_queue)
+    {
+        return start;
+    }
+    const uint64_t queued = uint64_t(m_queue->GetDataBytes()) + m_queue->GetControlBytes();
+    return start + PicoSeconds(queued * m_psPerByte);
+}
+
 uint64_t
 MrcNetDevice::GetTxPackets() const
 {

@@ -97,6 +97,15 @@ public:
     void SetDataRate(DataRate rate);
     /** @return the line rate */
     DataRate GetDataRate() const;
+    /**
+     * When a frame handed over now would start onto the wire: after the frame being
+     * serialized and everything queued ahead of it (the port serves its queue FIFO within a
+     * class; a control frame that arrives later may still overtake a data frame by a few
+     * nanoseconds). A NIC stamps a packet's send time at the wire, not when the QP scheduler
+     * picked it, so that the RTT excludes the sender's own queue.
+     * @return the time the next frame would start transmission
+     */
+    Time GetTxStartTime() const;
     /** @return frames transmitted */
     uint64_t GetTxPackets() const;
     /** @return bytes transmitted (IPv6 header included) */

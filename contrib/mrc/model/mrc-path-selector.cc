@@ -125,14 +125,14 @@ MrcPathSelector::Init(const std::vector<uint32_t>& pathsPerPlane,
         for (uint32_t p = 0; p < planes; ++p)
         {
             m_evs.push_back(
-                {static_cast<uint16_t>(p), chosen[p][i], GOOD, 0, 0, true, false, false});
+                {static_cast<uint16_t>(p), chosen[p][i], GOOD, 0, 0, true, false, false, 0, 0});
         }
     }
     m_cursor = m_rng->GetInteger(0, m_evs.size() - 1);
 }
 
 int32_t
-MrcPathSelector::Select(uint64_t planeMask)
+MrcPathSelector::Rotate(uint64_t planeMask, int32_t exclude)
 {
     const auto n = static_cast<uint32_t>(m_evs.size());
     int32_t fallback = -1;
@@ -140,7 +140,8 @@ MrcPathSelector::Select(uint64_t planeMask)
     {
         m_cursor = (m_cursor + 1 == n) ? 0 : m_cursor + 1;
         Ev& e = m_evs[m_cursor];
-        if (!e.active || !(planeMask & (uint64_t(1) << e.plane)))
+        if (!e.active || !(planeMask & (uint64_t(1) << e.plane))
+            || static_cast<int32_t>(m_cursor) == exclude)
         {
             continue;
         }
@@ -165,22 +166,16 @@ MrcPathSelector::Select(uint64_t planeMask)
 }
 
 int32_t
+MrcPathSelector::Select(uint64_t planeMask)
+{
+    return Rotate(planeMask, -1);
+}
+
+int32_t
 MrcPathSelector::SelectFresh(uint64_t planeMask, int32_t exclude)
 {
-    const auto n = static_cast<uint32_t>(m_evs.size());
-    for (uint32_t tries = 0; tries < n; ++tries)
-    {
-        const int32_t ev = Select(planeMask);
-        if (ev < 0)
-        {
-            return -1;
-        }
-        if (ev != exclude)
-        {
-            return ev;
-        }
-    }
-    return -1;
+    // One pass, like Select: a SKIP EV loses one rotation per pass, not one per attempt.
+    return Rotate(planeMask, exclude);
 }
 
 void
@@ -263,9 +258,22 @@ MrcPathSelector::GetProbeCandidates() const
 }
 
 void
-MrcPathSelector::SetProbePending(uint16_t ev)
+MrcPathSelector::SetProbePending(uint16_t ev, uint32_t probeId)
 {
-    m_evs.at(ev).probePending = true;
+    Ev& e = m_evs.at(ev);
+    e.probePending = true;
+    e.probeId = probeId;
+}
+
+bool
+MrcPathSelector::OnProbeAnswer(uint16_t ev, uint32_t probeId)
+{
+    if (ev >= m_evs.size() || !m_evs[ev].probePending || m_evs[ev].probeId != probeId)
+    {
+        return false;
+    }
+    OnProbeResult(ev, true);
+    return true;
 }
 
 void
@@ -337,7 +345,8 @@ MrcPathSelector::Retire(uint16_t ev, Cause cause)
             NS_ABORT_MSG_IF(m_evs.size() >= 0xffff, "MrcPathSelector: EV slots exhausted");
             m_evs.push_back({});
         }
-        m_evs[slot] = {plane, path, GOOD, 0, 0, true, true, false};
+        const uint16_t generation = m_evs[slot].generation + 1;
+        m_evs[slot] = {plane, path, GOOD, 0, 0, true, true, false, generation, 0};
         // A new EV is traced as a transition from ASSUMED_BAD (the one it replaces) to GOOD.
         m_stateTrace(static_cast<uint16_t>(slot), ASSUMED_BAD, GOOD, CAUSE_REPLACEMENT);
     }

@@ -57,14 +57,16 @@ public:
     /** One EV. */
     struct Ev
     {
-        uint16_t plane;    //!< plane
-        uint16_t path;     //!< path index within the plane
-        uint8_t state;     //!< EvState
-        uint8_t skipLeft;  //!< rotations left in SKIP
-        uint8_t probeOk;   //!< consecutive successful probes
-        bool active;       //!< part of the rotation (false once released)
-        bool replacement;  //!< added to replace a retired EV
-        bool probePending; //!< a probe is out
+        uint16_t plane;      //!< plane
+        uint16_t path;       //!< path index within the plane
+        uint8_t state;       //!< EvState
+        uint8_t skipLeft;    //!< rotations left in SKIP
+        uint8_t probeOk;     //!< consecutive successful probes
+        bool active;         //!< part of the rotation (false once released)
+        bool replacement;    //!< added to replace a retired EV
+        bool probePending;   //!< a probe is out
+        uint16_t generation; //!< bumped each time the slot is given a new path
+        uint32_t probeId;    //!< id of the probe that is out
     };
 
     /**
@@ -145,6 +147,27 @@ public:
     virtual void OnProbeResult(uint16_t ev, bool success);
 
     /**
+     * Feedback about a packet sent on slot ev counts only if the slot still names the path the
+     * packet took: a slot reused for another path after the packet left has a new generation.
+     * @param ev EV slot
+     * @param generation the slot's generation when the packet was sent
+     * @return true if the slot still has that generation
+     */
+    bool IsCurrent(uint16_t ev, uint16_t generation) const
+    {
+        return ev < m_evs.size() && m_evs[ev].generation == generation;
+    }
+
+    /**
+     * A probe was answered. Only the answer to the probe that is out counts: a late answer to
+     * a probe already counted as failed (or to an older one) is ignored.
+     * @param ev the EV
+     * @param probeId the id the answer carries
+     * @return true if it answered the probe that is out (and was passed to OnProbeResult)
+     */
+    bool OnProbeAnswer(uint16_t ev, uint32_t probeId);
+
+    /**
      * Deny or allow an EV (the DENIED state).
      * @param ev the EV
      * @param denied true to deny
@@ -174,8 +197,9 @@ public:
     /**
      * Note that a probe was sent on an EV.
      * @param ev the EV
+     * @param probeId the probe's id, echoed by its answer
      */
-    void SetProbePending(uint16_t ev);
+    void SetProbePending(uint16_t ev, uint32_t probeId = 0);
 
 protected:
     void DoDispose() override;
@@ -194,6 +218,14 @@ protected:
     void Retire(uint16_t ev, Cause cause);
     /** @return active EVs in GOOD or SKIP */
     uint32_t CountUsable() const;
+    /**
+     * One pass of the rotation from the cursor: the next GOOD EV in a usable plane, skipping
+     * `exclude`. Each SKIP EV passed over uses up one of its rotations, once per pass.
+     * @param planeMask usable planes
+     * @param exclude a slot not to return (-1: none)
+     * @return the EV slot, a SKIP EV if no GOOD one is usable, or -1
+     */
+    int32_t Rotate(uint64_t planeMask, int32_t exclude);
 
     std::vector<Ev> m_evs;                 //!< the EV set
     std::vector<uint32_t> m_pathsPerPlane; //!< paths per plane

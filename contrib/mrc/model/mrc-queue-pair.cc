@@ -50,20 +50,30 @@ MrcQueuePair::GetTypeId()
                             MakeUintegerAccessor(&MrcQueuePair::m_rtoExponent),
                             MakeUintegerChecker<uint32_t>(0, 31))
               .AddAttribute("RetryLimit",
-                            "Transmissions of one packet after which the QP fails",
-                            UintegerValue(8),
+                            "Retry budget of each packet (as UEC's per-packet retry limit): "
+                            "retransmissions after a timeout it may use; its next timeout fails "
+                            "the QP. Only timeouts spend it: trims, NACKs and out-of-order losses "
+                            "never do",
+                            UintegerValue(7),
                             MakeUintegerAccessor(&MrcQueuePair::m_retryLimit),
                             MakeUintegerChecker<uint32_t>(1, 65535))
               .AddAttribute("ReorderThreshold",
-                            "A packet is a SACK hole once this many newer packets are "
-                            "acknowledged and it is older than twice max(base RTT, smoothed RTT)",
-                            UintegerValue(16),
+                            "Out-of-order loss detection: a transmission is lost once a packet "
+                            "sent this many transmissions after it is acknowledged. 0 chooses "
+                            "the bandwidth-delay product in packets (at least 16)",
+                            UintegerValue(0),
                             MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("ProbeInterval",
                             "Interval between probes of retired EVs",
                             TimeValue(MicroSeconds(50)),
                             MakeTimeAccessor(&MrcQueuePair::m_probeInterval),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("ProbeMaxInterval",
+                            "The probe interval doubles after each round in which probes went "
+                            "unanswered and none succeeded, up to this",
+                            TimeValue(MicroSeconds(1600)),
+                            MakeTimeAccessor(&MrcQueuePair::m_probeMaxInterval),
                             MakeTimeChecker(NanoSeconds(1)))
               .AddAttribute("RecvWindow",
                             "Packets beyond the cumulative PSN the receiver accepts",
@@ -104,8 +114,9 @@ MrcQueuePair::MrcQueuePair()
     : m_payloadSize(4096)
     , m_ackEveryBytes(16384)
     , m_rtoExponent(6)
-    , m_retryLimit(8)
-    , m_reorderThreshold(16)
+    , m_retryLimit(7)
+    , m_reorderThreshold(0)
+    , m_reorderPkts(16)
     , m_recvWindow(65536)
     , m_recovery("selective")
     , m_gbn(false)
@@ -123,8 +134,10 @@ MrcQueuePair::MrcQueuePair()
     , m_nextPsn(0)
     , m_inflight(0)
     , m_highestAcked(0)
-    , m_lossScan(0)
+    , m_txSeq(0)
+    , m_ackedTxSeq(0)
     , m_probeSeq(0)
+    , m_sackLosses(0)
     , m_rxCum(0)
     , m_rxHighest(0)
     , m_rxMsnBase(0)
@@ -193,6 +206,9 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     }
     m_selector->Init(perPlane, rng, hash);
     m_cc->Init(bdp, baseRtt, m_payloadSize);
+    m_reorderPkts
+        = m_reorderThreshold > 0 ? m_reorderThreshold : std::max<uint32_t>(16, bdp / m_payloadSize);
+    m_probeWait = m_probeInterval;
     m_cwnd = m_cc->GetCwnd();
     m_planeTx.assign(m_paths.size(), 0);
     m_planeRx.assign(m_paths.size(), 0);
@@ -245,6 +261,7 @@ MrcQueuePair::Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t im
                         immData,
                         Simulator::Now()});
     TrySend();
+    MaybeStartProbing(); // probing pauses while the QP has nothing to send
     return wrId;
 }
 
@@ -275,6 +292,7 @@ MrcQueuePair::UsablePlanes() const
 void
 MrcQueuePair::NotifyPlanesChanged()
 {
+    ResetProbePace();
     TrySend();
 }
 
@@ -320,11 +338,6 @@ MrcQueuePair::TrySend()
             {
                 return;
             }
-            if (p.tries >= m_retryLimit)
-            {
-                EnterError(psn);
-                return;
-            }
             if (!Transmit(psn, p.cause))
             {
                 return;
@@ -360,6 +373,9 @@ MrcQueuePair::TrySend()
                             Time(0),
                             0,
                             0,
+                            0,
+                            0,
+                            0,
                             TX_NEW,
                             false,
                             false,
@@ -388,6 +404,9 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     }
     const MrcPathSelector::Ev& e = m_selector->GetEv(static_cast<uint16_t>(ev));
     const TxMsg& m = m_txMsgs[p.msn - m_txMsgs.front().msn];
+    // Stamped at the wire: when the frame will start onto the NIC port, after what is queued
+    // there, so the RTT, the timer and NSCC's delay never include the sender's own queue.
+    const Time wire = m_l4->GetTxStartTime(e.plane);
     MrcHeader h;
     h.SetOpcode(m.imm ? MrcHeader::WRITE_IMM : MrcHeader::WRITE);
     h.SetFlags((p.last ? MrcHeader::FLAG_LAST : 0) | (cause != TX_NEW ? MrcHeader::FLAG_RETX : 0));
@@ -400,7 +419,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     h.SetOffset(m.remoteOffset + p.offset);
     h.SetMsn(p.msn);
     h.SetMsgLen(static_cast<uint32_t>(m.length));
-    h.SetTimestamp(static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
+    h.SetTimestamp(static_cast<uint64_t>(wire.GetNanoSeconds()));
     h.SetPlane(static_cast<uint8_t>(e.plane));
     h.SetPath(e.path);
     h.SetPayloadLen(static_cast<uint16_t>(p.len));
@@ -418,7 +437,9 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
         m_nextSendTime = std::max(m_nextSendTime, Simulator::Now()) + gap;
     }
     p.ev = h.GetEv();
-    p.sentAt = Simulator::Now();
+    p.evGen = e.generation;
+    p.sentAt = wire;
+    p.txSeq = m_txSeq++;
     p.lost = false;
     ++p.tries;
     m_inflight += p.len;
@@ -428,10 +449,11 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     {
         ++m_retx;
     }
-    m_sentOrder.push_back({psn, p.sentAt});
+    m_sentOrder.push_back({psn, p.txSeq, wire});
     if (m_rtoEvent.IsExpired())
     {
-        m_rtoEvent = Simulator::Schedule(m_rto, &MrcQueuePair::OnRto, this);
+        m_rtoEvent
+            = Simulator::Schedule(wire + m_rto - Simulator::Now(), &MrcQueuePair::OnRto, this);
     }
     m_l4->SendPacket(e.plane,
                      m_paths[e.plane][e.path],
@@ -494,11 +516,11 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
             return;
         }
         case MrcHeader::PROBE_ACK:
-            if (h.GetOffset() != 0)
+            UpdatePeerPlanes(h);
+            if (m_selector->OnProbeAnswer(h.GetEv(), h.GetPsn()))
             {
-                m_peerPlaneMask = h.GetOffset();
+                ResetProbePace(); // a path answered: probe at the normal pace again
             }
-            m_selector->OnProbeResult(h.GetEv(), true);
             return;
         default:
             return;
@@ -715,7 +737,7 @@ MrcQueuePair::SendSack(uint32_t base)
 }
 
 uint32_t
-MrcQueuePair::AckPsn(uint32_t psn)
+MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp)
 {
     if (psn < m_psnBase || psn >= m_nextPsn)
     {
@@ -738,21 +760,96 @@ MrcQueuePair::AckPsn(uint32_t psn)
     {
         m_highestAcked = psn + 1;
     }
+    // Karn's rule for the loss detector: an acknowledgement moves the send-order mark only if
+    // it is known which transmission arrived (the only one, or the one whose timestamp the ACK
+    // echoes); the original of a retransmitted packet arriving late says nothing about the
+    // packets sent just before the retransmission.
+    if ((p.tries == 1 || echoedTimestamp == static_cast<uint64_t>(p.sentAt.GetNanoSeconds()))
+        && p.txSeq + 1 > m_ackedTxSeq)
+    {
+        m_ackedTxSeq = p.txSeq + 1;
+    }
     return p.len;
+}
+
+void
+MrcQueuePair::UpdatePeerPlanes(const MrcHeader& h)
+{
+    // Control packets carry the sender's port-status bitmap in the offset field (0: not set).
+    if (h.GetOffset() != 0 && h.GetOffset() != m_peerPlaneMask)
+    {
+        m_peerPlaneMask = h.GetOffset();
+        NS_LOG_INFO("qp " << m_qpn << ": peer planes now " << std::hex << m_peerPlaneMask);
+        ResetProbePace(); // planes changed: probe the returning ones promptly
+    }
+}
+
+bool
+MrcQueuePair::EvIsCurrent(const TxPkt& p) const
+{
+    return m_selector->IsCurrent(p.ev, p.evGen);
+}
+
+void
+MrcQueuePair::FlushEv(uint16_t ev, uint16_t generation)
+{
+    for (uint32_t psn = m_psnBase; psn < m_nextPsn; ++psn)
+    {
+        const TxPkt& p = m_txPkts[psn - m_psnBase];
+        if (!p.acked && !p.lost && p.ev == ev && p.evGen == generation)
+        {
+            DeclareLost(psn, TX_RETX_SACK);
+        }
+    }
+}
+
+void
+MrcQueuePair::DetectLosses()
+{
+    while (!m_sentOrder.empty())
+    {
+        const Sent s = m_sentOrder.front();
+        if (s.psn < m_psnBase || s.psn >= m_nextPsn)
+        {
+            m_sentOrder.pop_front();
+            continue;
+        }
+        const TxPkt& p = m_txPkts[s.psn - m_psnBase];
+        if (p.acked || p.lost || p.txSeq != s.txSeq)
+        {
+            m_sentOrder.pop_front(); // answered, or superseded by a retransmission
+            continue;
+        }
+        if (s.txSeq + m_reorderPkts >= m_ackedTxSeq)
+        {
+            return; // not enough sent after it has been acknowledged yet
+        }
+        m_sentOrder.pop_front();
+        ++m_sackLosses;
+        std::cerr << Simulator::Now().GetNanoSeconds() << " qp" << m_qpn << " sackloss psn "
+                  << s.psn << " txseq " << s.txSeq << " acked " << m_ackedTxSeq << " thr "
+                  << m_reorderPkts << " ev " << p.ev << " path " << m_selector->GetEv(p.ev).path
+                  << " sent " << s.at.GetNanoSeconds() << " tries " << p.tries << " cwnd "
+                  << m_cc->GetCwnd() << " rtt " << m_baseRtt.GetNanoSeconds() << "\n";
+        const uint16_t ev = p.ev;
+        const uint16_t generation = p.evGen;
+        const bool current = EvIsCurrent(p);
+        DeclareLost(s.psn, TX_RETX_SACK);
+        if (current)
+        {
+            m_selector->OnLoss(ev, MrcPathSelector::CAUSE_SACK_LOSS);
+            if (m_selector->GetEv(ev).state == MrcPathSelector::ASSUMED_BAD)
+            {
+                FlushEv(ev, generation);
+            }
+        }
+    }
 }
 
 void
 MrcQueuePair::HandleAck(const MrcHeader& h)
 {
-    if (h.GetOffset() != 0)
-    {
-        const uint64_t old = m_peerPlaneMask;
-        m_peerPlaneMask = h.GetOffset();
-        if (old != m_peerPlaneMask)
-        {
-            NS_LOG_INFO("qp " << m_qpn << ": peer planes now " << std::hex << m_peerPlaneMask);
-        }
-    }
+    UpdatePeerPlanes(h);
     if (m_txMsgs.empty())
     {
         return;
@@ -761,17 +858,27 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     const uint32_t cumEnd = std::min(h.GetCumAck(), m_nextPsn);
     for (uint32_t psn = m_psnBase; psn < cumEnd; ++psn)
     {
-        newly += AckPsn(psn);
+        newly += AckPsn(psn, psn == h.GetPsn() ? h.GetTimestamp() : 0);
     }
     for (uint32_t i = 0; i < 64; ++i)
     {
         if (h.GetSackBitmap() & (uint64_t(1) << i))
         {
-            newly += AckPsn(h.GetSackBase() + i);
+            const uint32_t psn = h.GetSackBase() + i;
+            newly += AckPsn(psn, psn == h.GetPsn() ? h.GetTimestamp() : 0);
         }
     }
     const bool ecn = (h.GetFlags() & MrcHeader::FLAG_ECN_ECHO) != 0;
-    m_selector->OnAck(h.GetEv(), ecn);
+    // The reflected EV speaks for the path of the packet that triggered the ACK, if its slot
+    // still names that path.
+    if (h.GetPsn() >= m_psnBase && h.GetPsn() < m_nextPsn)
+    {
+        const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
+        if (p.ev == h.GetEv() && EvIsCurrent(p))
+        {
+            m_selector->OnAck(h.GetEv(), ecn);
+        }
+    }
     const Time now = Simulator::Now();
     const Time rtt = NanoSeconds(static_cast<int64_t>(h.GetTimestamp())) <= now
                        ? now - NanoSeconds(static_cast<int64_t>(h.GetTimestamp()))
@@ -779,26 +886,11 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     m_cc->OnAck(newly, rtt, ecn);
     if (rtt.IsStrictlyPositive())
     {
-        // Smoothed RTT (RFC 6298 gain): SACK-hole detection waits longer when paths queue.
         m_srtt = m_srtt.IsZero() ? rtt : (m_srtt * 7 + rtt) / 8;
     }
-    // SACK holes: packets well behind the highest acknowledged one and older than twice the
-    // larger of the base and the smoothed RTT (spraying reorders; queues delay some paths).
-    if (m_highestAcked > m_reorderThreshold)
+    if (!m_gbn)
     {
-        const Time holeAge = 2 * std::max(m_baseRtt, m_srtt);
-        const uint32_t limit = std::min(m_highestAcked - m_reorderThreshold, m_nextPsn);
-        for (uint32_t psn = std::max(m_lossScan, m_psnBase); psn < limit; ++psn)
-        {
-            const TxPkt& p = m_txPkts[psn - m_psnBase];
-            if (!p.acked && !p.lost && now - p.sentAt > holeAge)
-            {
-                m_selector->OnLoss(p.ev, MrcPathSelector::CAUSE_SACK_LOSS);
-                DeclareLost(psn, TX_RETX_SACK);
-            }
-        }
-        // Packets still too young stay under the timer's watch.
-        m_lossScan = std::max(m_lossScan, limit > 0 ? limit - 1 : 0);
+        DetectLosses();
     }
     CompleteSends();
     if (m_cc->GetCwnd() != m_cwnd)
@@ -834,6 +926,7 @@ void
 MrcQueuePair::HandleNack(const MrcHeader& h)
 {
     ++m_nacks;
+    UpdatePeerPlanes(h);
     if (h.GetNackReason() == MrcHeader::NACK_SEQUENCE_ERROR)
     {
         if (m_txMsgs.empty() || h.GetPsn() < m_psnBase || h.GetPsn() >= m_nextPsn)
@@ -843,7 +936,7 @@ MrcQueuePair::HandleNack(const MrcHeader& h)
         // Cumulative: everything below the expected PSN arrived.
         for (uint32_t q = m_psnBase; q < h.GetPsn(); ++q)
         {
-            AckPsn(q);
+            AckPsn(q, 0);
         }
         const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
         // Ignore a NAK for a gap already being repaired (its resend is recent and in flight).
@@ -860,16 +953,16 @@ MrcQueuePair::HandleNack(const MrcHeader& h)
         return;
     }
     const bool lastHop = h.GetNackReason() == MrcHeader::NACK_TRIMMED_LAST_HOP;
-    if (h.GetNackReason() == MrcHeader::NACK_TRIMMED || lastHop)
-    {
-        m_selector->OnNack(h.GetEv(), lastHop);
-    }
     if (h.GetPsn() >= m_psnBase && h.GetPsn() < m_nextPsn)
     {
         const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
         // Only the transmission the NACK is about: a later retransmission is still in flight.
         if (!p.acked && !p.lost && p.ev == h.GetEv())
         {
+            if ((h.GetNackReason() == MrcHeader::NACK_TRIMMED || lastHop) && EvIsCurrent(p))
+            {
+                m_selector->OnNack(h.GetEv(), lastHop);
+            }
             if (h.GetNackReason() != MrcHeader::NACK_OUT_OF_WINDOW)
             {
                 m_cc->OnNack(p.len, lastHop);
@@ -945,8 +1038,8 @@ MrcQueuePair::OnRto()
             m_sentOrder.pop_front();
             continue;
         }
-        const TxPkt& p = m_txPkts[s.psn - m_psnBase];
-        if (p.acked || p.lost || p.sentAt != s.at)
+        TxPkt& p = m_txPkts[s.psn - m_psnBase];
+        if (p.acked || p.lost || p.txSeq != s.txSeq)
         {
             m_sentOrder.pop_front();
             continue;
@@ -958,14 +1051,34 @@ MrcQueuePair::OnRto()
         m_sentOrder.pop_front();
         ++m_timeouts;
         fired = true;
-        m_selector->OnLoss(p.ev, MrcPathSelector::CAUSE_TIMEOUT);
+        // Only timeouts spend the retry budget (trims and out-of-order losses never do).
+        if (++p.timeouts > m_retryLimit)
+        {
+            EnterError(s.psn);
+            return;
+        }
+        const uint16_t ev = p.ev;
+        const uint16_t generation = p.evGen;
+        const bool current = EvIsCurrent(p);
         if (m_gbn)
         {
+            if (current)
+            {
+                m_selector->OnLoss(ev, MrcPathSelector::CAUSE_TIMEOUT);
+            }
             Rewind(s.psn, TX_RETX_TIMEOUT);
             m_sentOrder.clear();
             break;
         }
         DeclareLost(s.psn, TX_RETX_TIMEOUT);
+        if (current)
+        {
+            m_selector->OnLoss(ev, MrcPathSelector::CAUSE_TIMEOUT);
+            if (m_selector->GetEv(ev).state == MrcPathSelector::ASSUMED_BAD)
+            {
+                FlushEv(ev, generation);
+            }
+        }
     }
     if (fired)
     {
@@ -990,7 +1103,7 @@ MrcQueuePair::ArmRto()
         if (s.psn >= m_psnBase && s.psn < m_nextPsn)
         {
             const TxPkt& p = m_txPkts[s.psn - m_psnBase];
-            if (!p.acked && !p.lost && p.sentAt == s.at)
+            if (!p.acked && !p.lost && p.txSeq == s.txSeq)
             {
                 const Time left = s.at + m_rto - Simulator::Now();
                 m_rtoEvent = Simulator::Schedule(
@@ -1003,11 +1116,25 @@ MrcQueuePair::ArmRto()
 }
 
 void
+MrcQueuePair::ResetProbePace()
+{
+    m_probeWait = m_probeInterval;
+    if (!m_probeEvent.IsExpired() && Simulator::GetDelayLeft(m_probeEvent) > m_probeInterval)
+    {
+        m_probeEvent.Cancel(); // a backed-off round is due too late: bring it forward
+    }
+    MaybeStartProbing();
+}
+
+void
 MrcQueuePair::MaybeStartProbing()
 {
-    if (m_probeEvent.IsExpired() && !m_error && m_selector->GetNAssumedBad() > 0)
+    // Retired EVs are probed while the QP has work; an idle QP probes again when work is
+    // posted, so a path that stays dead cannot keep a finished simulation running.
+    if (m_probeEvent.IsExpired() && !m_error && m_selector->GetNAssumedBad() > 0
+        && !m_txMsgs.empty())
     {
-        m_probeEvent = Simulator::Schedule(m_probeInterval, &MrcQueuePair::OnProbeTimer, this);
+        m_probeEvent = Simulator::Schedule(m_probeWait, &MrcQueuePair::OnProbeTimer, this);
     }
 }
 
@@ -1018,13 +1145,25 @@ MrcQueuePair::OnProbeTimer()
     {
         return;
     }
-    // Probes still unanswered from the last round count as failures.
+    // Probes still unanswered from the last round count as failures; their late answers will
+    // no longer match (OnProbeAnswer).
+    uint32_t failed = 0;
     for (uint32_t i = 0; i < m_selector->GetNEvs(); ++i)
     {
         if (m_selector->GetEv(i).probePending)
         {
             m_selector->OnProbeResult(i, false);
+            ++failed;
         }
+    }
+    if (failed > 0)
+    {
+        // Nothing answered in a whole round (an answer resets the pace): back off.
+        m_probeWait = std::min(m_probeWait * 2, m_probeMaxInterval);
+    }
+    if (m_txMsgs.empty())
+    {
+        return; // idle: Post() resumes probing
     }
     const uint64_t planes = UsablePlanes();
     for (uint16_t ev : m_selector->GetProbeCandidates())
@@ -1032,7 +1171,7 @@ MrcQueuePair::OnProbeTimer()
         const MrcPathSelector::Ev& e = m_selector->GetEv(ev);
         if (!(planes & (uint64_t(1) << e.plane)))
         {
-            continue;
+            continue; // the port-status bitmap says the plane is down: nothing to learn
         }
         MrcHeader h;
         h.SetOpcode(MrcHeader::PROBE);
@@ -1045,7 +1184,7 @@ MrcQueuePair::OnProbeTimer()
         h.SetPath(e.path);
         Ptr<Packet> packet = Create<Packet>();
         packet->AddHeader(h);
-        m_selector->SetProbePending(ev);
+        m_selector->SetProbePending(ev, h.GetPsn());
         if (!m_txTrace.IsEmpty())
         {
             m_txTrace(packet, h.GetPsn(), ev, TX_PROBE);
@@ -1145,6 +1284,18 @@ uint64_t
 MrcQueuePair::GetTimeouts() const
 {
     return m_timeouts;
+}
+
+uint64_t
+MrcQueuePair::GetSackLosses() const
+{
+    return m_sackLosses;
+}
+
+uint32_t
+MrcQueuePair::GetReorderThreshold() const
+{
+    return m_reorderPkts;
 }
 
 uint64_t

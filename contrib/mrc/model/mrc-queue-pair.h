@@ -48,12 +48,23 @@ struct MrcCompletion
  *
  * Sender: messages are cut into PayloadSize packets with consecutive PSNs; each packet leaves
  * on the EV the path selector picks (retransmissions on a fresh EV) while the bytes in flight
- * stay under the congestion window. Loss recovery is selective: a NACK for a trimmed packet, a
- * SACK hole (ReorderThreshold newer packets acknowledged and the packet older than
- * 2 x max(base RTT, smoothed RTT)) or the retransmission timeout (1.024 us x 2^AckTimeoutExponent)
- * puts exactly that packet back on the wire. A packet transmitted RetryLimit times without success
- * puts the QP in the error state: every pending message completes with RETRY_EXCEEDED and QpError
- * fires.
+ * stay under the congestion window. Every transmission is stamped with the time it starts onto
+ * the NIC port (after the port's queue), so the RTT never includes the sender's own queue.
+ * Loss recovery is selective:
+ * - a NACK for a trimmed packet retransmits exactly that packet;
+ * - out-of-order detection (as UEC's): a transmission is lost once a packet sent
+ *   ReorderThreshold transmissions after it (by default one bandwidth-delay product of packets)
+ *   is acknowledged; retransmissions are watched the same way;
+ * - a loss retires the EV it was sent on (ASSUMED_BAD), and every other packet still in flight
+ *   on that EV is retransmitted at once;
+ * - the retransmission timeout (1.024 us x 2^AckTimeoutExponent) only covers the tail.
+ * Feedback (ECN echo, NACK, loss) changes an EV's state only if the EV slot still names the
+ * path the packet took (slots carry a generation). Only timeouts spend the retry budget (per
+ * packet, as in UEC): a packet's timeout beyond RetryLimit puts the QP in the error state
+ * (every pending message completes with RETRY_EXCEEDED and QpError fires). Retired EVs are probed
+ * while the QP has work, skipping planes the peer's port-status bitmap reports down; an unanswered
+ * round doubles the probe interval up to ProbeMaxInterval, and only the answer to the probe that is
+ * out counts.
  *
  * Receiver: each packet carries its remote offset and is placed directly (a per-message bitmap,
  * no reorder buffer); duplicates are counted and dropped. A SACK (cumulative PSN, 64-bit bitmap,
@@ -160,6 +171,12 @@ public:
         return FlowLabel(ev);
     }
 
+    /** @return the base RTT the QP was set up with */
+    Time GetBaseRtt() const
+    {
+        return m_baseRtt;
+    }
+
     /** @return true once the QP has failed */
     bool IsInError() const;
     /** @return messages posted and not yet completed */
@@ -170,6 +187,10 @@ public:
     uint64_t GetRetransmissions() const;
     /** @return retransmission timeouts (packets declared lost by the timer) */
     uint64_t GetTimeouts() const;
+    /** @return packets declared lost by out-of-order (SACK) detection */
+    uint64_t GetSackLosses() const;
+    /** @return the out-of-order threshold in force, packets */
+    uint32_t GetReorderThreshold() const;
     /** @return NACKs received */
     uint64_t GetNacksReceived() const;
     /** @return payload bytes acknowledged */
@@ -250,16 +271,19 @@ private:
     /** A packet in the send window. */
     struct TxPkt
     {
-        uint32_t msn;    //!< message
-        uint32_t len;    //!< payload bytes
-        uint64_t offset; //!< offset within the message
-        Time sentAt;     //!< last (re)transmission time
-        uint16_t ev;     //!< EV of the last transmission
-        uint16_t tries;  //!< transmissions so far
-        uint8_t cause;   //!< TxCause of the pending retransmission
-        bool acked;      //!< acknowledged
-        bool lost;       //!< declared lost, waiting in the retransmit queue
-        bool last;       //!< last packet of its message
+        uint32_t msn;      //!< message
+        uint32_t len;      //!< payload bytes
+        uint64_t offset;   //!< offset within the message
+        Time sentAt;       //!< last (re)transmission time, at the wire
+        uint64_t txSeq;    //!< send-order number of the last transmission
+        uint16_t ev;       //!< EV of the last transmission
+        uint16_t evGen;    //!< generation of that EV slot then
+        uint16_t tries;    //!< transmissions so far
+        uint16_t timeouts; //!< retransmission timeouts so far (the retry budget)
+        uint8_t cause;     //!< TxCause of the pending retransmission
+        bool acked;        //!< acknowledged
+        bool lost;         //!< declared lost, waiting in the retransmit queue
+        bool last;         //!< last packet of its message
     };
 
     /** A message being received. */
@@ -274,6 +298,31 @@ private:
         bool complete;          //!< every byte placed
         Time first;             //!< first byte arrived
     };
+
+    /**
+     * Read the port-status bitmap an ACK, NACK or probe answer carries.
+     * @param h the header
+     */
+    void UpdatePeerPlanes(const MrcHeader& h);
+    /**
+     * Out-of-order loss detection: every transmission that was followed by ReorderThreshold
+     * later transmissions, one of which is acknowledged, is lost.
+     */
+    void DetectLosses();
+    /**
+     * A loss (or NACK) is about the path a packet took only if its EV slot still names that
+     * path.
+     * @param p the packet
+     * @return true if feedback about p may change its EV's state
+     */
+    bool EvIsCurrent(const TxPkt& p) const;
+    /**
+     * The path an EV names failed: every packet still in flight on it is lost too, and is
+     * retransmitted at once on other EVs.
+     * @param ev the EV slot
+     * @param generation its generation
+     */
+    void FlushEv(uint16_t ev, uint16_t generation);
 
     /** Send what the window and the plane status allow. */
     void TrySend();
@@ -310,9 +359,11 @@ private:
     /**
      * Mark a PSN acknowledged.
      * @param psn the PSN
+     * @param echoedTimestamp the send timestamp the ACK echoes if it was triggered by this PSN,
+     *        else 0 (tells which transmission of a retransmitted packet arrived)
      * @return payload bytes newly acknowledged
      */
-    uint32_t AckPsn(uint32_t psn);
+    uint32_t AckPsn(uint32_t psn, uint64_t echoedTimestamp);
     /**
      * Declare a packet lost and queue its retransmission.
      * @param psn the PSN
@@ -327,7 +378,9 @@ private:
     void ArmRto();
     /** Probe timer: probe retired EVs, count unanswered probes as failures. */
     void OnProbeTimer();
-    /** Start the probe timer if retired EVs exist. */
+    /** Probe at ProbeInterval again (after a success or a change of planes). */
+    void ResetProbePace();
+    /** Start the probe timer if retired EVs exist and the QP has work. */
     void MaybeStartProbing();
     /**
      * Send an ACK, NACK or probe answer on the reverse of the path a packet came by.
@@ -383,7 +436,9 @@ private:
     Time m_ackDelay;             //!< AckDelay
     uint32_t m_rtoExponent;      //!< AckTimeoutExponent
     uint32_t m_retryLimit;       //!< RetryLimit
-    uint32_t m_reorderThreshold; //!< ReorderThreshold
+    uint32_t m_reorderThreshold; //!< ReorderThreshold (0: automatic)
+    uint32_t m_reorderPkts;      //!< the threshold in force
+    Time m_probeMaxInterval;     //!< ProbeMaxInterval
     Time m_probeInterval;        //!< ProbeInterval
     uint32_t m_recvWindow;       //!< RecvWindow
     std::string m_recovery;      //!< LossRecovery attribute
@@ -416,11 +471,12 @@ private:
     uint32_t m_psnBase;               //!< oldest PSN in the window
     uint32_t m_nextPsn;               //!< next new PSN
     std::deque<uint32_t> m_retxQueue; //!< PSNs to retransmit
-    /** A transmission, in send order, for the timer. */
+    /** A transmission, in send order, for the loss detector and the timer. */
     struct Sent
     {
-        uint32_t psn; //!< PSN
-        Time at;      //!< when
+        uint32_t psn;   //!< PSN
+        uint64_t txSeq; //!< its send-order number
+        Time at;        //!< when it started onto the wire
     };
 
     std::deque<Sent> m_sentOrder; //!< transmissions in send order
@@ -428,8 +484,11 @@ private:
     EventId m_rtoEvent;           //!< retransmission timer
     EventId m_probeEvent;         //!< probe timer
     uint32_t m_highestAcked;      //!< highest PSN acknowledged + 1
-    uint32_t m_lossScan;          //!< SACK-hole scan position
+    uint64_t m_txSeq;             //!< transmissions so far (next send-order number)
+    uint64_t m_ackedTxSeq;        //!< highest send-order number acknowledged + 1
     uint32_t m_probeSeq;          //!< probe sequence number
+    Time m_probeWait;             //!< current probe interval (backs off while probes fail)
+    uint64_t m_sackLosses;        //!< packets declared lost by the out-of-order rule
 
     // receiver
     uint32_t m_rxCum;            //!< every PSN below is received

@@ -36,7 +36,7 @@ MrcSinglePath::Init(const std::vector<uint32_t>& pathsPerPlane,
     m_quota.assign(planes, 0);
     m_quota[plane] = 1;
     m_evs.clear();
-    m_evs.push_back({plane, path, GOOD, 0, 0, true, false, false});
+    m_evs.push_back({plane, path, GOOD, 0, 0, true, false, false, 0, 0});
     m_cursor = 0;
 }
 

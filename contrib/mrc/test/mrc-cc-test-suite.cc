@@ -1,0 +1,277 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief Unit tests of the congestion controllers, driven by synthetic ACK / NACK / ECN / delay
+ * sequences and checked against the formulas written in the module documentation.
+ */
+
+#include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
+#include "ns3/test.h"
+
+#include <cmath>
+#include <functional>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint32_t MSS = 4096;          //!< payload per packet
+constexpr uint32_t BDP = 150000;        //!< 100 Gb/s x 12 us: the UEC reference network, a = 1
+const Time BASE_RTT = MicroSeconds(12); //!< base RTT
+
+/**
+ * Run f at time t (relative to now) and let the simulator get there.
+ * @param t when
+ * @param f what
+ */
+void
+At(Time t, std::function<void()> f)
+{
+    Simulator::Schedule(t,
+                        [f]()
+                        {
+                            f();
+                        });
+}
+
+/** @return an NSCC initialised at time 0 on the reference network */
+Ptr<MrcNscc>
+MakeNscc()
+{
+    Ptr<MrcNscc> cc = CreateObject<MrcNscc>();
+    cc->Init(BDP, BASE_RTT, MSS);
+    return cc;
+}
+
+} // namespace
+
+/**
+ * @ingroup mrc-tests
+ * @brief NSCC's four quadrants and fulfil adjustment.
+ */
+class MrcNsccQuadrantsTestCase : public TestCase
+{
+public:
+    MrcNsccQuadrantsTestCase()
+        : TestCase("NSCC: proportional and fair increase, MD on the average delay once per RTT")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // Scaling on the reference network: a = 1, T = 0.75 x 12 us = 9 us, b = 0.75.
+        Ptr<MrcNscc> cc = MakeNscc();
+        const double T = 9e-6;
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetTarget().GetSeconds(), T, 1e-12, "T = 0.75 base RTT");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetAlpha(), 4.0 * MSS * 0.75 / T, 1e-3, "alpha");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetFairIncrease(), 5.0 * MSS, 1e-9, "fi");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetEta(), 0.15 * MSS, 1e-9, "eta");
+        NS_TEST_ASSERT_MSG_EQ(cc->GetCwnd(), BDP, "initial window: one BDP");
+
+        // Proportional increase: d = 3 us < T, 9 packets acknowledged (> 8 mss: fulfil now).
+        double expect = BDP;
+        At(MicroSeconds(1),
+           [&]()
+           {
+               const uint32_t bytes = 9 * MSS;
+               cc->OnAck(bytes, BASE_RTT + MicroSeconds(3), false);
+               expect += cc->GetAlpha() * bytes * (T - 3e-6) / expect;
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(double(cc->GetCwnd()), expect, 1.0, "cwnd += alpha b (T-d)/cwnd");
+
+        // Fair increase: d = 10 us >= T.
+        At(MicroSeconds(1),
+           [&]()
+           {
+               const double before = cc->GetCwnd();
+               cc->OnAck(9 * MSS, BASE_RTT + MicroSeconds(10), false);
+               expect = before + cc->GetFairIncrease() * 9 * MSS / before;
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(double(cc->GetCwnd()), expect, 1.0, "cwnd += fi b / cwnd");
+
+        // ECN with d < T: no change.
+        At(MicroSeconds(1),
+           [&]()
+           {
+               expect = cc->GetCwnd();
+               cc->OnAck(MSS, BASE_RTT + MicroSeconds(2), true);
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(double(cc->GetCwnd()), expect, 1.0, "ECN, d < T: no change");
+
+        // ECN with d >= T: MD uses the *average* delay. Drive the average up first with marked
+        // samples of 20 us (under 4 T, so quick adapt stays out) (each moves it 1.25% of the way,
+        // and each may cut once per RTT).
+        Ptr<MrcNscc> md = MakeNscc();
+        double avgBefore = 0;
+        double cwndBefore = 0;
+        At(MicroSeconds(100),
+           [&]()
+           {
+               for (int i = 0; i < 200; ++i)
+               {
+                   md->OnAck(0, BASE_RTT + MicroSeconds(20), true); // marks, no bytes
+               }
+               avgBefore = md->GetAvgDelay().GetSeconds();
+               cwndBefore = md->GetCwnd();
+           });
+        At(MicroSeconds(120),
+           [&]()
+           {
+               md->OnAck(MSS, BASE_RTT + MicroSeconds(20), true);
+               const double avg = md->GetAvgDelay().GetSeconds();
+               // ... and the fulfil adjustment due after a base RTT adds eta.
+               expect = cwndBefore * std::max(1 - 0.8 * (avg - T) / avg, 0.5) + md->GetEta();
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(avgBefore, T, "the average delay rose above T");
+        NS_TEST_ASSERT_MSG_EQ_TOL(double(md->GetCwnd()),
+                                  std::max(expect, 4096.0),
+                                  1.0,
+                                  "cwnd *= max(1 - gamma (avg - T) / avg, 1 - MaxMd)");
+        // A second mark within the same base RTT does not cut again.
+        At(MicroSeconds(5),
+           [&]()
+           {
+               expect = md->GetCwnd();
+               md->OnAck(MSS, BASE_RTT + MicroSeconds(20), true);
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(double(md->GetCwnd()), expect, 1.0, "at most once per RTT");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief NSCC's NACK decrease and quick adapt, including across an outage with no ACKs.
+ */
+class MrcNsccQuickAdaptTestCase : public TestCase
+{
+public:
+    MrcNsccQuickAdaptTestCase()
+        : TestCase("NSCC: NACK removes the trimmed bytes; quick adapt rolls across an outage")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<MrcNscc> cc = MakeNscc();
+        double expect = 0;
+        // Within the first epoch a NACK only removes the trimmed bytes.
+        At(MicroSeconds(1),
+           [&]()
+           {
+               expect = cc->GetCwnd() - MSS;
+               cc->OnNack(MSS, true);
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(double(cc->GetCwnd()), expect, 1.0, "cwnd -= trimmed bytes");
+
+        // A busy epoch (a whole window acknowledged) does not trigger quick adapt.
+        At(MicroSeconds(10),
+           [&]()
+           {
+               for (int i = 0; i < 40; ++i)
+               {
+                   cc->OnAck(MSS, BASE_RTT + MicroSeconds(10), false);
+               }
+           });
+        At(MicroSeconds(32),
+           [&]()
+           {
+               expect = cc->GetCwnd() - MSS;
+               cc->OnNack(MSS, true); // epoch over, but 40 packets made it: no quick adapt
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(double(cc->GetCwnd()), expect, 1.0, "no quick adapt when busy");
+
+        // An outage: nothing acknowledged for many epochs, then a timeout. The epochs rolled
+        // on, so the last one achieved nothing and the window falls to the minimum.
+        At(MicroSeconds(500),
+           [&]()
+           {
+               cc->OnTimeout();
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(cc->GetCwnd(), 4096u, "quick adapt: cwnd = max(achieved, MinCwnd)");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Window bounds and the fixed window.
+ */
+class MrcCcBoundsTestCase : public TestCase
+{
+public:
+    MrcCcBoundsTestCase()
+        : TestCase("window bounds: NSCC stays in [MinCwnd, 1.5 BDP]; the fixed window is fixed")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<MrcNscc> cc = MakeNscc();
+        NS_TEST_ASSERT_MSG_EQ(cc->GetMaxCwnd(), uint32_t(1.5 * BDP), "max 1.5 BDP");
+        At(MicroSeconds(1),
+           [&]()
+           {
+               for (int i = 0; i < 100000; ++i)
+               {
+                   cc->OnAck(MSS, BASE_RTT, false); // empty network: fast increase
+               }
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(cc->GetCwnd(), cc->GetMaxCwnd(), "capped");
+        At(MicroSeconds(1),
+           [&]()
+           {
+               for (int i = 0; i < 1000; ++i)
+               {
+                   cc->OnNack(MSS, false);
+               }
+           });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(cc->GetCwnd(), 4096u, "floored at MinCwnd");
+
+        Ptr<MrcFixedWindow> fw = CreateObject<MrcFixedWindow>();
+        fw->Init(BDP, BASE_RTT, MSS);
+        const uint32_t w = fw->GetCwnd();
+        fw->OnAck(MSS, BASE_RTT, true);
+        fw->OnNack(MSS, false);
+        fw->OnTimeout();
+        NS_TEST_ASSERT_MSG_EQ(fw->GetCwnd(), w, "the fixed window never moves");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The congestion-control suite.
+ */
+class MrcCcTestSuite : public TestSuite
+{
+public:
+    MrcCcTestSuite()
+        : TestSuite("mrc-cc", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MrcNsccQuadrantsTestCase);
+        AddTestCase(new MrcNsccQuickAdaptTestCase);
+        AddTestCase(new MrcCcBoundsTestCase);
+    }
+};
+
+static MrcCcTestSuite g_mrcCcTestSuite; //!< static instance

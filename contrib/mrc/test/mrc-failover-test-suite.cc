@@ -1,0 +1,428 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief Tests of MRC failover as the paper describes it: losses found by out-of-order (SACK)
+ * detection within a few RTTs and bypassed without a timeout, a retry budget that only
+ * timeouts spend, EV slots whose stale feedback is ignored, probes that match their answers
+ * and stop when there is no work, rotations that SKIP honours, and send timestamps taken at
+ * the wire.
+ */
+
+#include "mrc-test-net.h"
+#include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+using mrctest::MakeNet;
+using mrctest::Net;
+
+/** Data transmissions of one QP, with the path each took. */
+struct Transmissions
+{
+    /** One transmission. */
+    struct Tx
+    {
+        Time at;        //!< when handed to the NIC
+        uint32_t psn;   //!< PSN
+        uint8_t cause;  //!< MrcQueuePair::TxCause
+        uint16_t plane; //!< plane
+        uint16_t path;  //!< path index in the plane
+    };
+
+    std::vector<Tx> txs;      //!< in order
+    Ptr<MrcPathSelector> sel; //!< the QP's selector
+
+    /**
+     * Trace sink.
+     * @param psn PSN
+     * @param ev EV
+     * @param cause cause
+     */
+    void Record(Ptr<const Packet>, uint32_t psn, uint16_t ev, uint8_t cause)
+    {
+        const auto& e = sel->GetEv(ev);
+        txs.push_back({Simulator::Now(), psn, cause, e.plane, e.path});
+    }
+
+    /** @param qp the QP to watch */
+    void Attach(Ptr<MrcQueuePair> qp)
+    {
+        sel = qp->GetPathSelector();
+        qp->TraceConnectWithoutContext("Tx", MakeCallback(&Transmissions::Record, this));
+    }
+};
+
+/**
+ * @param n net
+ * @param planes planes
+ * @param t1 T1s per plane
+ * @param dataQueue switch data queue limit
+ * @param qpAttrs queue pair attributes
+ * @param evs EV set size
+ */
+void
+Build(Net& n,
+      uint32_t planes,
+      uint32_t hostsPerT0,
+      uint32_t t0,
+      uint32_t t1,
+      uint32_t dataQueue,
+      const std::map<std::string, uint32_t>& qpAttrs,
+      uint32_t evs)
+{
+    n.fabric = CreateObject<MrcClosHelper>();
+    n.fabric->SetAttribute("Planes", UintegerValue(planes));
+    n.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    n.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    n.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    n.fabric->SetAttribute("DataQueueBytes", UintegerValue(dataQueue));
+    n.fabric->Build();
+    n.stack.SetPathSelector("ns3::MrcAdaptiveSpray", "EvSetSize", UintegerValue(evs));
+    for (const auto& kv : qpAttrs)
+    {
+        n.stack.SetQueuePairAttribute(kv.first, UintegerValue(kv.second));
+    }
+    n.stack.Install(n.fabric);
+    int64_t stream = 1;
+    stream += n.fabric->AssignStreams(stream);
+    n.stack.AssignStreams(stream);
+}
+
+} // namespace
+
+/**
+ * @ingroup mrc-tests
+ * @brief A T0-T1 link dies under a long transfer on an 8-plane 800G NIC: every packet lost on
+ * it is retransmitted within 3 base RTTs of the failure, and no timeout expires.
+ */
+class MrcLinkDeathBypassTestCase : public TestCase
+{
+public:
+    MrcLinkDeathBypassTestCase()
+        : TestCase("8 x 100G planes: a dead T0-T1 link is bypassed within 3 base RTTs, no RTO")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Net n = MakeNet(8, 1, 2, 4, "ns3::MrcAdaptiveSpray", 128);
+        auto qps = n.stack.Connect(0, 1);
+        Transmissions log;
+        log.Attach(qps.first);
+        bool ok = false;
+        qps.first->SetSendCompletionCallback(MakeBoundCallback(
+            +[](bool* flag, const MrcCompletion& c)
+            {
+                *flag = c.status == MrcQueuePair::SUCCESS;
+            },
+            &ok));
+        const uint64_t size = 32000000; // ~330 us at 800 Gb/s
+        qps.first->PostWrite(size, 0);
+        const Time failAt = MicroSeconds(100);
+        const uint32_t plane = 3;
+        const uint32_t t1 = 1;
+        Simulator::Schedule(failAt, &MrcChannel::SetUp, n.fabric->GetUplink(plane, 0, t1), false);
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+
+        const Time rtt = qps.first->GetBaseRtt();
+        NS_TEST_ASSERT_MSG_EQ(ok, true, "the write completed");
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), size, "every byte placed once");
+        NS_TEST_ASSERT_MSG_EQ(qps.first->GetTimeouts(), 0u, "no retransmission timeout");
+        // Every PSN sent on the dead path from the failure on (the link drops what it carries
+        // and everything after) was retransmitted, and all retransmissions came within 3 base
+        // RTTs of the failure.
+        std::set<uint32_t> lostOnDeadPath;
+        std::set<uint32_t> retransmitted;
+        Time lastRetx(0);
+        for (const auto& t : log.txs)
+        {
+            if (t.cause == MrcQueuePair::TX_PROBE)
+            {
+                continue;
+            }
+            if (t.cause != MrcQueuePair::TX_NEW)
+            {
+                retransmitted.insert(t.psn);
+                lastRetx = std::max(lastRetx, t.at);
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(t.at, failAt, "no retransmission before the failure");
+            }
+            else if (t.plane == plane && t.path == t1 && t.at >= failAt)
+            {
+                lostOnDeadPath.insert(t.psn);
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(lostOnDeadPath.size(), 0u, "packets were sent into the dead link");
+        for (uint32_t psn : lostOnDeadPath)
+        {
+            NS_TEST_ASSERT_MSG_EQ(retransmitted.count(psn), 1u, "a lost packet was resent");
+        }
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(lastRetx - failAt, 3 * rtt, "bypassed within 3 base RTTs");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Trims never spend the retry budget: with RetryLimit 1, a 6-to-1 incast through tiny
+ * switch buffers trims packets many times over and no QP fails.
+ */
+class MrcTrimBudgetTestCase : public TestCase
+{
+public:
+    MrcTrimBudgetTestCase()
+        : TestCase("trims do not spend the retry budget: heavy incast, RetryLimit 1, no QP error")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Net n;
+        Build(n, 1, 1, 7, 2, 9100, {{"RetryLimit", 1}}, 16);
+        std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
+        std::vector<Transmissions> logs(6);
+        for (uint32_t s = 1; s <= 6; ++s)
+        {
+            pairs.push_back(n.stack.Connect(s, 0));
+            logs[s - 1].Attach(pairs.back().first);
+            pairs.back().first->PostWrite(400000, 0);
+        }
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        uint32_t maxSends = 0;
+        uint64_t nacks = 0;
+        for (std::size_t i = 0; i < pairs.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(pairs[i].first->IsInError(), false, "no QP failed");
+            NS_TEST_ASSERT_MSG_EQ(pairs[i].second->GetBytesPlaced(), 400000u, "delivered");
+            nacks += pairs[i].first->GetNacksReceived();
+            std::map<uint32_t, uint32_t> sends;
+            for (const auto& t : logs[i].txs)
+            {
+                if (t.cause != MrcQueuePair::TX_PROBE)
+                {
+                    maxSends = std::max(maxSends, ++sends[t.psn]);
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(nacks, 100u, "heavy trimming");
+        NS_TEST_ASSERT_MSG_GT(maxSends, 2u, "a packet was sent more than RetryLimit + 1 times");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Path selector bookkeeping: slot generations, probe ids, and one SKIP rotation per
+ * selection.
+ */
+class MrcSelectorBookkeepingTestCase : public TestCase
+{
+public:
+    MrcSelectorBookkeepingTestCase()
+        : TestCase("EV slots: generations on reuse, probe answers matched, SKIP rotations honoured")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(3);
+        {
+            // Generations: a released replacement slot is reused with a new generation.
+            Ptr<MrcAdaptiveSpray> s = CreateObject<MrcAdaptiveSpray>();
+            s->SetAttribute("EvSetSize", UintegerValue(4));
+            s->SetAttribute("EvMinActive", UintegerValue(1));
+            s->SetAttribute("ProbeSuccesses", UintegerValue(1));
+            s->Init({8}, rng, 0);
+            s->OnLoss(0, MrcPathSelector::CAUSE_SACK_LOSS);
+            NS_TEST_ASSERT_MSG_EQ(s->GetNEvs(), 5u, "a replacement slot was added");
+            const uint16_t slot = 4;
+            const uint16_t gen = s->GetEv(slot).generation;
+            NS_TEST_ASSERT_MSG_EQ(s->IsCurrent(slot, gen), true, "current generation");
+            s->SetProbePending(0, 11);
+            NS_TEST_ASSERT_MSG_EQ(s->OnProbeAnswer(0, 11), true, "probe answered");
+            NS_TEST_ASSERT_MSG_EQ(s->GetEv(slot).active, false, "replacement released");
+            s->OnLoss(1, MrcPathSelector::CAUSE_TIMEOUT);
+            NS_TEST_ASSERT_MSG_EQ(s->GetNEvs(), 5u, "the released slot is reused");
+            NS_TEST_ASSERT_MSG_EQ(s->GetEv(slot).active, true, "reused");
+            NS_TEST_ASSERT_MSG_EQ(s->IsCurrent(slot, gen), false, "old generation is stale");
+            NS_TEST_ASSERT_MSG_EQ(s->IsCurrent(slot, gen + 1), true, "new generation");
+        }
+        {
+            // Probe answers: only the answer to the probe that is out counts.
+            Ptr<MrcAdaptiveSpray> s = CreateObject<MrcAdaptiveSpray>();
+            s->SetAttribute("EvSetSize", UintegerValue(4));
+            s->SetAttribute("EvMinActive", UintegerValue(1));
+            s->SetAttribute("ProbeSuccesses", UintegerValue(1));
+            s->Init({2}, rng, 0);
+            s->OnLoss(2, MrcPathSelector::CAUSE_TIMEOUT);
+            NS_TEST_ASSERT_MSG_EQ(+s->GetEv(2).state, +MrcPathSelector::ASSUMED_BAD, "retired");
+            s->SetProbePending(2, 5);
+            NS_TEST_ASSERT_MSG_EQ(s->OnProbeAnswer(2, 4), false, "an older probe's answer");
+            s->OnProbeResult(2, false); // the round ended: probe 5 counted as failed
+            NS_TEST_ASSERT_MSG_EQ(s->OnProbeAnswer(2, 5), false, "a late answer is no success");
+            NS_TEST_ASSERT_MSG_EQ(+s->GetEv(2).state, +MrcPathSelector::ASSUMED_BAD, "still bad");
+            s->SetProbePending(2, 6);
+            NS_TEST_ASSERT_MSG_EQ(s->OnProbeAnswer(2, 6), true, "the answer to probe 6");
+            NS_TEST_ASSERT_MSG_EQ(+s->GetEv(2).state, +MrcPathSelector::GOOD, "restored");
+        }
+        {
+            // A SKIP EV sits out SkipRotations passes of the rotation, whatever is excluded.
+            Ptr<MrcAdaptiveSpray> s = CreateObject<MrcAdaptiveSpray>();
+            s->SetAttribute("EvSetSize", UintegerValue(2));
+            s->SetAttribute("EvMinActive", UintegerValue(0));
+            s->SetAttribute("SkipRotations", UintegerValue(3));
+            s->Init({2}, rng, 0);
+            s->OnAck(1, true);
+            NS_TEST_ASSERT_MSG_EQ(+s->GetEv(1).state, +MrcPathSelector::SKIP, "skipped");
+            NS_TEST_ASSERT_MSG_EQ(s->SelectFresh(1, 0), 1, "the skipped EV is the only other");
+            NS_TEST_ASSERT_MSG_EQ(+s->GetEv(1).skipLeft, 2u, "one rotation used, not three");
+            NS_TEST_ASSERT_MSG_EQ(+s->GetEv(1).state, +MrcPathSelector::SKIP, "still skipped");
+        }
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief A permanently dead path does not keep a finished simulation alive: probing pauses when
+ * the QP has no work.
+ */
+class MrcProbeStopsTestCase : public TestCase
+{
+public:
+    MrcProbeStopsTestCase()
+        : TestCase("a dead T1: probes back off and stop with the work; the run ends by itself")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Net n = MakeNet(1, 1, 2, 4, "ns3::MrcAdaptiveSpray", 16);
+        auto qps = n.stack.Connect(0, 1);
+        Transmissions log;
+        log.Attach(qps.first);
+        n.fabric->GetT1(0, 2)->SetBlackhole(true); // for good
+        struct Done
+        {
+            Time at;
+            uint64_t events = 0;
+        } done;
+        qps.first->SetSendCompletionCallback(MakeBoundCallback(
+            +[](Done* d, const MrcCompletion&)
+            {
+                d->at = Simulator::Now();
+                d->events = Simulator::GetEventCount();
+            },
+            &done));
+        qps.first->PostWrite(2000000, 0);
+        // A watchdog far away; the Stop event itself is the only thing left to run at the end.
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), 2000000u, "delivered");
+        NS_TEST_ASSERT_MSG_GT(done.at, Time(0), "completed");
+        NS_TEST_ASSERT_MSG_LT(Simulator::GetEventCount() - done.events,
+                              1000u,
+                              "next to nothing ran after the work was done");
+        uint32_t probes = 0;
+        Time lastProbe(0);
+        for (const auto& t : log.txs)
+        {
+            if (t.cause == MrcQueuePair::TX_PROBE)
+            {
+                ++probes;
+                lastProbe = t.at;
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(probes, 0u, "the dead path was probed while there was work");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(lastProbe, done.at, "no probe once the work was done");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Send timestamps are taken at the wire: a burst queued in the sender's own NIC does not
+ * count as network delay.
+ */
+class MrcWireTimestampTestCase : public TestCase
+{
+public:
+    MrcWireTimestampTestCase()
+        : TestCase("send timestamps are when the frame starts onto the wire, not when queued")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Net n = MakeNet(1, 1, 2, 2, "ns3::MrcAdaptiveSpray", 16);
+        auto qps = n.stack.Connect(0, 1);
+        struct Check
+        {
+            uint32_t frames = 0;
+            uint32_t queued = 0;
+            int64_t worst = 0;
+        } check;
+        n.fabric->GetHostPort(0, 0)->TraceConnectWithoutContext(
+            "MacTx",
+            MakeBoundCallback(
+                +[](Check* c, Ptr<const Packet> p)
+                {
+                    MrcHeader h;
+                    p->PeekHeader(h);
+                    if (h.GetOpcode() != MrcHeader::WRITE)
+                    {
+                        return;
+                    }
+                    ++c->frames;
+                    const int64_t d = Simulator::Now().GetNanoSeconds()
+                                    - static_cast<int64_t>(h.GetTimestamp());
+                    c->worst = std::max(c->worst, d < 0 ? -d : d);
+                },
+                &check));
+        // The whole initial window is handed to the NIC at once and queues there.
+        qps.first->PostWrite(1000000, 0);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(check.frames, 200u, "data frames seen at the wire");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(check.worst, 2, "timestamp = wire time (within rounding)");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The failover suite.
+ */
+class MrcFailoverTestSuite : public TestSuite
+{
+public:
+    MrcFailoverTestSuite()
+        : TestSuite("mrc-failover", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MrcSelectorBookkeepingTestCase);
+        AddTestCase(new MrcWireTimestampTestCase);
+        AddTestCase(new MrcLinkDeathBypassTestCase);
+        AddTestCase(new MrcTrimBudgetTestCase);
+        AddTestCase(new MrcProbeStopsTestCase);
+    }
+};
+
+static MrcFailoverTestSuite g_mrcFailoverTestSuite; //!< static instance
