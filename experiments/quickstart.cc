@@ -57,14 +57,16 @@ struct Params
     double rebootAtUs = 2500;                                  //!< T1 reboot start
     double rebootUs = 500;                                     //!< T1 reboot duration
     uint32_t rebootT1 = 3;                //!< the T1 that reboots (plane 2 for MRC)
-    double detectionUs = 50;              //!< baseline BFD delay
-    double reconvergenceUs = 500;         //!< baseline BGP delay
+    double detectionUs = 150000;          //!< baseline BFD delay (deployed: 3 x 50 ms)
+    double reconvergenceUs = 2000000;     //!< baseline BGP delay (deployed: seconds)
     double binUs = 20;                    //!< links.csv bin
     uint32_t seed = 1;                    //!< seed
     std::string out;                      //!< results directory
     std::string workload;                 //!< JSON workload file (replaces the default job)
     std::string schemes = "mrc,baseline"; //!< which runs
     bool overwrite = false;               //!< replace a non-empty results directory
+    bool reference = true;                //!< also run each scheme with the NIC port loss only
+    bool withReboot = true;               //!< schedule the T1 reboot (off in reference runs)
     bool plots = true;                    //!< make the PNG plots
 };
 
@@ -82,6 +84,7 @@ struct Summary
     double wall = 0;              //!< wall seconds
     uint64_t events = 0;          //!< simulator events
     double simUs = 0;             //!< simulated time
+    double refMean = NAN;         //!< mean step of the port-loss-only reference run
 };
 
 /**
@@ -112,7 +115,7 @@ Us(double us)
  * Run one scheme.
  * @param prm parameters
  * @param baseline run the RoCE-style baseline
- * @param rec the recorder (unused in a dry run)
+ * @param rec the recorder (null: record nothing, as for reference runs)
  * @param dryRun only build and check the workload and fault files, then stop
  * @param error set when a file or parameter is bad
  * @return the summary
@@ -124,7 +127,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     s.scheme = baseline ? "baseline" : "mrc";
     RngSeedManager::SetSeed(prm.seed);
     RngSeedManager::SetRun(1);
-    if (!dryRun)
+    if (!dryRun && rec)
     {
         rec->SetScheme(s.scheme);
     }
@@ -209,11 +212,9 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     port << "host" << prm.portLossHost << "/plane" << portPlane;
     std::ostringstream t1;
     t1 << "plane" << rebootPlane << "/t1-" << prm.rebootT1;
-    // A zero duration leaves that fault out (for fault-free reference runs).
-    if ((prm.portLossUs > 0
-         && !faults->Schedule(
-             Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err))
-        || (prm.rebootUs > 0
+    if (!faults->Schedule(
+            Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err)
+        || (prm.withReboot
             && !faults->Schedule(
                 Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err)))
     {
@@ -233,13 +234,16 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         return s;
     }
 
-    for (auto& job : jobs)
+    if (rec)
     {
-        rec->AttachJob(job);
+        for (auto& job : jobs)
+        {
+            rec->AttachJob(job);
+        }
+        rec->AttachFaults(faults);
+        rec->AttachEvStates(fabric, stack);
+        rec->SampleLinks(fabric, Us(prm.binUs));
     }
-    rec->AttachFaults(faults);
-    rec->AttachEvStates(fabric, stack);
-    rec->SampleLinks(fabric, Us(prm.binUs));
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
     {
         Ptr<MrcL4Protocol> l4 = stack.GetL4(h);
@@ -259,7 +263,10 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
                          {
                              if (--*left == 0)
                              {
-                                 r->StopSampling();
+                                 if (r)
+                                 {
+                                     r->StopSampling();
+                                 }
                                  Simulator::Stop();
                              }
                          })
@@ -277,28 +284,35 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         job->GetAttribute("Steps", n);
         stepsPlanned += n.Get();
     }
+    // The fraction done counts transfers, so the ETA moves within a step too.
     progress->SetFraction(MakeBoundCallback(
-                              +[](const std::vector<Ptr<MrcTrainingJob>>* js, uint64_t total)
+                              +[](const std::vector<Ptr<MrcTrainingJob>>* js)
                               {
-                                  uint64_t done = 0;
+                                  double done = 0;
+                                  double total = 0;
                                   for (const auto& j : *js)
                                   {
-                                      done += j->GetStepsCompleted();
+                                      UintegerValue n;
+                                      j->GetAttribute("Steps", n);
+                                      done += j->GetTransfersCompleted();
+                                      total += double(j->GetTransfersPerStep()) * n.Get();
                                   }
-                                  return total ? double(done) / total : 0.0;
+                                  return total > 0 ? done / total : 0.0;
                               },
-                              &jobs,
-                              stepsPlanned),
+                              &jobs),
                           "steps",
                           stepsPlanned);
-    progress->Start(s.scheme, &std::cerr);
+    progress->Start(rec ? s.scheme : s.scheme + "-ref", &std::cerr);
     Simulator::Stop(Seconds(10)); // a safety net far beyond any sane run
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     s.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     s.events = Simulator::GetEventCount();
     s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
-    rec->StopSampling();
+    if (rec)
+    {
+        rec->StopSampling();
+    }
     progress->Stop();
 
     for (auto& job : jobs)
@@ -425,6 +439,20 @@ PrintTable(const std::vector<Summary>& runs)
         },
         1);
     row(
+        "mean step, NIC port loss only (us)",
+        [](const Summary& r)
+        {
+            return r.refMean;
+        },
+        1);
+    row(
+        "inflation from flaps + reboot (%)",
+        [](const Summary& r)
+        {
+            return (Mean(r.steps) / r.refMean - 1) * 100;
+        },
+        2);
+    row(
         "step time p99 (us)",
         [](const Summary& r)
         {
@@ -535,14 +563,17 @@ main(int argc, char* argv[])
     cmd.AddValue("chunks", "Chunks per ring transfer", prm.chunks);
     cmd.AddValue("qpsPerPeer", "Queue pairs per ring neighbour", prm.qpsPerPeer);
     cmd.AddValue("portLossAtUs", "NIC port loss start, microseconds", prm.portLossAtUs);
-    cmd.AddValue("portLossUs", "NIC port loss duration, microseconds (0: none)", prm.portLossUs);
+    cmd.AddValue("portLossUs", "NIC port loss duration, microseconds", prm.portLossUs);
     cmd.AddValue("portLossHost", "Host that loses a NIC port", prm.portLossHost);
     cmd.AddValue("rebootAtUs", "T1 reboot start, microseconds", prm.rebootAtUs);
-    cmd.AddValue("rebootUs", "T1 reboot duration, microseconds (0: none)", prm.rebootUs);
+    cmd.AddValue("rebootUs", "T1 reboot duration, microseconds", prm.rebootUs);
     cmd.AddValue("rebootT1", "T1 that reboots", prm.rebootT1);
-    cmd.AddValue("detectionUs", "Baseline: BFD detection delay, microseconds", prm.detectionUs);
-    cmd.AddValue(
-        "reconvergenceUs", "Baseline: BGP reconvergence delay, microseconds", prm.reconvergenceUs);
+    cmd.AddValue("detectionUs",
+                 "Baseline: BFD-like detection delay, microseconds (deployed value)",
+                 prm.detectionUs);
+    cmd.AddValue("reconvergenceUs",
+                 "Baseline: BGP-like reconvergence delay, microseconds (deployed value)",
+                 prm.reconvergenceUs);
     cmd.AddValue("binUs", "links.csv time bin, microseconds", prm.binUs);
     cmd.AddValue("seed", "Random seed", prm.seed);
     cmd.AddValue("out", "Results directory (default results/quickstart-<time>)", prm.out);
@@ -555,6 +586,10 @@ main(int argc, char* argv[])
     MrcFaultHelper::AddCommandLineOptions(cmd, prm.faults);
     cmd.AddValue("schemes", "Which runs: mrc,baseline | mrc | baseline", prm.schemes);
     cmd.AddValue("plots", "Make the PNG plots (needs /usr/bin/python3 and matplotlib)", prm.plots);
+    cmd.AddValue("reference",
+                 "Also run each scheme with the NIC port loss only (no flaps, no reboot, no "
+                 "fault file) and report the step-time inflation the other faults cause",
+                 prm.reference);
     if (!MrcCommandLine::Parse(cmd, argc, argv))
     {
         return 1;
@@ -642,6 +677,16 @@ main(int argc, char* argv[])
                 std::cerr << "error: " << err << std::endl;
                 return 1;
             }
+            if (prm.reference)
+            {
+                // The same run with the NIC port loss only: what the flaps and the reboot cost.
+                Params ref = prm;
+                ref.faults.tier = "none";
+                ref.faults.file.clear();
+                ref.withReboot = false;
+                const Summary r = RunScheme(ref, scheme == "baseline", nullptr, false, &err);
+                runs.back().refMean = Mean(r.steps);
+            }
         }
     }
     rec->Close();
@@ -680,6 +725,7 @@ main(int argc, char* argv[])
         {"out", prm.out},
         {"plots", prm.plots ? "true" : "false"},
         {"overwrite", prm.overwrite ? "true" : "false"},
+        {"reference", prm.reference ? "true" : "false"},
         {"workload", prm.workload},
     };
     std::ostringstream schemes;
@@ -691,7 +737,8 @@ main(int argc, char* argv[])
         wall += r.wall;
         schemes << (i ? "," : "") << "\"" << r.scheme << "\":{\"wall_time_s\":" << r.wall
                 << ",\"events_executed\":" << r.events << ",\"simulated_us\":" << r.simUs
-                << ",\"steps_completed\":" << r.stepsDone << "}";
+                << ",\"steps_completed\":" << r.stepsDone << ",\"mean_step_port_loss_only_us\":"
+                << (std::isnan(r.refMean) ? std::string("null") : std::to_string(r.refMean)) << "}";
     }
     schemes << "}";
     uint64_t events = 0;
@@ -700,7 +747,8 @@ main(int argc, char* argv[])
         events += r.events;
     }
     // What the scaled-down run stands for, from the actual parameters.
-    std::ostringstream scaling;
+    // What is scaled (the workload, the fault rate) and what is not (every timer), from the
+    // actual parameters; the same facts as text and as numbers.
     double meanStep = 0;
     uint32_t nSteps = 0;
     for (const auto& r : runs)
@@ -712,23 +760,87 @@ main(int argc, char* argv[])
         }
     }
     meanStep = nSteps ? meanStep / nSteps : 0;
-    scaling << std::fixed << std::setprecision(0) << "Reduced scale: " << prm.gpus
-            << " GPUs, steps of about " << meanStep << " us (real training steps last about a "
-            << "second, so time is compressed roughly " << (meanStep > 0 ? 1e6 / meanStep : 0)
-            << "x). Faults are compressed alike: " << std::setprecision(1) << prm.faults.rate
-            << " flaps per second per " << (prm.faults.perLink ? "link" : "tier") << " on the "
-            << (prm.faults.tier.empty() ? "(no)" : prm.faults.tier)
-            << " tier instead of a few per minute fabric-wide; the "
-            << "baseline's BFD detection (" << prm.detectionUs << " us) and BGP reconvergence ("
-            << prm.reconvergenceUs << " us) stand for about 50 ms and 0.5 s. Transport timers "
-            << "are not compressed: MRC's retransmission timeout (1.024 us x 2^6) weighs far "
-            << "more against a compressed step than against a real one.";
+    const bool flaps = !prm.faults.tier.empty() && prm.faults.tier != "none" && prm.faults.rate > 0;
+    const uint32_t t0s = prm.gpus / prm.hostsPerT0;
+    auto tierLinks = [&](uint32_t planes) -> double
+    {
+        if (prm.faults.tier == "host-t0")
+        {
+            return double(planes) * prm.gpus;
+        }
+        return double(planes) * t0s * prm.t1; // t0-t1 (t1-t2 needs three tiers)
+    };
+    auto perMinute = [&](uint32_t planes)
+    {
+        return flaps ? prm.faults.rate * 60 * (prm.faults.perLink ? tierLinks(planes) : 1) : 0.0;
+    };
+    // The paper: several T0-T1 flaps a minute (taken as 5) over 8 planes x 512 T0s x 256 uplinks.
+    const double paperPerLinkPerS = 5.0 / 60 / (8.0 * 512 * 256);
+    const double stress
+        = flaps ? perMinute(prm.planes) / 60 / tierLinks(prm.planes) / paperPerLinkPerS : 0;
+    const bool hasMrc = prm.schemes.find("mrc") != std::string::npos;
+    const bool hasBaseline = prm.schemes.find("baseline") != std::string::npos;
+    std::ostringstream scaling;
+    scaling << std::setprecision(3) << "Workload scaled: " << prm.gpus << " GPUs, steps of about "
+            << std::fixed << std::setprecision(0) << meanStep
+            << " us standing for steps of about a second (x" << (meanStep > 0 ? 1e6 / meanStep : 0)
+            << "). ";
+    if (flaps)
+    {
+        scaling << "Fault rate scaled: " << std::setprecision(1) << prm.faults.rate
+                << " flaps per second per " << (prm.faults.perLink ? "link" : "tier") << " on the "
+                << prm.faults.tier << " tier (";
+        if (hasMrc)
+        {
+            scaling << std::setprecision(0) << perMinute(prm.planes)
+                    << " a minute on the MRC fabric";
+        }
+        if (hasBaseline)
+        {
+            scaling << (hasMrc ? ", " : "") << std::setprecision(0) << perMinute(1)
+                    << " a minute on the baseline's";
+        }
+        scaling << "), against the paper's several a minute over about a million T0-T1 links: a "
+                << "per-link stress factor of about " << std::scientific << std::setprecision(1)
+                << stress << std::fixed << ". ";
+    }
+    else
+    {
+        scaling << "No stochastic link flaps. ";
+    }
+    scaling << "Timers are not scaled (deployed values on both sides):";
+    if (hasMrc)
+    {
+        scaling << " MRC's retransmission timeout 65.5 us and probe interval 50 us;";
+    }
+    if (hasBaseline)
+    {
+        scaling << std::setprecision(0) << " the baseline's retransmission timeout 131 us, "
+                << "BFD-like detection " << prm.detectionUs / 1000 << " ms and BGP-like "
+                << "reconvergence " << prm.reconvergenceUs / 1e6 << " s;";
+    }
+    scaling << " compare a fault's absolute cost (stall, bytes resent), not its share of a "
+            << "compressed step.";
+    std::ostringstream scalingJson;
+    scalingJson << std::setprecision(6)
+                << "{\"workload_compression\":" << (meanStep > 0 ? 1e6 / meanStep : 0)
+                << ",\"mean_step_us\":" << meanStep << ",\"flaps\":" << (flaps ? "true" : "false")
+                << ",\"flap_tier\":\"" << prm.faults.tier
+                << "\",\"flap_rate_per_s\":" << prm.faults.rate
+                << ",\"flap_rate_per_link\":" << (prm.faults.perLink ? "true" : "false")
+                << ",\"flaps_per_minute_mrc_fabric\":" << perMinute(prm.planes)
+                << ",\"flaps_per_minute_baseline_fabric\":" << perMinute(1)
+                << ",\"fault_stress_factor_per_link\":" << stress
+                << ",\"timers_scaled\":false,\"mrc_rto_us\":65.536,\"mrc_probe_interval_us\":50"
+                << ",\"baseline_rto_us\":131.072,\"baseline_detection_us\":" << prm.detectionUs
+                << ",\"baseline_reconvergence_us\":" << prm.reconvergenceUs << "}";
     const std::map<std::string, std::string> extra = {
         {"wall_time_s", std::to_string(wall)},
         {"ns3_version", std::string("\"ns-") + MRC_NS3_VERSION + "\""},
         {"events_executed", std::to_string(events)},
         {"schemes", schemes.str()},
         {"time_scaling", "\"" + scaling.str() + "\""},
+        {"scaling", scalingJson.str()},
     };
     if (!MrcRecorder::WriteRunJson(
             prm.out, "quickstart", MRC_VERSION, prm.seed, params, extra, err))

@@ -113,22 +113,6 @@ ParseInt64(const std::string& text)
 }
 
 /**
- * CommandLine callback that stores the raw option text, so that every value
- * (including an empty one) reaches our own validation instead of being
- * rejected by the CommandLine parser with a usage dump.
- *
- * @param target where to store the text
- * @param value the option value as given on the command line
- * @return always true
- */
-bool
-StoreText(std::string* target, std::string value)
-{
-    *target = value;
-    return true;
-}
-
-/**
  * Print the single-line error message to stderr.
  *
  * @param param option name without the leading dashes
@@ -245,23 +229,36 @@ main(int argc, char* argv[])
     std::string nicSpeedText = "800";
     std::string tiersText = "2";
 
+    // Each option is stored verbatim by a callback, so that every value (including an empty
+    // one, or one with spaces) reaches our own validation below instead of being rejected by
+    // CommandLine with a usage dump (ns-3.37 parses a std::string option with operator>>,
+    // which fails on an empty value and stops at the first space).  The callback is a lambda,
+    // not MakeBoundCallback: ns-3.37's AddValue takes a Callback<bool, std::string> and
+    // ns-3-dev's a Callback<bool, const std::string&>, and a lambda taking a
+    // const std::string& converts to either.
+    auto storeIn = [](std::string& target)
+    {
+        return [&target](const std::string& value)
+        {
+            target = value;
+            return true;
+        };
+    };
+
     CommandLine cmd(__FILE__);
     cmd.AddValue("radix",
                  "Switch radix (ports per switch) in the multi-plane design",
-                 MakeBoundCallback(&StoreText, &radixText),
+                 storeIn(radixText),
                  radixText);
     cmd.AddValue("portSpeed",
                  "Switch port speed in Gbps (multi-plane design)",
-                 MakeBoundCallback(&StoreText, &portSpeedText),
+                 storeIn(portSpeedText),
                  portSpeedText);
     cmd.AddValue("nicSpeed",
                  "NIC speed in Gbps (multiple of portSpeed)",
-                 MakeBoundCallback(&StoreText, &nicSpeedText),
+                 storeIn(nicSpeedText),
                  nicSpeedText);
-    cmd.AddValue("tiers",
-                 "Number of switch tiers (1..4)",
-                 MakeBoundCallback(&StoreText, &tiersText),
-                 tiersText);
+    cmd.AddValue("tiers", "Number of switch tiers (1..4)", storeIn(tiersText), tiersText);
     cmd.Parse(argc, argv);
 
     // Parse all numeric options as int64 first, so that any non-numeric

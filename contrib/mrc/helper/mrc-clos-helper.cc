@@ -28,6 +28,22 @@ NS_OBJECT_ENSURE_REGISTERED(MrcClosHelper);
 namespace
 {
 /**
+ * The pcap link type of a frame that begins with its IPv6 header (LINKTYPE_RAW, 101), as an
+ * argument of PcapHelper::CreateFile, which takes a PcapHelper::DataLinkType up to ns-3.48 and a
+ * uint16_t from ns-3.49 on (where PcapHelper::DLT_RAW is deprecated for iana::linktype::RAW).
+ * It converts to either, so no spelling or version test specific to one release is needed.
+ */
+struct PcapLinkTypeRaw
+{
+    /// @return the link type 101 as the parameter type of PcapHelper::CreateFile
+    template<typename T>
+    constexpr operator T() const
+    {
+        return static_cast<T>(101);
+    }
+};
+
+/**
  * Write a frame to a pcap file.
  * @param file the file
  * @param packet the frame, IPv6 header included
@@ -166,14 +182,14 @@ MrcClosHelper::GetTypeId()
                   MakeUintegerChecker<uint32_t>())
               .AddAttribute("DetectionDelay",
                             "ECMP: delay before the switches next to a failed (or repaired) link "
-                            "stop (or resume) using it, as BFD",
-                            TimeValue(MicroSeconds(50)),
+                            "stop (or resume) using it, as BFD (deployed: 3 x 50 ms hellos)",
+                            TimeValue(MilliSeconds(150)),
                             MakeTimeAccessor(&MrcClosHelper::m_detection),
                             MakeTimeChecker(Time(0)))
               .AddAttribute("ReconvergenceDelay",
                             "ECMP: further delay before every switch's routes reflect the change, "
-                            "as BGP",
-                            TimeValue(MicroSeconds(500)),
+                            "as BGP (deployed: seconds)",
+                            TimeValue(Seconds(2)),
                             MakeTimeAccessor(&MrcClosHelper::m_reconvergence),
                             MakeTimeChecker(Time(0)));
     return tid;
@@ -945,7 +961,7 @@ MrcClosHelper::EnablePcapHosts(const std::string& prefix)
             std::ostringstream name;
             name << prefix << "-" << h << "-" << p << ".pcap";
             Ptr<PcapFileWrapper> file
-                = pcap.CreateFile(name.str(), std::ios::out, PcapHelper::DLT_RAW);
+                = pcap.CreateFile(name.str(), std::ios::out, PcapLinkTypeRaw());
             m_hostPorts[h][p]->TraceConnectWithoutContext("Sniffer",
                                                           MakeBoundCallback(&PcapSink, file));
         }

@@ -64,6 +64,13 @@ MrcQueuePair::GetTypeId()
                             UintegerValue(0),
                             MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
                             MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("ReorderWindow",
+                            "Out-of-order loss detection, time rule: a transmission is lost "
+                            "once something sent after it is acknowledged and it is older than "
+                            "the newest RTT plus this. 0 chooses the base RTT",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&MrcQueuePair::m_reorderWindowAttr),
+                            MakeTimeChecker(Time(0)))
               .AddAttribute("ProbeInterval",
                             "Interval between probes of retired EVs",
                             TimeValue(MicroSeconds(50)),
@@ -163,6 +170,7 @@ MrcQueuePair::DoDispose()
 {
     m_rtoEvent.Cancel();
     m_probeEvent.Cancel();
+    m_reorderEvent.Cancel();
     m_ackTimer.Cancel();
     m_paceEvent.Cancel();
     m_selector = nullptr;
@@ -209,6 +217,8 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_reorderPkts
         = m_reorderThreshold > 0 ? m_reorderThreshold : std::max<uint32_t>(16, bdp / m_payloadSize);
     m_probeWait = m_probeInterval;
+    m_reorderWindow = m_reorderWindowAttr.IsStrictlyPositive() ? m_reorderWindowAttr : baseRtt;
+    m_rackRtt = baseRtt;
     m_cwnd = m_cc->GetCwnd();
     m_planeTx.assign(m_paths.size(), 0);
     m_planeRx.assign(m_paths.size(), 0);
@@ -806,6 +816,7 @@ MrcQueuePair::FlushEv(uint16_t ev, uint16_t generation)
 void
 MrcQueuePair::DetectLosses()
 {
+    const Time now = Simulator::Now();
     while (!m_sentOrder.empty())
     {
         const Sent s = m_sentOrder.front();
@@ -820,17 +831,23 @@ MrcQueuePair::DetectLosses()
             m_sentOrder.pop_front(); // answered, or superseded by a retransmission
             continue;
         }
-        if (s.txSeq + m_reorderPkts >= m_ackedTxSeq)
+        if (s.txSeq >= m_ackedTxSeq)
         {
-            return; // not enough sent after it has been acknowledged yet
+            return; // nothing sent after it has been acknowledged yet
+        }
+        // Something sent after it was acknowledged. It is lost once enough was (count rule),
+        // or once it is older than the newest RTT plus the reorder window (time rule, which
+        // also finds losses near the end of a message, where too few packets follow).
+        const Time deadline = s.at + m_rackRtt + m_reorderWindow;
+        if (s.txSeq + m_reorderPkts >= m_ackedTxSeq && now < deadline)
+        {
+            m_reorderEvent.Cancel();
+            m_reorderEvent
+                = Simulator::Schedule(deadline - now, &MrcQueuePair::OnReorderTimer, this);
+            return;
         }
         m_sentOrder.pop_front();
         ++m_sackLosses;
-        std::cerr << Simulator::Now().GetNanoSeconds() << " qp" << m_qpn << " sackloss psn "
-                  << s.psn << " txseq " << s.txSeq << " acked " << m_ackedTxSeq << " thr "
-                  << m_reorderPkts << " ev " << p.ev << " path " << m_selector->GetEv(p.ev).path
-                  << " sent " << s.at.GetNanoSeconds() << " tries " << p.tries << " cwnd "
-                  << m_cc->GetCwnd() << " rtt " << m_baseRtt.GetNanoSeconds() << "\n";
         const uint16_t ev = p.ev;
         const uint16_t generation = p.evGen;
         const bool current = EvIsCurrent(p);
@@ -844,6 +861,17 @@ MrcQueuePair::DetectLosses()
             }
         }
     }
+}
+
+void
+MrcQueuePair::OnReorderTimer()
+{
+    if (m_error)
+    {
+        return;
+    }
+    DetectLosses();
+    TrySend();
 }
 
 void
@@ -886,6 +914,7 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     m_cc->OnAck(newly, rtt, ecn);
     if (rtt.IsStrictlyPositive())
     {
+        m_rackRtt = rtt; // the RTT of the newest acknowledged transmission
         m_srtt = m_srtt.IsZero() ? rtt : (m_srtt * 7 + rtt) / 8;
     }
     if (!m_gbn)

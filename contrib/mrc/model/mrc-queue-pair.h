@@ -54,7 +54,9 @@ struct MrcCompletion
  * - a NACK for a trimmed packet retransmits exactly that packet;
  * - out-of-order detection (as UEC's): a transmission is lost once a packet sent
  *   ReorderThreshold transmissions after it (by default one bandwidth-delay product of packets)
- *   is acknowledged; retransmissions are watched the same way;
+ *   is acknowledged, or once something sent after it is acknowledged and it is older than the
+ *   newest RTT plus ReorderWindow (by default one base RTT; this rule finds losses near the end
+ *   of a message, where too few packets follow); retransmissions are watched the same way;
  * - a loss retires the EV it was sent on (ASSUMED_BAD), and every other packet still in flight
  *   on that EV is retransmitted at once;
  * - the retransmission timeout (1.024 us x 2^AckTimeoutExponent) only covers the tail.
@@ -309,6 +311,8 @@ private:
      * later transmissions, one of which is acknowledged, is lost.
      */
     void DetectLosses();
+    /** The time rule's deadline came: look for losses again. */
+    void OnReorderTimer();
     /**
      * A loss (or NACK) is about the path a packet took only if its EV slot still names that
      * path.
@@ -439,6 +443,8 @@ private:
     uint32_t m_reorderThreshold; //!< ReorderThreshold (0: automatic)
     uint32_t m_reorderPkts;      //!< the threshold in force
     Time m_probeMaxInterval;     //!< ProbeMaxInterval
+    Time m_reorderWindowAttr;    //!< ReorderWindow attribute (0: base RTT)
+    Time m_reorderWindow;        //!< the reorder window in force
     Time m_probeInterval;        //!< ProbeInterval
     uint32_t m_recvWindow;       //!< RecvWindow
     std::string m_recovery;      //!< LossRecovery attribute
@@ -483,6 +489,8 @@ private:
     uint64_t m_inflight;          //!< payload bytes in flight
     EventId m_rtoEvent;           //!< retransmission timer
     EventId m_probeEvent;         //!< probe timer
+    EventId m_reorderEvent;       //!< time-rule loss detection timer
+    Time m_rackRtt;               //!< RTT of the newest acknowledged transmission
     uint32_t m_highestAcked;      //!< highest PSN acknowledged + 1
     uint64_t m_txSeq;             //!< transmissions so far (next send-order number)
     uint64_t m_ackedTxSeq;        //!< highest send-order number acknowledged + 1

@@ -45,6 +45,10 @@ Build(const std::string& routing,
     f->SetAttribute("T0sPerPlane", UintegerValue(t0));
     f->SetAttribute("T1sPerPlane", UintegerValue(t1));
     f->SetAttribute("Routing", StringValue(routing));
+    // These tests check the control plane's mechanics, so they use short delays; the defaults
+    // are deployed values (150 ms detection, 2 s reconvergence).
+    f->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(50)));
+    f->SetAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(500)));
     if (roce)
     {
         f->SetRoutedBaseline();
@@ -430,6 +434,8 @@ private:
         f->SetAttribute("T1sPerPlane", UintegerValue(2));
         f->SetAttribute("T2sPerPlane", UintegerValue(2));
         f->SetAttribute("SwitchRadix", UintegerValue(4));
+        f->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(50))); // mechanics: short delays
+        f->SetAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(500)));
         NS_TEST_ASSERT_MSG_EQ(f->Validate(), "", "valid");
         f->Build();
         NS_TEST_ASSERT_MSG_EQ(f->GetNHosts(), 8u, "2 pods x 2 T0s x 2 hosts");
