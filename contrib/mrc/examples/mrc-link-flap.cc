@@ -14,7 +14,7 @@
  *   longest-stall-us mrc: <x>
  *   longest-stall-us baseline: <y>
  *   base-rtt-us mrc: <r>
- *   bypass-us mrc: <b>      (failure to the last retransmission of a packet it lost, worst flap)
+ *   bypass-us mrc: <b>      (failure to the last retransmission of a packet lost to it, worst flap)
  *   rto-expiries mrc: <n>   (retransmission timeouts; 0 when SACK detection finds every loss)
  *
  *   ./ns3 run "mrc-link-flap --flows=2 --size=60000000 --flapPeriod=400 --flapDown=100"
@@ -45,8 +45,8 @@ struct Params
     double flapDownUs = 100;      //!< down time of each flap
     double firstFlapUs = 200;     //!< first flap
     double binUs = 10;            //!< timeline bin
-    double detectionUs = 50;      //!< baseline BFD delay
-    double reconvergenceUs = 500; //!< baseline BGP delay
+    double detectionUs = 150000;  //!< baseline BFD delay (deployed)
+    double reconvergenceUs = 2e6; //!< baseline BGP delay (deployed)
     std::string rate = "100Gbps"; //!< link rate
     uint32_t seed = 1;            //!< seed
 };
@@ -99,20 +99,34 @@ struct Result
     double baseRttUs = 0;       //!< base RTT of the first flow
 };
 
-/** Retransmissions caused by losses (SACK detection or timeout), with their times. */
-struct LossRetx
+/** Every data transmission of one sending QP, with the path it took. */
+struct TxLog
 {
-    std::vector<Time> at; //!< when
+    /** One transmission. */
+    struct Tx
+    {
+        Time at;        //!< when
+        uint32_t psn;   //!< PSN
+        uint8_t cause;  //!< TxCause
+        uint16_t plane; //!< plane
+        uint16_t path;  //!< path index in the plane (= the T1 crossed)
+    };
+
+    std::vector<Tx> txs;      //!< in order
+    Ptr<MrcPathSelector> sel; //!< the QP's selector
 
     /**
      * Tx trace sink.
+     * @param psn PSN
+     * @param ev EV
      * @param cause the TxCause
      */
-    void Record(Ptr<const Packet>, uint32_t, uint16_t, uint8_t cause)
+    void Record(Ptr<const Packet>, uint32_t psn, uint16_t ev, uint8_t cause)
     {
-        if (cause == MrcQueuePair::TX_RETX_SACK || cause == MrcQueuePair::TX_RETX_TIMEOUT)
+        if (cause != MrcQueuePair::TX_PROBE)
         {
-            at.push_back(Simulator::Now());
+            const auto& e = sel->GetEv(ev);
+            txs.push_back({Simulator::Now(), psn, cause, e.plane, e.path});
         }
     }
 };
@@ -198,11 +212,12 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
             break;
         }
     }
-    LossRetx retx;
-    for (auto& s : senders)
+    std::vector<TxLog> logs(senders.size());
+    for (std::size_t i = 0; i < senders.size(); ++i)
     {
-        s->TraceConnectWithoutContext("Tx", MakeCallback(&LossRetx::Record, &retx));
-        s->PostWrite(prm.size, 0);
+        logs[i].sel = senders[i]->GetPathSelector();
+        senders[i]->TraceConnectWithoutContext("Tx", MakeCallback(&TxLog::Record, &logs[i]));
+        senders[i]->PostWrite(prm.size, 0);
     }
     Timeline tl(receivers, NanoSeconds(static_cast<int64_t>(prm.binUs * 1000)));
     tl.target = prm.size * prm.flows;
@@ -220,16 +235,39 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     {
         r.timeouts += s->GetTimeouts();
     }
-    // Each loss retransmission belongs to the latest flap before it.
-    for (const Time& t : retx.at)
+    // Bypass: for every packet sent on the flapping path (plane 0, T1 t1) while it was down,
+    // or up to a base RTT before (still in flight), the first later retransmission of it, if
+    // any; the worst, from its flap's start, over all flaps.
+    const double rttUs = r.baseRttUs;
+    for (const auto& log : logs)
     {
-        const double us = t.GetNanoSeconds() / 1000.0;
-        if (us < prm.firstFlapUs)
+        for (std::size_t i = 0; i < log.txs.size(); ++i)
         {
-            continue;
+            const auto& t = log.txs[i];
+            const double us = t.at.GetNanoSeconds() / 1000.0;
+            if (baseline || t.plane != 0 || t.path != t1 || us < prm.firstFlapUs - rttUs)
+            {
+                continue;
+            }
+            const double k = std::floor((us - prm.firstFlapUs + rttUs) / prm.flapPeriodUs);
+            const double flapStart = prm.firstFlapUs + k * prm.flapPeriodUs;
+            if (us > flapStart + prm.flapDownUs)
+            {
+                continue; // sent while the link was up
+            }
+            for (std::size_t j = i + 1; j < log.txs.size(); ++j)
+            {
+                if (log.txs[j].psn == t.psn)
+                {
+                    if (log.txs[j].cause != MrcQueuePair::TX_NEW)
+                    {
+                        r.bypassUs = std::max(r.bypassUs,
+                                              log.txs[j].at.GetNanoSeconds() / 1000.0 - flapStart);
+                    }
+                    break;
+                }
+            }
         }
-        const double since = std::fmod(us - prm.firstFlapUs, prm.flapPeriodUs);
-        r.bypassUs = std::max(r.bypassUs, since);
     }
     Simulator::Destroy();
     return r;

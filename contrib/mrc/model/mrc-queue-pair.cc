@@ -67,7 +67,8 @@ MrcQueuePair::GetTypeId()
               .AddAttribute("ReorderWindow",
                             "Out-of-order loss detection, time rule: a transmission is lost "
                             "once something sent after it is acknowledged and it is older than "
-                            "the newest RTT plus this. 0 chooses the base RTT",
+                            "the newest RTT plus this. 0: adaptive, from a quarter of the base "
+                            "RTT, doubled (up to the base RTT) after a spurious retransmission",
                             TimeValue(Time(0)),
                             MakeTimeAccessor(&MrcQueuePair::m_reorderWindowAttr),
                             MakeTimeChecker(Time(0)))
@@ -145,6 +146,7 @@ MrcQueuePair::MrcQueuePair()
     , m_ackedTxSeq(0)
     , m_probeSeq(0)
     , m_sackLosses(0)
+    , m_spurious(0)
     , m_rxCum(0)
     , m_rxHighest(0)
     , m_rxMsnBase(0)
@@ -217,7 +219,11 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_reorderPkts
         = m_reorderThreshold > 0 ? m_reorderThreshold : std::max<uint32_t>(16, bdp / m_payloadSize);
     m_probeWait = m_probeInterval;
-    m_reorderWindow = m_reorderWindowAttr.IsStrictlyPositive() ? m_reorderWindowAttr : baseRtt;
+    // Adaptive by default, as RACK's reordering window: a quarter of the base RTT, doubled (up
+    // to one base RTT) whenever a retransmission turns out spurious, halved again after 16 base
+    // RTTs without one.
+    m_reorderWindow = m_reorderWindowAttr.IsStrictlyPositive() ? m_reorderWindowAttr : baseRtt / 4;
+    m_lastSpurious = Simulator::Now();
     m_rackRtt = baseRtt;
     m_cwnd = m_cc->GetCwnd();
     m_planeTx.assign(m_paths.size(), 0);
@@ -253,11 +259,7 @@ MrcQueuePair::Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t im
     {
         MrcCompletion c{
             m_qpn, wrId, length, RETRY_EXCEEDED, imm, immData, Simulator::Now(), Simulator::Now()};
-        m_sendCompleteTrace(c);
-        if (!m_sendCb.IsNull())
-        {
-            m_sendCb(c);
-        }
+        DeliverSendCompletion(c);
         return wrId;
     }
     m_txMsgs.push_back({wrId,
@@ -492,14 +494,10 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
             }
             if (dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP)
             {
-                MrcHeader n;
-                n.SetOpcode(MrcHeader::NACK);
-                n.SetEv(h.GetEv());
-                n.SetPsn(h.GetPsn());
-                n.SetTimestamp(h.GetTimestamp());
-                n.SetNackReason(dscp == MrcDscp::TRIMMED ? MrcHeader::NACK_TRIMMED
-                                                         : MrcHeader::NACK_TRIMMED_LAST_HOP);
-                SendControl(n, h.GetPlane(), h.GetPath());
+                SendNack(h,
+                         h.GetPsn(),
+                         dscp == MrcDscp::TRIMMED ? MrcHeader::NACK_TRIMMED
+                                                  : MrcHeader::NACK_TRIMMED_LAST_HOP);
                 return;
             }
             if (plane < m_planeRx.size())
@@ -558,26 +556,14 @@ MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
         if (!m_nakSent)
         {
             m_nakSent = true;
-            MrcHeader n;
-            n.SetOpcode(MrcHeader::NACK);
-            n.SetEv(h.GetEv());
-            n.SetPsn(m_rxCum);
-            n.SetTimestamp(h.GetTimestamp());
-            n.SetNackReason(MrcHeader::NACK_SEQUENCE_ERROR);
-            SendControl(n, h.GetPlane(), h.GetPath());
+            SendNack(h, m_rxCum, MrcHeader::NACK_SEQUENCE_ERROR);
         }
         return;
     }
     m_nakSent = false;
     if (psn - m_rxCum >= m_recvWindow)
     {
-        MrcHeader n;
-        n.SetOpcode(MrcHeader::NACK);
-        n.SetEv(h.GetEv());
-        n.SetPsn(psn);
-        n.SetTimestamp(h.GetTimestamp());
-        n.SetNackReason(MrcHeader::NACK_OUT_OF_WINDOW);
-        SendControl(n, h.GetPlane(), h.GetPath());
+        SendNack(h, psn, MrcHeader::NACK_OUT_OF_WINDOW);
         return;
     }
     // A new gap opens when a packet lands beyond the highest PSN seen so far + 1: answer at
@@ -705,6 +691,28 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
 }
 
 void
+MrcQueuePair::SendNack(const MrcHeader& data, uint32_t psn, uint8_t reason)
+{
+    MrcHeader n;
+    n.SetOpcode(MrcHeader::NACK);
+    n.SetEv(data.GetEv());
+    n.SetPsn(psn);
+    n.SetTimestamp(data.GetTimestamp());
+    n.SetNackReason(reason);
+    SendControl(n, data.GetPlane(), data.GetPath());
+}
+
+void
+MrcQueuePair::DeliverSendCompletion(const MrcCompletion& c)
+{
+    m_sendCompleteTrace(c);
+    if (!m_sendCb.IsNull())
+    {
+        m_sendCb(c);
+    }
+}
+
+void
 MrcQueuePair::SendAck()
 {
     m_ackTimer.Cancel();
@@ -774,10 +782,21 @@ MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp)
     // it is known which transmission arrived (the only one, or the one whose timestamp the ACK
     // echoes); the original of a retransmitted packet arriving late says nothing about the
     // packets sent just before the retransmission.
-    if ((p.tries == 1 || echoedTimestamp == static_cast<uint64_t>(p.sentAt.GetNanoSeconds()))
-        && p.txSeq + 1 > m_ackedTxSeq)
+    const bool latest
+        = p.tries == 1 || echoedTimestamp == static_cast<uint64_t>(p.sentAt.GetNanoSeconds());
+    if (latest && p.txSeq + 1 > m_ackedTxSeq)
     {
         m_ackedTxSeq = p.txSeq + 1;
+    }
+    if (!latest && echoedTimestamp != 0 && p.cause == TX_RETX_SACK)
+    {
+        // An earlier transmission arrived after all: the out-of-order rule fired too soon.
+        ++m_spurious;
+        if (m_reorderWindowAttr.IsZero())
+        {
+            m_reorderWindow = std::min(m_reorderWindow * 2, m_baseRtt);
+            m_lastSpurious = Simulator::Now();
+        }
     }
     return p.len;
 }
@@ -817,6 +836,12 @@ void
 MrcQueuePair::DetectLosses()
 {
     const Time now = Simulator::Now();
+    if (m_reorderWindowAttr.IsZero() && m_reorderWindow > m_baseRtt / 4
+        && now - m_lastSpurious > 16 * m_baseRtt)
+    {
+        m_reorderWindow = std::max(m_reorderWindow / 2, m_baseRtt / 4);
+        m_lastSpurious = now;
+    }
     while (!m_sentOrder.empty())
     {
         const Sent s = m_sentOrder.front();
@@ -1042,11 +1067,7 @@ MrcQueuePair::CompleteSends()
         {
             --m_txCursor;
         }
-        m_sendCompleteTrace(c);
-        if (!m_sendCb.IsNull())
-        {
-            m_sendCb(c);
-        }
+        DeliverSendCompletion(c);
     }
 }
 
@@ -1247,11 +1268,7 @@ MrcQueuePair::EnterError(uint32_t psn)
     {
         MrcCompletion c{
             m_qpn, m.wrId, m.length, RETRY_EXCEEDED, m.imm, m.immData, m.posted, Simulator::Now()};
-        m_sendCompleteTrace(c);
-        if (!m_sendCb.IsNull())
-        {
-            m_sendCb(c);
-        }
+        DeliverSendCompletion(c);
     }
 }
 
@@ -1319,6 +1336,18 @@ uint64_t
 MrcQueuePair::GetSackLosses() const
 {
     return m_sackLosses;
+}
+
+uint64_t
+MrcQueuePair::GetSpuriousRetransmissions() const
+{
+    return m_spurious;
+}
+
+Time
+MrcQueuePair::GetReorderWindow() const
+{
+    return m_reorderWindow;
 }
 
 uint32_t

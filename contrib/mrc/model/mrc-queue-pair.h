@@ -55,8 +55,9 @@ struct MrcCompletion
  * - out-of-order detection (as UEC's): a transmission is lost once a packet sent
  *   ReorderThreshold transmissions after it (by default one bandwidth-delay product of packets)
  *   is acknowledged, or once something sent after it is acknowledged and it is older than the
- *   newest RTT plus ReorderWindow (by default one base RTT; this rule finds losses near the end
- *   of a message, where too few packets follow); retransmissions are watched the same way;
+ *   newest RTT plus ReorderWindow (by default adaptive, as RACK's: a quarter of the base RTT,
+ *   doubled up to one base RTT after a spurious retransmission; this rule finds losses near the
+ *   end of a message, where too few packets follow); retransmissions are watched the same way;
  * - a loss retires the EV it was sent on (ASSUMED_BAD), and every other packet still in flight
  *   on that EV is retransmitted at once;
  * - the retransmission timeout (1.024 us x 2^AckTimeoutExponent) only covers the tail.
@@ -191,6 +192,10 @@ public:
     uint64_t GetTimeouts() const;
     /** @return packets declared lost by out-of-order (SACK) detection */
     uint64_t GetSackLosses() const;
+    /** @return out-of-order losses that turned out spurious (the original arrived) */
+    uint64_t GetSpuriousRetransmissions() const;
+    /** @return the time rule's reorder window in force */
+    Time GetReorderWindow() const;
     /** @return the out-of-order threshold in force, packets */
     uint32_t GetReorderThreshold() const;
     /** @return NACKs received */
@@ -393,6 +398,18 @@ private:
      * @param path path of the packet being answered
      */
     void SendControl(MrcHeader& h, uint32_t plane, uint32_t path);
+    /**
+     * Answer a data packet with a NACK, on the reverse of its path.
+     * @param data the data packet's header
+     * @param psn the PSN the NACK names
+     * @param reason MrcHeader::NackReason
+     */
+    void SendNack(const MrcHeader& data, uint32_t psn, uint8_t reason);
+    /**
+     * Trace a send completion and hand it to the callback.
+     * @param c the completion
+     */
+    void DeliverSendCompletion(const MrcCompletion& c);
     /** Acknowledge what has been received so far (one or two SACKs). */
     void SendAck();
     /**
@@ -497,6 +514,8 @@ private:
     uint32_t m_probeSeq;          //!< probe sequence number
     Time m_probeWait;             //!< current probe interval (backs off while probes fail)
     uint64_t m_sackLosses;        //!< packets declared lost by the out-of-order rule
+    uint64_t m_spurious;          //!< out-of-order losses whose original arrived after all
+    Time m_lastSpurious;          //!< last spurious retransmission (or window decay)
 
     // receiver
     uint32_t m_rxCum;            //!< every PSN below is received
