@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Make every figure and the summary for one results directory.
 
 Checks that every file in RESULTS_DIR loads (so a malformed file is reported
@@ -16,6 +17,7 @@ import argparse
 import os
 import sys
 
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import mrc_results as mr
 import plot_ev_states
 import plot_links

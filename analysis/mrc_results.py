@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Load, validate and summarise the results of one MRC / baseline simulation run.
 
 A results directory holds up to five files (see README.md for the columns):
@@ -26,6 +27,7 @@ import math
 import os
 import sys
 
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import numpy as np
 
 FLOWS = "flows.csv"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """EV (entropy value / path) state changes over time, per scheme.
 
 Reads the kind == ev_state rows of RESULTS_DIR/events.csv and, for each
@@ -18,6 +19,7 @@ import argparse
 import os
 import sys
 
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import numpy as np
 
 import mrc_results as mr

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Link utilisation over time per plane and tier.
 
 Reads RESULTS_DIR/links.csv and draws one subplot per tier (host-t0, t0-t1,
@@ -19,6 +20,7 @@ import os
 import re
 import sys
 
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import numpy as np
 
 import mrc_results as mr

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Step-duration timeline with fault markers.
 
 Reads RESULTS_DIR/steps.csv and (if present) RESULTS_DIR/events.csv.  Plots
@@ -18,6 +19,7 @@ import argparse
 import os
 import sys
 
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import numpy as np
 
 import mrc_results as mr

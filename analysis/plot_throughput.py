@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Throughput variance across flows, per scheme.
 
 Reads RESULTS_DIR/flows.csv and draws, side by side, the CDF of per-flow
@@ -15,6 +16,7 @@ import argparse
 import os
 import sys
 
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import numpy as np
 
 import mrc_results as mr

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Shared matplotlib setup and styling for the plot_*.py scripts.
 
 Imported lazily by the scripts (only once there is data to draw), so error
@@ -5,6 +6,7 @@ paths and summary.py never pay for importing matplotlib.  Uses the Agg
 backend: no display is needed.
 """
 
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import matplotlib
 
 matplotlib.use("Agg")

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Per-scheme summary statistics of one results directory.
 
 Reads flows.csv, steps.csv, events.csv and run.json (any may be missing) and
@@ -23,6 +24,7 @@ import argparse
 import csv
 import sys
 
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import mrc_results as mr
 
 PROG = "summary.py"

@@ -273,7 +273,8 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
                 .Bind(&remaining, rec));
     }
 
-    std::cerr << "[" << s.scheme << "] " << fabric->GetNPlanes() << " plane(s), "
+    const std::string label = rec ? s.scheme : s.scheme + "-ref";
+    std::cerr << "[" << label << "] " << fabric->GetNPlanes() << " plane(s), "
               << fabric->GetNHosts() << " GPUs, " << fabric->GetSwitches().GetN() << " switches, "
               << jobs.size() << " job(s)" << std::endl;
     Ptr<MrcProgress> progress = CreateObject<MrcProgress>();
@@ -302,7 +303,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
                               &jobs),
                           "steps",
                           stepsPlanned);
-    progress->Start(rec ? s.scheme : s.scheme + "-ref", &std::cerr);
+    progress->Start(label, &std::cerr);
     Simulator::Stop(Seconds(10)); // a safety net far beyond any sane run
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();

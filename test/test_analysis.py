@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Tests of the Python analysis scripts in analysis/ on small hand-made results.
 
 Run with: /usr/bin/python3 -m pytest -q test
@@ -371,3 +372,17 @@ def test_help_and_shebang(script):
     with open(os.path.join(ANALYSIS, script)) as f:
         assert f.readline() == "#!/usr/bin/env python3\n"
         assert f.readline().startswith('"""')
+
+
+@pytest.mark.parametrize("script", ["summary.py", "make_all.py", "plot_steps.py"])
+def test_missing_packages_give_one_line(tmp_path, script):
+    """Without numpy/matplotlib (here: Python with its site directories switched off, as an
+    interpreter outside Debian's would be), a script says what to install in one line."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    p = subprocess.run(["/usr/bin/python3", "-S", os.path.join(ANALYSIS, script),
+                        str(tmp_path)], capture_output=True, text=True, timeout=60, env=env)
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1, p.stderr
+    assert "python3-numpy" in lines[0] and "/usr/bin/python3" in lines[0]
+    assert "Traceback" not in p.stderr

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """End-to-end tests of the `quickstart` experiment program and of the analysis scripts on its
 output.
 

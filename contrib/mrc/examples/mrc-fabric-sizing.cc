@@ -1,3 +1,7 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
 /**
  * @file
  * @brief Fabric sizing calculator: multi-plane vs single-plane folded Clos.
@@ -26,6 +30,8 @@
  * Usage:
  *   ./ns3 run "mrc-fabric-sizing --radix=512 --portSpeed=100 --nicSpeed=800 --tiers=2"
  */
+
+#include "ns3/mrc-command-line.h"
 
 #include "ns3/core-module.h"
 
@@ -259,7 +265,10 @@ main(int argc, char* argv[])
                  storeIn(nicSpeedText),
                  nicSpeedText);
     cmd.AddValue("tiers", "Number of switch tiers (1..4)", storeIn(tiersText), tiersText);
-    cmd.Parse(argc, argv);
+    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    {
+        return 1;
+    }
 
     // Parse all numeric options as int64 first, so that any non-numeric
     // value is reported before range checks on the other options.

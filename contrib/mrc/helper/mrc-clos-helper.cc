@@ -605,7 +605,23 @@ MrcClosHelper::SetRoutedBaseline()
 Ptr<Packet>
 MrcClosHelper::SendRawPacket(uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn) const
 {
-    Ptr<Packet> p = Create<Packet>(bytes);
+    // A well-formed MRC data packet (UDP port 4793, so captures decode it) addressed to no QP,
+    // the whole frame payload being `bytes` long when that leaves room for the header.
+    Ptr<Packet> p;
+    if (bytes >= MrcHeader::SIZE)
+    {
+        p = Create<Packet>(bytes - MrcHeader::SIZE);
+        MrcHeader m;
+        m.SetOpcode(MrcHeader::WRITE);
+        m.SetDstQpn(0xFFFFFF);
+        m.SetPlane(static_cast<uint8_t>(path.plane));
+        m.SetPayloadLen(static_cast<uint16_t>(bytes - MrcHeader::SIZE));
+        p->AddHeader(m);
+    }
+    else
+    {
+        p = Create<Packet>(bytes);
+    }
     Ipv6Header h;
     h.SetSource(GetHostAddress(src, path.plane));
     h.SetDestination(path.carrier.GetAddress());

@@ -675,9 +675,8 @@ void
 MrcFaultHelper::AddCommandLineOptions(CommandLine& cmd, Options& o)
 {
     cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", o.file);
-    cmd.AddValue("flapTier",
-                 "Stochastic link flaps on this tier: host-t0, t0-t1, t1-t2, or none",
-                 o.tier);
+    cmd.AddValue(
+        "flapTier", "Stochastic link flaps on this tier: host-t0, t0-t1, t1-t2, or none", o.tier);
     cmd.AddValue(
         "flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", o.rate);
     cmd.AddValue(

@@ -733,6 +733,7 @@ MrcWorkloadFile::ParseTransferList(const std::string& text,
     list = MrcTransferList();
     const std::vector<std::string> lines = Split(text, '\n');
     bool header = false;
+    bool hasDeps = true;
     std::vector<uint32_t> stepOf; // per row id
     std::vector<uint32_t> indexInStep;
     std::vector<std::vector<uint32_t>> stepRows; // row ids of each step
@@ -752,17 +753,26 @@ MrcWorkloadFile::ParseTransferList(const std::string& text,
         }
         if (!header)
         {
-            if (f != std::vector<std::string>{"step", "src", "dst", "bytes", "deps"})
+            // The deps column may be left out entirely.
+            const std::vector<std::string> full{"step", "src", "dst", "bytes", "deps"};
+            const std::vector<std::string> short4(full.begin(), full.begin() + 4);
+            if (f != full && f != short4)
             {
-                error = at + "the header must be \"step,src,dst,bytes,deps\", got \"" + line + "\"";
+                error = at
+                      + "the header must be \"step,src,dst,bytes,deps\" (or without "
+                        ",deps), got \""
+                      + line + "\"";
                 return false;
             }
+            hasDeps = f.size() == 5;
             header = true;
             continue;
         }
-        if (f.size() != 4 && f.size() != 5)
+        if (f.size() != 4 && !(hasDeps && f.size() == 5))
         {
-            error = at + "expected 5 fields (step,src,dst,bytes,deps), got "
+            error = at
+                  + (hasDeps ? "expected 5 fields (step,src,dst,bytes,deps), got "
+                             : "expected 4 fields (step,src,dst,bytes), got ")
                   + std::to_string(f.size());
             return false;
         }

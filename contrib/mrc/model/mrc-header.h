@@ -13,6 +13,16 @@ namespace ns3
 {
 
 /**
+ * @defgroup mrc MRC (Multipath Reliable Connection)
+ *
+ * The MRC module: the MRC transport (queue pairs spraying packets over entropy values across
+ * network planes, per-path state, SACK/NACK selective retransmission, NSCC), SRv6 uSID switches
+ * with static tables and trimming queues, multi-plane Clos fabrics, a routed RoCE-style
+ * baseline, fault injection, training workloads and a recorder. See the module documentation
+ * (doc/mrc.rst).
+ */
+
+/**
  * @ingroup mrc
  * @brief The MRC transport header: a UDP header followed by a fixed 68-byte MRC header.
  *

@@ -20,6 +20,11 @@
 
 namespace ns3
 {
+
+/**
+ * @defgroup mrc-tests MRC module tests
+ * @ingroup mrc
+ */
 namespace mrctest
 {
 

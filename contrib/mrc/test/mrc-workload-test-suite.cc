@@ -871,6 +871,15 @@ private:
                               true,
                               "an earlier step's dependency is met by the barrier");
 
+        // The deps column may be left out entirely, header included.
+        MrcTransferList shortList;
+        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::ParseTransferList(
+                                  "step,src,dst,bytes\n0,0,1,100\n0,1,0,200\n", shortList, err),
+                              true,
+                              err);
+        NS_TEST_ASSERT_MSG_EQ(shortList.steps.at(0).size(), 2u, "four-column list");
+        err = Fail("step,src,dst,bytes\n0,0,1,100,0\n");
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: expected 4 fields"), true, err);
         err = Fail("step,src,dst,size,deps\n0,0,1,1,\n");
         NS_TEST_ASSERT_MSG_EQ(Has(err, "line 1: the header must be"), true, err);
         err = Fail("step,src,dst,bytes,deps\n0,0,1,10,\n0,1,0,10,5\n");

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Every `./ns3 run ...` command the README and the docs show names a program that exists and
+options it accepts; the fast ones are run in full and must succeed."""
+
+import glob
+import os
+import re
+import shlex
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("MRC_BUILD_DIR", os.path.join(ROOT, "build"))
+DOCS = [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "contrib", "mrc", "doc", "mrc.rst")]
+DOCS += sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+# Programs whose documented commands finish in seconds: run them in full.
+FAST = {"mrc-fabric-sizing", "mrc-link-flap", "mrc-fabric-demo", "mrc-permutation"}
+
+
+def documented_commands():
+    found = []
+    for path in DOCS:
+        text = open(path, encoding="utf-8").read().replace("\\\n", " ")
+        for m in re.finditer(r'\./ns3 run (?:"([^"]+)"|([A-Za-z0-9_-]+))', text):
+            words = shlex.split(m.group(1) or m.group(2))
+            if words and not words[0].startswith("<"):
+                found.append((os.path.relpath(path, ROOT), words[0], words[1:]))
+    return sorted(set((p, prog, tuple(a)) for p, prog, a in found))
+
+
+COMMANDS = documented_commands()
+
+
+def test_the_docs_show_commands():
+    assert len(COMMANDS) > 10
+    assert {"quickstart", "mrc-link-flap", "mrc-permutation"} <= {c[1] for c in COMMANDS}
+
+
+@pytest.mark.parametrize("doc,prog,args", COMMANDS,
+                         ids=["%s: %s %s" % (d, p, " ".join(a)) for d, p, a in COMMANDS])
+def test_documented_command(doc, prog, args, tmp_path):
+    exe = os.path.join(BUILD, "bin", prog)
+    if prog in ("prog", "foo", "newprog", "myprog", "myexp"):
+        pytest.skip("a placeholder, or a user's own scratch program")
+    if any("$" in a for a in args):
+        pytest.skip("uses a shell variable")
+    assert os.path.exists(exe), "%s shows a program that does not exist: %s" % (doc, prog)
+    # With --PrintHelp appended, every option is checked (an unknown one is an error) and
+    # nothing runs.
+    p = subprocess.run([exe] + list(args) + ["--PrintHelp"], capture_output=True, text=True,
+                       timeout=60, cwd=tmp_path)
+    assert p.returncode == 0, "%s: %s %s\n%s" % (doc, prog, " ".join(args), p.stderr)
+    if prog in FAST and not any(a.startswith("--pcap") for a in args):
+        p = subprocess.run([exe] + list(args), capture_output=True, text=True, timeout=300,
+                           cwd=tmp_path)
+        assert p.returncode == 0, "%s: %s %s\n%s" % (doc, prog, " ".join(args), p.stderr)
