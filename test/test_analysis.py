@@ -371,6 +371,7 @@ def test_help_and_shebang(script):
     assert r.returncode == 0 and "RESULTS_DIR" in r.stdout
     with open(os.path.join(ANALYSIS, script)) as f:
         assert f.readline() == "#!/usr/bin/env python3\n"
+        assert f.readline() == "# SPDX-License-Identifier: GPL-2.0-only\n"
         assert f.readline().startswith('"""')
 
 
