@@ -420,8 +420,16 @@ PrintTable(const std::vector<Summary>& runs)
         std::cout << std::left << std::setw(34) << name;
         for (const auto& r : runs)
         {
-            std::cout << std::right << std::setw(14) << std::fixed << std::setprecision(prec)
-                      << get(r);
+            const double v = get(r);
+            std::cout << std::right << std::setw(14);
+            if (std::isnan(v))
+            {
+                std::cout << "-"; // not measured (no reference run, no successful transfer)
+            }
+            else
+            {
+                std::cout << std::fixed << std::setprecision(prec) << v;
+            }
         }
         std::cout << "\n";
     };
