@@ -28,78 +28,7 @@ namespace
 
 using mrctest::MakeNet;
 using mrctest::Net;
-
-/** Data transmissions of one QP, with the path each took. */
-struct Transmissions
-{
-    /** One transmission. */
-    struct Tx
-    {
-        Time at;        //!< when handed to the NIC
-        uint32_t psn;   //!< PSN
-        uint8_t cause;  //!< MrcQueuePair::TxCause
-        uint16_t plane; //!< plane
-        uint16_t path;  //!< path index in the plane
-    };
-
-    std::vector<Tx> txs;      //!< in order
-    Ptr<MrcPathSelector> sel; //!< the QP's selector
-
-    /**
-     * Trace sink.
-     * @param psn PSN
-     * @param ev EV
-     * @param cause cause
-     */
-    void Record(Ptr<const Packet>, uint32_t psn, uint16_t ev, uint8_t cause)
-    {
-        const auto& e = sel->GetEv(ev);
-        txs.push_back({Simulator::Now(), psn, cause, e.plane, e.path});
-    }
-
-    /** @param qp the QP to watch */
-    void Attach(Ptr<MrcQueuePair> qp)
-    {
-        sel = qp->GetPathSelector();
-        qp->TraceConnectWithoutContext("Tx", MakeCallback(&Transmissions::Record, this));
-    }
-};
-
-/**
- * @param n net
- * @param planes planes
- * @param t1 T1s per plane
- * @param dataQueue switch data queue limit
- * @param qpAttrs queue pair attributes
- * @param evs EV set size
- */
-void
-Build(Net& n,
-      uint32_t planes,
-      uint32_t hostsPerT0,
-      uint32_t t0,
-      uint32_t t1,
-      uint32_t dataQueue,
-      const std::map<std::string, uint32_t>& qpAttrs,
-      uint32_t evs)
-{
-    n.fabric = CreateObject<MrcClosHelper>();
-    n.fabric->SetAttribute("Planes", UintegerValue(planes));
-    n.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    n.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
-    n.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    n.fabric->SetAttribute("DataQueueBytes", UintegerValue(dataQueue));
-    n.fabric->Build();
-    n.stack.SetPathSelector("ns3::MrcAdaptiveSpray", "EvSetSize", UintegerValue(evs));
-    for (const auto& kv : qpAttrs)
-    {
-        n.stack.SetQueuePairAttribute(kv.first, UintegerValue(kv.second));
-    }
-    n.stack.Install(n.fabric);
-    int64_t stream = 1;
-    stream += n.fabric->AssignStreams(stream);
-    n.stack.AssignStreams(stream);
-}
+using mrctest::TxLog;
 
 } // namespace
 
@@ -121,7 +50,7 @@ private:
     {
         Net n = MakeNet(8, 1, 2, 4, "ns3::MrcAdaptiveSpray", 128);
         auto qps = n.stack.Connect(0, 1);
-        Transmissions log;
+        TxLog log;
         log.Attach(qps.first);
         bool ok = false;
         qps.first->SetSendCompletionCallback(MakeBoundCallback(
@@ -192,10 +121,17 @@ public:
 private:
     void DoRun() override
     {
-        Net n;
-        Build(n, 1, 1, 7, 2, 9100, {{"RetryLimit", 1}}, 16);
+        Net n = MakeNet(1,
+                        1,
+                        7,
+                        2,
+                        "ns3::MrcAdaptiveSpray",
+                        16,
+                        1,
+                        {{"RetryLimit", 1}},
+                        {{"DataQueueBytes", 9100}});
         std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
-        std::vector<Transmissions> logs(6);
+        std::vector<TxLog> logs(6);
         for (uint32_t s = 1; s <= 6; ++s)
         {
             pairs.push_back(n.stack.Connect(s, 0));
@@ -317,7 +253,7 @@ private:
     {
         Net n = MakeNet(1, 1, 2, 4, "ns3::MrcAdaptiveSpray", 16);
         auto qps = n.stack.Connect(0, 1);
-        Transmissions log;
+        TxLog log;
         log.Attach(qps.first);
         n.fabric->GetT1(0, 2)->SetBlackhole(true); // for good
         struct Done

@@ -11,12 +11,15 @@
  */
 
 #include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-stack-helper.h"
 
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -45,6 +48,7 @@ struct Net
  * @param evs EV set size
  * @param stream first random stream
  * @param qpAttrs queue pair attributes (unsigned integer ones)
+ * @param fabricAttrs MrcClosHelper attributes (unsigned integer ones)
  * @return the network
  */
 inline Net
@@ -55,7 +59,8 @@ MakeNet(uint32_t planes,
         const std::string& selector = "ns3::MrcAdaptiveSpray",
         uint32_t evs = 32,
         int64_t stream = 1,
-        const std::map<std::string, uint32_t>& qpAttrs = {})
+        const std::map<std::string, uint32_t>& qpAttrs = {},
+        const std::map<std::string, uint32_t>& fabricAttrs = {})
 {
     Net n;
     n.fabric = CreateObject<MrcClosHelper>();
@@ -63,6 +68,10 @@ MakeNet(uint32_t planes,
     n.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
     n.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
     n.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    for (const auto& kv : fabricAttrs)
+    {
+        n.fabric->SetAttribute(kv.first, UintegerValue(kv.second));
+    }
     n.fabric->Build();
     n.stack.SetPathSelector(selector, "EvSetSize", UintegerValue(evs));
     for (const auto& kv : qpAttrs)
@@ -74,6 +83,47 @@ MakeNet(uint32_t planes,
     n.stack.AssignStreams(stream);
     return n;
 }
+
+/** Records data transmissions: time, plane, EV. */
+struct TxLog
+{
+    /** One transmission. */
+    struct Tx
+    {
+        Time at;        //!< when
+        uint32_t psn;   //!< PSN
+        uint16_t ev;    //!< EV
+        uint8_t cause;  //!< TxCause
+        uint16_t plane; //!< plane
+        uint16_t path;  //!< path
+    };
+
+    std::vector<Tx> txs;      //!< in order
+    Ptr<MrcPathSelector> sel; //!< selector
+
+    /**
+     * Trace sink.
+     * @param p packet
+     * @param psn PSN
+     * @param ev EV
+     * @param cause cause
+     */
+    void Record(Ptr<const Packet> /* p */, uint32_t psn, uint16_t ev, uint8_t cause)
+    {
+        const auto& e = sel->GetEv(ev);
+        txs.push_back({Simulator::Now(), psn, ev, cause, e.plane, e.path});
+    }
+
+    /**
+     * Attach to a queue pair.
+     * @param qp the queue pair
+     */
+    void Attach(Ptr<MrcQueuePair> qp)
+    {
+        sel = qp->GetPathSelector();
+        qp->TraceConnectWithoutContext("Tx", MakeCallback(&TxLog::Record, this));
+    }
+};
 
 } // namespace mrctest
 } // namespace ns3

@@ -25,6 +25,7 @@ namespace
 
 using mrctest::MakeNet;
 using mrctest::Net;
+using mrctest::TxLog;
 
 /** Collects completions of one queue pair. */
 class Completions
@@ -96,47 +97,6 @@ struct EvLog
     {
         sel = qp->GetPathSelector();
         sel->TraceConnectWithoutContext("EvStateChange", MakeCallback(&EvLog::Record, this));
-    }
-};
-
-/** Records data transmissions: time, plane, EV. */
-struct TxLog
-{
-    /** One transmission. */
-    struct Tx
-    {
-        Time at;        //!< when
-        uint32_t psn;   //!< PSN
-        uint16_t ev;    //!< EV
-        uint8_t cause;  //!< TxCause
-        uint16_t plane; //!< plane
-        uint16_t path;  //!< path
-    };
-
-    std::vector<Tx> txs;      //!< in order
-    Ptr<MrcPathSelector> sel; //!< selector
-
-    /**
-     * Trace sink.
-     * @param p packet
-     * @param psn PSN
-     * @param ev EV
-     * @param cause cause
-     */
-    void Record(Ptr<const Packet> /* p */, uint32_t psn, uint16_t ev, uint8_t cause)
-    {
-        const auto& e = sel->GetEv(ev);
-        txs.push_back({Simulator::Now(), psn, ev, cause, e.plane, e.path});
-    }
-
-    /**
-     * Attach to a queue pair.
-     * @param qp the queue pair
-     */
-    void Attach(Ptr<MrcQueuePair> qp)
-    {
-        sel = qp->GetPathSelector();
-        qp->TraceConnectWithoutContext("Tx", MakeCallback(&TxLog::Record, this));
     }
 };
 
