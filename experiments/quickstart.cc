@@ -605,7 +605,8 @@ main(int argc, char* argv[])
     }
 
     const bool ok
-        = Check("gpus", prm.gpus >= 4 && prm.gpus <= 4096, "must be between 4 and 4096")
+        = MrcCommandLine::CheckSeed(prm.seed)
+       && Check("gpus", prm.gpus >= 4 && prm.gpus <= 4096, "must be between 4 and 4096")
        && Check("hostsPerT0",
                 prm.hostsPerT0 >= 1 && prm.gpus % prm.hostsPerT0 == 0
                     && prm.gpus / prm.hostsPerT0 >= 2,

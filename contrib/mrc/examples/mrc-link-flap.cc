@@ -364,7 +364,7 @@ main(int argc, char* argv[])
                     && rate.Get().GetBitRate() > 0,
                 "linkRate",
                 "a rate such as 100Gbps");
-    if (!ok)
+    if (!ok || !MrcCommandLine::CheckSeed(prm.seed))
     {
         return 1;
     }

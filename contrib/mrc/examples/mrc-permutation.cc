@@ -111,6 +111,10 @@ main(int argc, char* argv[])
                   << std::endl;
         return 1;
     }
+    if (!MrcCommandLine::CheckSeed(seed))
+    {
+        return 1;
+    }
     RngSeedManager::SetSeed(seed);
 
     Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();

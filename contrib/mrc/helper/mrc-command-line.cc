@@ -102,6 +102,17 @@ MrcCommandLine::Closest(const std::string& name, const std::vector<std::string>&
 }
 
 bool
+MrcCommandLine::CheckSeed(uint64_t seed)
+{
+    if (seed >= 1 && seed <= 4294967086ULL)
+    {
+        return true;
+    }
+    std::cerr << "error: --seed must be between 1 and 4294967086" << std::endl;
+    return false;
+}
+
+bool
 MrcCommandLine::Parse(CommandLine& cmd, int argc, char* argv[])
 {
     const std::vector<std::string> known = KnownOptions(cmd);

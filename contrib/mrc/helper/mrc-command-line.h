@@ -51,6 +51,14 @@ public:
      * @return the closest accepted name (edit distance), or "" if none is close
      */
     static std::string Closest(const std::string& name, const std::vector<std::string>& known);
+
+    /**
+     * ns-3's generator (MRG32k3a) takes seeds from 1 to 4294967086; a value outside (a negative
+     * one wraps around when parsed) is reported in one line instead of aborting inside ns-3.
+     * @param seed the --seed value
+     * @return true if usable; false after printing "error: --seed must be ..."
+     */
+    static bool CheckSeed(uint64_t seed);
 };
 
 } // namespace ns3
