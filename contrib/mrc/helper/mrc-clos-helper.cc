@@ -191,12 +191,41 @@ MrcClosHelper::GetTypeId()
                             "as BGP (deployed: seconds)",
                             TimeValue(Seconds(2)),
                             MakeTimeAccessor(&MrcClosHelper::m_reconvergence),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("EcmpHashing",
+                            "ECMP: resilient (on member loss only that member's flows move; "
+                            "what deployed switches do) or modulo (every flow is rehashed)",
+                            StringValue("resilient"),
+                            MakeStringAccessor(&MrcClosHelper::m_hashing),
+                            MakeStringChecker())
+              .AddAttribute("Pfc",
+                            "Priority flow control on every switch and NIC port for the data "
+                            "class: lossless, the egress data queues never drop (SetRoutedBaseline "
+                            "turns it on)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcClosHelper::m_pfc),
+                            MakeBooleanChecker())
+              .AddAttribute("PfcXoffBytes",
+                            "PFC XOFF threshold per ingress port (0: twice the port's headroom, "
+                            "which follows link delay and rate)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcClosHelper::m_pfcXoff),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("PfcWatchdog",
+                            "PFC watchdog on switch ports: a data class paused this long is "
+                            "declared stormed, dropped and unpaused for 200 ms (0: off)",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&MrcClosHelper::m_pfcWatchdog),
                             MakeTimeChecker(Time(0)));
     return tid;
 }
 
 MrcClosHelper::MrcClosHelper()
     : m_lastHopEcn(false)
+    , m_pfc(false)
+    , m_pfcXoff(0)
+    , m_pfcWatchdog(0)
+    , m_hashing("resilient")
     , m_routing("srv6")
     , m_tiers(2)
     , m_pods(2)
@@ -328,6 +357,10 @@ MrcClosHelper::Validate() const
     {
         e << "Routing must be srv6 or ecmp (got '" << m_routing << "')";
     }
+    else if (m_hashing != "resilient" && m_hashing != "modulo")
+    {
+        e << "EcmpHashing must be resilient or modulo (got '" << m_hashing << "')";
+    }
     else if (m_tiers != 2 && m_tiers != 3)
     {
         e << "Tiers must be 2 or 3 (got " << m_tiers << ")";
@@ -401,7 +434,8 @@ MrcClosHelper::MakeQueue(bool host, bool lastHop) const
         q->SetAttribute("EcnEnabled", BooleanValue(false));
         return q;
     }
-    q->SetAttribute("DataLimit", UintegerValue(m_dataQueue));
+    // Under PFC the data class is lossless: the ingress thresholds bound it, not DataQueueBytes.
+    q->SetAttribute("DataLimit", UintegerValue(m_pfc ? 0x7fffffffu : m_dataQueue));
     q->SetAttribute("ControlLimit", UintegerValue(m_controlQueue));
     q->SetAttribute("TrimEnabled", BooleanValue(m_trim));
     q->SetAttribute("TrimSize", UintegerValue(m_trimSize));
@@ -430,6 +464,15 @@ MrcClosHelper::Connect(Ptr<Node> a,
     pb->SetDataRate(m_linkRate);
     pa->SetQueue(MakeQueue(aHost, aLastHop));
     pb->SetQueue(MakeQueue(bHost, false));
+    if (m_pfc)
+    {
+        // The watchdog guards switch ports (as on switches deployed with PFC).
+        (aHost ? pb : pa)->SetAttribute("PfcWatchdog", TimeValue(m_pfcWatchdog));
+        if (!aHost && !bHost)
+        {
+            pb->SetAttribute("PfcWatchdog", TimeValue(m_pfcWatchdog));
+        }
+    }
     a->AddDevice(pa);
     b->AddDevice(pb);
     pa->Attach(ch);
@@ -479,6 +522,9 @@ MrcClosHelper::Build()
             sw->SetLocatorBlock(m_block, static_cast<uint8_t>(m_blockBits));
             sw->SetAttribute("Latency", TimeValue(m_switchLatency));
             sw->SetEcmpMode(ecmp);
+            sw->SetAttribute("EcmpHashing", StringValue(m_hashing));
+            sw->SetAttribute("PfcEnabled", BooleanValue(m_pfc));
+            sw->SetAttribute("PfcXoffBytes", UintegerValue(m_pfcXoff));
             n->AddDevice(sw);
             return sw;
         };
@@ -600,6 +646,7 @@ MrcClosHelper::SetRoutedBaseline()
     m_routing = "ecmp";
     m_trim = false;
     m_lastHopEcn = true;
+    m_pfc = true;
 }
 
 Ptr<Packet>

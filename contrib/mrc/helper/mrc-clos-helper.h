@@ -78,7 +78,9 @@ public:
 
     /**
      * Configure the conventional routed fabric the RoCE-style baseline runs on: Routing=ecmp,
-     * TrimEnabled=false, LastHopEcn=true (DCQCN needs last-hop marks). Call before Build().
+     * TrimEnabled=false, LastHopEcn=true (DCQCN needs last-hop marks), Pfc=true (a lossless
+     * data class, as deployed RoCE fabrics run). Call before Build(); set Pfc=false after it
+     * for the lossy variant.
      */
     void SetRoutedBaseline();
 
@@ -337,6 +339,10 @@ private:
     Ipv6Address m_block;     //!< locator block
     uint32_t m_blockBits;    //!< locator block length
     bool m_lastHopEcn;       //!< mark ECN on host-facing ports
+    bool m_pfc;              //!< Pfc attribute
+    uint32_t m_pfcXoff;      //!< PfcXoffBytes attribute
+    Time m_pfcWatchdog;      //!< PfcWatchdog attribute
+    std::string m_hashing;   //!< EcmpHashing attribute
     std::string m_routing;   //!< "srv6" or "ecmp"
     uint32_t m_tiers;        //!< 2 or 3
     uint32_t m_pods;         //!< pods (3 tiers)

@@ -112,6 +112,32 @@ MrcChannel::Deliver(Ptr<Packet> packet, Ipv6Header header, uint8_t dst, uint32_t
 }
 
 void
+MrcChannel::TransmitPause(MrcNetDevice* src, uint16_t quanta, Time wait)
+{
+    if (!m_up || m_nDevices != 2)
+    {
+        return;
+    }
+    const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
+    Simulator::ScheduleWithContext(m_devices[dst]->GetNodeId(),
+                                   wait + m_delay,
+                                   &MrcChannel::DeliverPause,
+                                   this,
+                                   quanta,
+                                   dst,
+                                   m_epoch);
+}
+
+void
+MrcChannel::DeliverPause(uint16_t quanta, uint8_t dst, uint32_t epoch)
+{
+    if (epoch == m_epoch && m_up)
+    {
+        m_devices[dst]->ReceivePause(quanta);
+    }
+}
+
+void
 MrcChannel::SetUp(bool up)
 {
     if (up == m_up)

@@ -54,6 +54,16 @@ public:
     bool Transmit(Ptr<Packet> packet, const Ipv6Header& header, MrcNetDevice* src, Time txTime);
 
     /**
+     * Send an IEEE 802.1Qbb PAUSE frame (a MAC control frame, never queued behind data) to the
+     * other end; it arrives after wait plus the propagation delay unless the cable goes down.
+     * @param src the sending end
+     * @param quanta pause time in 512-bit-time quanta of the receiver's rate (0: resume)
+     * @param wait time until the frame can start (the end of the frame being serialized) plus
+     *        its own serialization
+     */
+    void TransmitPause(MrcNetDevice* src, uint16_t quanta, Time wait);
+
+    /**
      * Take the cable up or down (both directions).
      * @param up the new state
      */
@@ -97,6 +107,13 @@ private:
      * @param epoch the cable's epoch when the frame was sent
      */
     void Deliver(Ptr<Packet> packet, Ipv6Header header, uint8_t dst, uint32_t epoch);
+    /**
+     * Hand a PAUSE frame to its receiver.
+     * @param quanta pause quanta
+     * @param dst receiving end
+     * @param epoch the cable's epoch when it was sent
+     */
+    void DeliverPause(uint16_t quanta, uint8_t dst, uint32_t epoch);
 
     Ptr<MrcNetDevice> m_devices[2];                //!< the two ends
     uint32_t m_nDevices;                           //!< how many are attached

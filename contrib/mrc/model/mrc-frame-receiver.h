@@ -31,6 +31,21 @@ public:
      * @param header the IPv6 header (may be modified by the receiver)
      */
     virtual void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) = 0;
+
+    /**
+     * A data frame that arrived on a port was queued intact at an egress queue (PFC ingress
+     * accounting; only queues given an ingress owner call this).
+     * @param port the ingress port
+     * @param bytes its size, IPv6 header included
+     */
+    virtual void IngressCharge(uint32_t /* port */, uint32_t /* bytes */) {}
+
+    /**
+     * A frame charged by IngressCharge left its egress queue (sent or dropped).
+     * @param port the ingress port
+     * @param bytes its size, IPv6 header included
+     */
+    virtual void IngressRelease(uint32_t /* port */, uint32_t /* bytes */) {}
 };
 
 } // namespace ns3

@@ -43,6 +43,30 @@ MrcNetDevice::GetTypeId()
                             UintegerValue(9000),
                             MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
                             MakeUintegerChecker<uint16_t>(1280))
+              .AddAttribute("PfcWatchdog",
+                            "PFC watchdog: a data class paused this long without a break is "
+                            "declared in a pause storm; its queue is dropped and pauses are "
+                            "ignored for PfcWatchdogRestore (0: no watchdog)",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&MrcNetDevice::m_watchdog),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("PfcWatchdogRestore",
+                            "PFC watchdog: how long pauses are ignored after it fires",
+                            TimeValue(MilliSeconds(200)),
+                            MakeTimeAccessor(&MrcNetDevice::m_watchdogRestore),
+                            MakeTimeChecker(Time(0)))
+              .AddTraceSource("PfcPauseSent",
+                              "A PFC PAUSE frame was sent (quanta; 0 = resume)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_pauseTxTrace),
+                              "ns3::TracedValueCallback::Uint16")
+              .AddTraceSource("PfcPauseReceived",
+                              "A PFC PAUSE frame was received (quanta; 0 = resume)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_pauseRxTrace),
+                              "ns3::TracedValueCallback::Uint16")
+              .AddTraceSource("PfcPaused",
+                              "The data class was paused (true) or resumed (false)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_pausedTrace),
+                              "ns3::TracedValueCallback::Bool")
               .AddTraceSource("Sniffer",
                               "Every frame sent or received, IPv6 header included (for pcap)",
                               MakeTraceSourceAccessor(&MrcNetDevice::m_snifferTrace),
@@ -70,6 +94,15 @@ MrcNetDevice::MrcNetDevice()
     , m_psPerByte(80)
     , m_rxLatency(0)
     , m_busyUntil(0)
+    , m_paused(false)
+    , m_pauseStart(0)
+    , m_pausedTime(0)
+    , m_ignorePauseUntil(0)
+    , m_watchdog(0)
+    , m_watchdogRestore(MilliSeconds(200))
+    , m_pausesSent(0)
+    , m_pausesReceived(0)
+    , m_watchdogTriggers(0)
     , m_txEventPending(false)
     , m_linkUp(false)
     , m_txPackets(0)
@@ -83,6 +116,8 @@ MrcNetDevice::~MrcNetDevice() = default;
 void
 MrcNetDevice::DoDispose()
 {
+    m_resumeEvent.Cancel();
+    m_watchdogEvent.Cancel();
     m_node = nullptr;
     m_channel = nullptr;
     if (m_queue)
@@ -151,17 +186,17 @@ MrcNetDevice::GetDataRate() const
 }
 
 bool
-MrcNetDevice::SendFrame(Ptr<Packet> packet, Ipv6Header& header)
+MrcNetDevice::SendFrame(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress)
 {
     if (!m_linkUp)
     {
         m_queue->CountExternalDrop(packet, MrcTrimmingQueue::LINK_DOWN);
         return false;
     }
-    if (!m_txEventPending && Simulator::Now() >= m_busyUntil && m_queue->IsEmpty())
+    if (!m_txEventPending && Simulator::Now() >= m_busyUntil && m_queue->IsEmpty() && !m_paused)
     {
         // Idle serializer: the frame still passes the queue's accounting, then leaves at once.
-        if (m_queue->Enqueue(packet, header) == MrcTrimmingQueue::DROPPED)
+        if (m_queue->Enqueue(packet, header, ingress) == MrcTrimmingQueue::DROPPED)
         {
             return false;
         }
@@ -171,11 +206,11 @@ MrcNetDevice::SendFrame(Ptr<Packet> packet, Ipv6Header& header)
         StartTransmission(p, h);
         return true;
     }
-    if (m_queue->Enqueue(packet, header) == MrcTrimmingQueue::DROPPED)
+    if (m_queue->Enqueue(packet, header, ingress) == MrcTrimmingQueue::DROPPED)
     {
         return false;
     }
-    if (!m_txEventPending)
+    if (!m_txEventPending && (!m_paused || m_queue->HasControl()))
     {
         m_txEventPending = true;
         Simulator::Schedule(m_busyUntil - Simulator::Now(), &MrcNetDevice::TransmitComplete, this);
@@ -215,12 +250,12 @@ MrcNetDevice::TransmitComplete()
     m_txEventPending = false;
     Ptr<Packet> p;
     Ipv6Header h;
-    if (!m_linkUp || !m_queue->Dequeue(p, h))
+    if (!m_linkUp || !m_queue->Dequeue(p, h, !m_paused))
     {
         return;
     }
     StartTransmission(p, h);
-    if (!m_queue->IsEmpty())
+    if (m_paused ? m_queue->HasControl() : !m_queue->IsEmpty())
     {
         m_txEventPending = true;
         Simulator::Schedule(m_busyUntil - Simulator::Now(), &MrcNetDevice::TransmitComplete, this);
@@ -249,12 +284,123 @@ void
 MrcNetDevice::NotifyLinkChange(bool up)
 {
     m_linkUp = up;
+    if (!up && m_paused)
+    {
+        Resume(); // nobody can refresh or lift the pause any more
+    }
     if (!up && m_queue)
     {
         m_queue->Flush();
         m_busyUntil = Simulator::Now();
     }
     m_linkChangeCallbacks();
+}
+
+void
+MrcNetDevice::SendPause(uint16_t quanta)
+{
+    if (!m_channel)
+    {
+        return;
+    }
+    ++m_pausesSent;
+    m_pauseTxTrace(quanta);
+    // A 64-byte MAC control frame, sent at the next frame boundary ahead of the queue.
+    const Time now = Simulator::Now();
+    const Time wait = (m_busyUntil > now ? m_busyUntil - now : Time(0))
+                    + PicoSeconds(64 * m_psPerByte + m_psRounding);
+    m_channel->TransmitPause(this, quanta, wait);
+}
+
+void
+MrcNetDevice::ReceivePause(uint16_t quanta)
+{
+    ++m_pausesReceived;
+    m_pauseRxTrace(quanta);
+    const Time now = Simulator::Now();
+    if (now < m_ignorePauseUntil)
+    {
+        return; // the watchdog broke a storm on this port
+    }
+    if (quanta == 0)
+    {
+        if (m_paused)
+        {
+            Resume();
+        }
+        return;
+    }
+    // One quantum is 512 bit times (64 bytes) at this port's rate.
+    const Time span = PicoSeconds(uint64_t(quanta) * 64 * m_psPerByte);
+    m_resumeEvent.Cancel();
+    m_resumeEvent = Simulator::Schedule(span, &MrcNetDevice::Resume, this);
+    if (!m_paused)
+    {
+        m_paused = true;
+        m_pauseStart = now;
+        m_pausedTrace(true);
+        if (m_watchdog.IsStrictlyPositive())
+        {
+            m_watchdogEvent = Simulator::Schedule(m_watchdog, &MrcNetDevice::OnWatchdog, this);
+        }
+    }
+}
+
+void
+MrcNetDevice::Resume()
+{
+    if (!m_paused)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    m_paused = false;
+    m_pausedTime += now - m_pauseStart;
+    m_resumeEvent.Cancel();
+    m_watchdogEvent.Cancel();
+    m_pausedTrace(false);
+    if (m_linkUp && !m_txEventPending && m_queue && !m_queue->IsEmpty())
+    {
+        m_txEventPending = true;
+        Simulator::Schedule(
+            m_busyUntil > now ? m_busyUntil - now : Time(0), &MrcNetDevice::TransmitComplete, this);
+    }
+}
+
+void
+MrcNetDevice::OnWatchdog()
+{
+    ++m_watchdogTriggers;
+    m_ignorePauseUntil = Simulator::Now() + m_watchdogRestore;
+    if (m_queue)
+    {
+        m_queue->FlushData(MrcTrimmingQueue::PFC_WATCHDOG);
+    }
+    Resume();
+}
+
+uint64_t
+MrcNetDevice::GetPausesSent() const
+{
+    return m_pausesSent;
+}
+
+uint64_t
+MrcNetDevice::GetPausesReceived() const
+{
+    return m_pausesReceived;
+}
+
+Time
+MrcNetDevice::GetPausedTime() const
+{
+    return m_pausedTime + (m_paused ? Simulator::Now() - m_pauseStart : Time(0));
+}
+
+uint64_t
+MrcNetDevice::GetWatchdogTriggers() const
+{
+    return m_watchdogTriggers;
 }
 
 Time

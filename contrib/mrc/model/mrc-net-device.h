@@ -8,6 +8,7 @@
 #include "mrc-frame-receiver.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/event-id.h"
 #include "ns3/ipv6-header.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -23,6 +24,11 @@ class MrcTrimmingQueue;
 /**
  * @ingroup mrc
  * @brief A switch or NIC port: a trimming queue in front of a serializer on an MrcChannel.
+ *
+ * PFC (IEEE 802.1Qbb): a port stops sending data-class frames when a PAUSE arrives (after the
+ * frame on the wire), for the quanta it names or until a zero-quanta PAUSE; control-class
+ * frames (ACKs, NACKs, CNPs) keep flowing, as on a NIC where they ride another priority. An
+ * optional watchdog breaks pause storms. The switch decides when to send PAUSE frames.
  *
  * Frames are raw IPv6 (no link-layer header; pcap files use DLT_RAW). The fast path,
  * SendFrame() and MrcFrameReceiver::ReceiveFrame(), passes the IPv6 header parsed beside the
@@ -62,9 +68,10 @@ public:
      * Queue a frame for transmission.
      * @param packet the IPv6 payload
      * @param header the IPv6 header
+     * @param ingress the switch port it arrived on, charged while it waits (PFC), or 0xffff
      * @return false if it was dropped (queue full or link down)
      */
-    bool SendFrame(Ptr<Packet> packet, Ipv6Header& header);
+    bool SendFrame(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress = 0xffff);
 
     /**
      * Called by the channel when a frame arrives.
@@ -78,6 +85,35 @@ public:
      * @param up the new state
      */
     void NotifyLinkChange(bool up);
+
+    /**
+     * PFC: send an IEEE 802.1Qbb PAUSE for the data (lossless) class to the other end of the
+     * cable. It leaves after the frame being serialized, ahead of anything queued.
+     * @param quanta pause time in quanta of 512 bit times (0 resumes at once)
+     */
+    void SendPause(uint16_t quanta);
+
+    /**
+     * PFC: a PAUSE arrived. The data class stops after the frame being serialized, for quanta x
+     * 512 bit times or until a PAUSE with zero quanta; control frames keep flowing.
+     * @param quanta pause quanta
+     */
+    void ReceivePause(uint16_t quanta);
+
+    /** @return true while the data class is paused */
+    bool IsPaused() const
+    {
+        return m_paused;
+    }
+
+    /** @return PAUSE frames sent (XOFF and XON) */
+    uint64_t GetPausesSent() const;
+    /** @return PAUSE frames received */
+    uint64_t GetPausesReceived() const;
+    /** @return total time the data class was paused, the current pause included */
+    Time GetPausedTime() const;
+    /** @return times the PFC watchdog broke a pause */
+    uint64_t GetWatchdogTriggers() const;
 
     /** @return the delay added to every arrival (a switch's forwarding latency) */
     Time GetRxLatency() const
@@ -152,6 +188,10 @@ private:
     void Sniff(Ptr<const Packet> packet, const Ipv6Header& header);
     /** Start sending the next queued frame if the serializer is idle. */
     void TransmitComplete();
+    /** The pause ended (quanta ran out, a zero-quanta PAUSE came, or the watchdog broke it). */
+    void Resume();
+    /** The data class stayed paused for PfcWatchdog: drop it and ignore pauses for a while. */
+    void OnWatchdog();
     /**
      * Put a frame on the wire now.
      * @param packet the payload
@@ -173,6 +213,17 @@ private:
     uint64_t m_psPerByte;          //!< serialization time per byte, picoseconds
     Time m_rxLatency;              //!< added to arrivals
     Time m_busyUntil;              //!< serializer busy until
+    bool m_paused;                 //!< PFC: data class paused
+    Time m_pauseStart;             //!< PFC: when the current pause began
+    Time m_pausedTime;             //!< PFC: paused time of the pauses that ended
+    Time m_ignorePauseUntil;       //!< PFC watchdog: pauses ignored until then
+    Time m_watchdog;               //!< PfcWatchdog attribute (0: off)
+    Time m_watchdogRestore;        //!< PfcWatchdogRestore attribute
+    EventId m_resumeEvent;         //!< PFC: end of the current pause
+    EventId m_watchdogEvent;       //!< PFC watchdog check
+    uint64_t m_pausesSent;         //!< PAUSE frames sent
+    uint64_t m_pausesReceived;     //!< PAUSE frames received
+    uint64_t m_watchdogTriggers;   //!< pauses broken by the watchdog
     bool m_txEventPending;         //!< a TransmitComplete is scheduled
     bool m_linkUp;                 //!< cable state as last notified
     uint64_t m_txPackets;          //!< frames sent
@@ -184,6 +235,9 @@ private:
     TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< full frames (IPv6 header included)
     TracedCallback<Ptr<const Packet>> m_macTxTrace;   //!< frame put on the wire
     TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< frame received
+    TracedCallback<uint16_t> m_pauseTxTrace;          //!< PAUSE sent (quanta)
+    TracedCallback<uint16_t> m_pauseRxTrace;          //!< PAUSE received (quanta)
+    TracedCallback<bool> m_pausedTrace;               //!< data class paused / resumed
 };
 
 } // namespace ns3

@@ -4,16 +4,23 @@
 
 #include "mrc-switch-net-device.h"
 
+#include "mrc-channel.h"
+#include "mrc-dscp.h"
 #include "mrc-net-device.h"
+#include "mrc-trimming-queue.h"
 #include "mrc-usid-carrier.h"
 
+#include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 
 namespace ns3
 {
@@ -42,6 +49,8 @@ MrcSwitchNetDevice::DropReasonName(uint32_t reason)
             return "Blackhole";
         case NO_ROUTE:
             return "NoRoute";
+        case PFC_HEADROOM:
+            return "PfcHeadroom";
         default:
             return "Unknown";
     }
@@ -67,6 +76,42 @@ MrcSwitchNetDevice::GetTypeId()
                             MakeTimeAccessor(&MrcSwitchNetDevice::SetLatency,
                                              &MrcSwitchNetDevice::GetLatency),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute("EcmpHashing",
+                            "ECMP on member loss: resilient (only the lost member's flows move) "
+                            "or modulo (every flow is rehashed over the usable members)",
+                            StringValue("resilient"),
+                            MakeStringAccessor(&MrcSwitchNetDevice::SetEcmpHashing,
+                                               &MrcSwitchNetDevice::GetEcmpHashing),
+                            MakeStringChecker())
+              .AddAttribute("PfcEnabled",
+                            "Priority flow control for the data class (lossless; the RoCE "
+                            "baseline). Needs drop-free egress queues for data.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcSwitchNetDevice::m_pfc),
+                            MakeBooleanChecker())
+              .AddAttribute("PfcXoffBytes",
+                            "PFC: per ingress port, queued data bytes at which a PAUSE is sent "
+                            "(0: twice the port's headroom)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcSwitchNetDevice::m_pfcXoffAttr),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("PfcXonBytes",
+                            "PFC: the charge at which the pause is lifted (0: XOFF minus two "
+                            "MTUs, at least half of XOFF)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcSwitchNetDevice::m_pfcXonAttr),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("PfcHeadroomBytes",
+                            "PFC: room above XOFF for what is on the cable when the PAUSE goes "
+                            "out (0: 2 x (link delay + Latency) x rate + 3 MTUs, per port)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcSwitchNetDevice::m_pfcHeadroomAttr),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("PfcQuanta",
+                            "PFC: pause time a PAUSE asks for, in 512-bit-time quanta",
+                            UintegerValue(65535),
+                            MakeUintegerAccessor(&MrcSwitchNetDevice::m_pfcQuanta),
+                            MakeUintegerChecker<uint16_t>(1))
               .AddTraceSource("Forward",
                               "A packet was handed to an egress port (packet, inPort, outPort)",
                               MakeTraceSourceAccessor(&MrcSwitchNetDevice::m_forwardTrace),
@@ -85,6 +130,12 @@ MrcSwitchNetDevice::MrcSwitchNetDevice()
     , m_blackhole(false)
     , m_ecmp(false)
     , m_hashSeed(12345)
+    , m_resilient(true)
+    , m_pfc(false)
+    , m_pfcXoffAttr(0)
+    , m_pfcXonAttr(0)
+    , m_pfcHeadroomAttr(0)
+    , m_pfcQuanta(65535)
     , m_latency(NanoSeconds(500))
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())
@@ -102,12 +153,147 @@ MrcSwitchNetDevice::DoInitialize()
 {
     // The simulation is starting: from now on the static table is immutable.
     m_frozen = true;
+    if (m_pfc)
+    {
+        SetupPfc();
+    }
     NetDevice::DoInitialize();
+}
+
+void
+MrcSwitchNetDevice::SetupPfc()
+{
+    const std::size_t n = m_ports.size();
+    m_ingressBytes.assign(n, 0);
+    m_maxIngressBytes.assign(n, 0);
+    m_xoff.assign(n, 0);
+    m_xon.assign(n, 0);
+    m_limit.assign(n, 0);
+    m_pauseOn.assign(n, 0);
+    m_refresh.assign(n, EventId());
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const Ptr<MrcNetDevice>& port = m_ports[i];
+        const uint32_t mtu = port->GetMtu();
+        uint32_t headroom = m_pfcHeadroomAttr;
+        if (headroom == 0)
+        {
+            // What the upstream still sends until it sees the PAUSE (the PAUSE waits for our
+            // frame on the wire, then crosses the cable; the upstream finishes its frame) and
+            // what is on the cable and in our pipeline then.
+            const Time delay = port->GetMrcChannel() ? port->GetMrcChannel()->GetDelay() : Time(0);
+            const double seconds = 2 * (delay + m_latency).GetSeconds();
+            headroom
+                = static_cast<uint32_t>(seconds * port->GetDataRate().GetBitRate() / 8) + 3 * mtu;
+        }
+        m_xoff[i] = m_pfcXoffAttr != 0 ? m_pfcXoffAttr : 2 * headroom;
+        m_xon[i] = m_pfcXonAttr != 0
+                     ? std::min(m_pfcXonAttr, m_xoff[i])
+                     : std::max(m_xoff[i] / 2, m_xoff[i] > 2 * mtu ? m_xoff[i] - 2 * mtu : 0);
+        m_limit[i] = m_xoff[i] + headroom;
+        if (port->GetQueue())
+        {
+            port->GetQueue()->SetIngressOwner(this);
+        }
+    }
+}
+
+void
+MrcSwitchNetDevice::IngressCharge(uint32_t port, uint32_t bytes)
+{
+    uint32_t& b = m_ingressBytes[port];
+    b += bytes;
+    if (b > m_maxIngressBytes[port])
+    {
+        m_maxIngressBytes[port] = b;
+    }
+    if (!m_pauseOn[port] && b >= m_xoff[port])
+    {
+        m_pauseOn[port] = 1;
+        m_ports[port]->SendPause(m_pfcQuanta);
+        RefreshPause(port);
+    }
+}
+
+void
+MrcSwitchNetDevice::IngressRelease(uint32_t port, uint32_t bytes)
+{
+    uint32_t& b = m_ingressBytes[port];
+    b -= bytes;
+    if (m_pauseOn[port] && b <= m_xon[port])
+    {
+        m_pauseOn[port] = 0;
+        m_refresh[port].Cancel();
+        m_ports[port]->SendPause(0);
+    }
+}
+
+void
+MrcSwitchNetDevice::RefreshPause(uint32_t port)
+{
+    // Pause time is quanta x 512 bit times at the port's rate; refresh at half of it.
+    const Time half = Seconds(double(m_pfcQuanta) * 512 / 2
+                              / double(m_ports[port]->GetDataRate().GetBitRate()));
+    m_refresh[port] = Simulator::Schedule(
+        half,
+        +[](MrcSwitchNetDevice* sw, uint32_t p)
+        {
+            if (sw->m_pauseOn[p])
+            {
+                sw->m_ports[p]->SendPause(sw->m_pfcQuanta);
+                sw->RefreshPause(p);
+            }
+        },
+        this,
+        port);
+}
+
+uint32_t
+MrcSwitchNetDevice::GetIngressBytes(uint32_t port) const
+{
+    return port < m_ingressBytes.size() ? m_ingressBytes[port] : 0;
+}
+
+uint32_t
+MrcSwitchNetDevice::GetMaxIngressBytes(uint32_t port) const
+{
+    return port < m_maxIngressBytes.size() ? m_maxIngressBytes[port] : 0;
+}
+
+uint32_t
+MrcSwitchNetDevice::GetPfcXoff(uint32_t port) const
+{
+    return port < m_xoff.size() ? m_xoff[port] : 0;
+}
+
+uint32_t
+MrcSwitchNetDevice::GetPfcLimit(uint32_t port) const
+{
+    return port < m_limit.size() ? m_limit[port] : 0;
+}
+
+void
+MrcSwitchNetDevice::SetEcmpHashing(std::string value)
+{
+    NS_ABORT_MSG_UNLESS(value == "resilient" || value == "modulo",
+                        "MrcSwitchNetDevice: EcmpHashing must be resilient or modulo (got '"
+                            << value << "')");
+    m_resilient = value == "resilient";
+}
+
+std::string
+MrcSwitchNetDevice::GetEcmpHashing() const
+{
+    return m_resilient ? "resilient" : "modulo";
 }
 
 void
 MrcSwitchNetDevice::DoDispose()
 {
+    for (auto& e : m_refresh)
+    {
+        e.Cancel();
+    }
     for (auto& p : m_ports)
     {
         p->SetFrameReceiver(nullptr, 0);
@@ -233,6 +419,12 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, Ipv6Header
         Drop(packet, BLACKHOLE);
         return;
     }
+    if (m_pfc && MrcDscp::Dscp(header.GetTrafficClass()) == MrcDscp::DATA
+        && m_ingressBytes[inPort] + packet->GetSize() + 40 > m_limit[inPort])
+    {
+        Drop(packet, PFC_HEADROOM);
+        return;
+    }
     if (m_ecmp)
     {
         ForwardEcmp(inPort, packet, header);
@@ -279,7 +471,7 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, Ipv6Header
     header.SetDestination(Ipv6Address(a));
     ++m_forwarded;
     m_forwardTrace(packet, inPort, out);
-    port->SendFrame(packet, header);
+    port->SendFrame(packet, header, static_cast<uint16_t>(inPort));
 }
 
 void
@@ -293,17 +485,6 @@ MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, Ipv6Header&
         Drop(packet, NO_ROUTE);
         return;
     }
-    const std::vector<uint16_t>& group = m_groups[m_hostGroup[host]];
-    uint32_t usable = 0;
-    for (uint16_t p : group)
-    {
-        usable += m_portUsable[p];
-    }
-    if (usable == 0)
-    {
-        Drop(packet, NO_ROUTE);
-        return;
-    }
     const uint8_t hopLimit = header.GetHopLimit();
     if (hopLimit <= 1)
     {
@@ -312,7 +493,12 @@ MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, Ipv6Header&
     }
     uint8_t src[16];
     header.GetSource().GetBytes(src);
-    const uint16_t out = PickEcmp(group, usable, HostIdOf(src), host, header.GetFlowLabel());
+    const uint16_t out = PickEcmp(m_hostGroup[host], HostIdOf(src), host, header.GetFlowLabel());
+    if (out == NO_PORT)
+    {
+        Drop(packet, NO_ROUTE);
+        return;
+    }
     MrcNetDevice* port = PeekPointer(m_ports[out]);
     if (!port->IsLinkUp())
     {
@@ -323,18 +509,18 @@ MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, Ipv6Header&
     header.SetHopLimit(hopLimit - 1);
     ++m_forwarded;
     m_forwardTrace(packet, inPort, out);
-    port->SendFrame(packet, header);
+    port->SendFrame(packet, header, static_cast<uint16_t>(inPort));
 }
 
 uint16_t
-MrcSwitchNetDevice::PickEcmp(const std::vector<uint16_t>& group,
-                             uint32_t usable,
+MrcSwitchNetDevice::PickEcmp(uint32_t g,
                              uint32_t srcHost,
                              uint32_t dstHost,
                              uint32_t flowLabel) const
 {
-    // The flow hash: source, destination and flow label (which carries the EV, as the UDP
-    // source port does on a real RoCEv2 fabric), salted per switch against polarisation.
+    // The flow hash: source, destination and flow label (which carries the per-QP entropy, as
+    // the UDP source port does on a real RoCEv2 fabric), salted per switch against
+    // polarisation.
     uint64_t h = (uint64_t(srcHost) << 32) ^ dstHost;
     h ^= uint64_t(flowLabel) * 0x9E3779B97F4A7C15ULL;
     h ^= m_hashSeed;
@@ -343,15 +529,37 @@ MrcSwitchNetDevice::PickEcmp(const std::vector<uint16_t>& group,
     h ^= h >> 33;
     h *= 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
-    uint32_t k = static_cast<uint32_t>(h % usable);
-    for (uint16_t p : group)
+    const std::vector<uint16_t>& group = m_groups[g];
+    const std::vector<uint8_t>& mask = m_groupMask[g];
+    const auto n = static_cast<uint32_t>(group.size());
+    if (m_resilient)
     {
-        if (m_portUsable[p] && k-- == 0)
+        // The flow's home member, if it is still in the route and usable.
+        const uint32_t home = static_cast<uint32_t>(h % n);
+        if (mask[home] && m_portUsable[group[home]])
         {
-            return p;
+            return group[home];
+        }
+        h /= n; // the rest of the hash spreads the lost member's flows
+    }
+    uint32_t usable = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        usable += mask[i] & m_portUsable[group[i]];
+    }
+    if (usable == 0)
+    {
+        return NO_PORT;
+    }
+    uint32_t k = static_cast<uint32_t>(h % usable);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (mask[i] && m_portUsable[group[i]] && k-- == 0)
+        {
+            return group[i];
         }
     }
-    return group[0];
+    return NO_PORT;
 }
 
 uint16_t
@@ -366,13 +574,7 @@ MrcSwitchNetDevice::GetEcmpEgress(Ipv6Address src, Ipv6Address dst, uint32_t flo
     {
         return NO_PORT;
     }
-    const std::vector<uint16_t>& group = m_groups[m_hostGroup[host]];
-    uint32_t usable = 0;
-    for (uint16_t p : group)
-    {
-        usable += m_portUsable[p];
-    }
-    return usable == 0 ? NO_PORT : PickEcmp(group, usable, HostIdOf(s), host, flowLabel);
+    return PickEcmp(m_hostGroup[host], HostIdOf(s), host, flowLabel);
 }
 
 bool
@@ -397,9 +599,71 @@ void
 MrcSwitchNetDevice::SetEcmpRoutes(std::vector<uint32_t> hostGroup,
                                   std::vector<std::vector<uint16_t>> groups)
 {
-    m_hostGroup = std::move(hostGroup);
-    m_groups = std::move(groups);
     m_portUsable.resize(m_ports.size(), 1);
+    if (!m_resilient || m_baseGroups.empty())
+    {
+        // Modulo hashing, or the first routes: the groups as given.
+        if (m_baseGroups.empty())
+        {
+            m_baseHostGroup = hostGroup;
+            m_baseGroups = groups;
+        }
+        m_groupMask.clear();
+        for (const auto& g : groups)
+        {
+            m_groupMask.emplace_back(g.size(), 1);
+        }
+        m_hostGroup = std::move(hostGroup);
+        m_groups = std::move(groups);
+        return;
+    }
+    // Resilient hashing across reconvergence: a destination whose new group is a subset of its
+    // first group keeps the first group's member order, with the withdrawn members masked, so
+    // that only their flows move.
+    std::map<std::pair<uint32_t, std::vector<uint8_t>>, uint32_t> index;
+    std::vector<std::vector<uint16_t>> outGroups;
+    std::vector<std::vector<uint8_t>> outMasks;
+    std::vector<uint32_t> outHostGroup(hostGroup.size());
+    for (std::size_t host = 0; host < hostGroup.size(); ++host)
+    {
+        const std::vector<uint16_t>& now = groups[hostGroup[host]];
+        uint32_t base = host < m_baseHostGroup.size() ? m_baseHostGroup[host] : UINT32_MAX;
+        std::vector<uint8_t> mask;
+        if (base != UINT32_MAX)
+        {
+            const std::vector<uint16_t>& first = m_baseGroups[base];
+            mask.assign(first.size(), 0);
+            for (uint16_t p : now)
+            {
+                auto it = std::find(first.begin(), first.end(), p);
+                if (it == first.end())
+                {
+                    base = UINT32_MAX; // a member the first routes did not have
+                    break;
+                }
+                mask[it - first.begin()] = 1;
+            }
+        }
+        if (base == UINT32_MAX)
+        {
+            outHostGroup[host] = static_cast<uint32_t>(outGroups.size());
+            outGroups.push_back(now);
+            outMasks.emplace_back(now.size(), 1);
+            continue;
+        }
+        auto key = std::make_pair(base, mask);
+        auto it = index.find(key);
+        if (it == index.end())
+        {
+            it = index.emplace(key, static_cast<uint32_t>(outGroups.size())).first;
+            outGroups.push_back(m_baseGroups[base]);
+            outMasks.push_back(std::move(mask));
+        }
+        outHostGroup[host] = it->second;
+    }
+    m_hostGroup = std::move(outHostGroup);
+    m_groups = std::move(outGroups);
+    m_groupMask = std::move(outMasks);
 }
 
 void

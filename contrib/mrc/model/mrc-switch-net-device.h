@@ -7,6 +7,7 @@
 
 #include "mrc-frame-receiver.h"
 
+#include "ns3/event-id.h"
 #include "ns3/ipv6-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -38,6 +39,19 @@ class MrcNetDevice;
  *
  * Forwarding latency (attribute Latency) is applied by the ingress ports as a receive delay,
  * so a hop costs no extra event.
+ *
+ * ECMP mode (the routed baseline) hashes a flow (source, destination, flow label: the flow
+ * label carries a per-QP value, as RoCEv2's UDP source port does) onto a next-hop group.
+ * Resilient hashing (EcmpHashing=resilient, the default) gives each flow a home member; when a
+ * member is lost (local detection or a route withdrawn by reconvergence) only that member's
+ * flows move, spread over the others, and they return when it comes back. Modulo hashing
+ * rehashes every flow over the usable members.
+ *
+ * PFC (PfcEnabled): every data frame waiting in an egress queue is charged to the port it came
+ * in on. When a port's charge reaches its XOFF threshold the switch sends a PAUSE out of that
+ * port (refreshed every half pause time), and a zero-quanta PAUSE once it falls to XON; the
+ * headroom above XOFF absorbs what is already on the cable. A frame that would overflow the
+ * headroom is dropped (PFC_HEADROOM) and means the thresholds are wrong.
  */
 class MrcSwitchNetDevice
     : public NetDevice
@@ -55,6 +69,7 @@ public:
         PORT_DOWN,        //!< egress port's link is down
         BLACKHOLE,        //!< the switch is blackholing (fault injection)
         NO_ROUTE,         //!< ECMP mode: no usable next hop toward the destination
+        PFC_HEADROOM,     //!< PFC: the ingress port's headroom overflowed (misconfiguration)
         DROP_REASON_COUNT //!< number of reasons
     };
 
@@ -171,6 +186,27 @@ public:
     uint16_t GetEcmpEgress(Ipv6Address src, Ipv6Address dst, uint32_t flowLabel) const;
 
     /**
+     * @param port a port
+     * @return data bytes that arrived on it and still wait in egress queues (PFC accounting)
+     */
+    uint32_t GetIngressBytes(uint32_t port) const;
+    /**
+     * @param port a port
+     * @return the largest GetIngressBytes(port) seen
+     */
+    uint32_t GetMaxIngressBytes(uint32_t port) const;
+    /**
+     * @param port a port
+     * @return its XOFF threshold, bytes (after initialization)
+     */
+    uint32_t GetPfcXoff(uint32_t port) const;
+    /**
+     * @param port a port
+     * @return its XOFF threshold plus headroom, bytes (after initialization)
+     */
+    uint32_t GetPfcLimit(uint32_t port) const;
+
+    /**
      * Read the destination host id from a routed-fabric address (its low 32 bits).
      * @param address the address
      * @return the host id
@@ -195,6 +231,8 @@ public:
 
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) override;
+    void IngressCharge(uint32_t port, uint32_t bytes) override;
+    void IngressRelease(uint32_t port, uint32_t bytes) override;
 
     // NetDevice (a switch is not an IP endpoint: Send() refuses)
     void SetIfIndex(const uint32_t index) override;
@@ -250,11 +288,20 @@ private:
      * @param flowLabel flow label
      * @return the port
      */
-    uint16_t PickEcmp(const std::vector<uint16_t>& group,
-                      uint32_t usable,
-                      uint32_t srcHost,
-                      uint32_t dstHost,
-                      uint32_t flowLabel) const;
+    uint16_t PickEcmp(uint32_t group, uint32_t srcHost, uint32_t dstHost, uint32_t flowLabel) const;
+    /** Work out each port's PFC thresholds and take charge of its queue's accounting. */
+    void SetupPfc();
+    /**
+     * Re-send the XOFF PAUSE on a port while its charge stays above XON.
+     * @param port the port
+     */
+    void RefreshPause(uint32_t port);
+    /**
+     * @param value "resilient" or "modulo"
+     */
+    void SetEcmpHashing(std::string value);
+    /** @return "resilient" or "modulo" */
+    std::string GetEcmpHashing() const;
     /**
      * @param latency the new forwarding latency, applied to all ports
      */
@@ -273,7 +320,23 @@ private:
     bool m_ecmp;                                       //!< destination-based ECMP mode
     uint32_t m_hashSeed;                               //!< ECMP hash seed (per switch)
     std::vector<uint32_t> m_hostGroup;                 //!< ECMP: host id -> group
-    std::vector<std::vector<uint16_t>> m_groups;       //!< ECMP: next-hop groups
+    std::vector<std::vector<uint16_t>> m_groups;       //!< ECMP: next-hop groups (members)
+    std::vector<std::vector<uint8_t>> m_groupMask;     //!< ECMP: member in the route now
+    std::vector<uint32_t> m_baseHostGroup;             //!< ECMP: first routes (resilient)
+    std::vector<std::vector<uint16_t>> m_baseGroups;   //!< ECMP: first groups (resilient)
+    bool m_resilient;                                  //!< resilient (true) or modulo hashing
+    bool m_pfc;                                        //!< PfcEnabled attribute
+    uint32_t m_pfcXoffAttr;                            //!< PfcXoffBytes attribute (0: auto)
+    uint32_t m_pfcXonAttr;                             //!< PfcXonBytes attribute (0: auto)
+    uint32_t m_pfcHeadroomAttr;                        //!< PfcHeadroomBytes attribute (0: auto)
+    uint16_t m_pfcQuanta;                              //!< PfcQuanta attribute
+    std::vector<uint32_t> m_ingressBytes;              //!< PFC: charge per ingress port
+    std::vector<uint32_t> m_maxIngressBytes;           //!< PFC: high-water mark per port
+    std::vector<uint32_t> m_xoff;                      //!< PFC: XOFF per port
+    std::vector<uint32_t> m_xon;                       //!< PFC: XON per port
+    std::vector<uint32_t> m_limit;                     //!< PFC: XOFF + headroom per port
+    std::vector<uint8_t> m_pauseOn;                    //!< PFC: XOFF sent, XON not yet
+    std::vector<EventId> m_refresh;                    //!< PFC: XOFF refresh timers
     std::vector<uint8_t> m_portUsable;                 //!< ECMP: local detection state
     Time m_latency;                                    //!< forwarding latency
     uint32_t m_ifIndex;                                //!< interface index

@@ -36,6 +36,8 @@ MrcTrimmingQueue::DropReasonName(uint32_t reason)
             return "TrimmedOverflow";
         case LINK_DOWN:
             return "LinkDown";
+        case PFC_WATCHDOG:
+            return "PfcWatchdog";
         default:
             return "Unknown";
     }
@@ -118,7 +120,8 @@ MrcTrimmingQueue::GetTypeId()
 }
 
 MrcTrimmingQueue::MrcTrimmingQueue()
-    : m_dataBytes(0)
+    : m_ingressOwner(nullptr)
+    , m_dataBytes(0)
     , m_controlBytes(0)
     , m_maxDataBytes(0)
     , m_arrivals(0)
@@ -143,7 +146,7 @@ MrcTrimmingQueue::DoDispose()
 }
 
 MrcTrimmingQueue::Outcome
-MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
+MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress)
 {
     ++m_arrivals;
     const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
@@ -156,7 +159,7 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
             return DROPPED;
         }
         m_controlBytes += bytes;
-        m_control.Push(packet, header);
+        m_control.Push(packet, header, NO_INGRESS);
         ++m_enqueued;
         m_enqueueTrace(packet);
         return ENQUEUED;
@@ -187,7 +190,15 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
         {
             m_maxDataBytes = m_dataBytes;
         }
-        m_data.Push(packet, header);
+        if (m_ingressOwner != nullptr && ingress != NO_INGRESS)
+        {
+            m_ingressOwner->IngressCharge(ingress, bytes);
+        }
+        else
+        {
+            ingress = NO_INGRESS;
+        }
+        m_data.Push(packet, header, ingress);
         ++m_enqueued;
         m_enqueueTrace(packet);
         return ENQUEUED;
@@ -213,21 +224,21 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header)
         m_lastHop ? MrcDscp::TRIMMED_LAST_HOP : MrcDscp::TRIMMED, MrcDscp::Ecn(tc)));
     header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
     m_controlBytes += trimmedBytes;
-    m_control.Push(packet, header);
+    m_control.Push(packet, header, NO_INGRESS);
     ++m_trimmed;
     m_trimTrace(packet, m_lastHop);
     return TRIMMED;
 }
 
 bool
-MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header)
+MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header, bool dataAllowed)
 {
     Ring* q;
     if (!m_control.Empty())
     {
         q = &m_control;
     }
-    else if (!m_data.Empty())
+    else if (dataAllowed && !m_data.Empty())
     {
         q = &m_data;
     }
@@ -238,6 +249,7 @@ MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header)
     Item& item = q->Front();
     packet = std::move(item.packet);
     header = item.header;
+    const uint16_t ingress = item.ingress;
     q->Pop();
     const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
     if (q == &m_control)
@@ -247,6 +259,10 @@ MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header)
     else
     {
         m_dataBytes -= bytes;
+        if (ingress != NO_INGRESS)
+        {
+            m_ingressOwner->IngressRelease(ingress, bytes);
+        }
     }
     ++m_dequeued;
     m_dequeueTrace(packet);
@@ -254,23 +270,43 @@ MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header)
 }
 
 void
+MrcTrimmingQueue::SetIngressOwner(MrcFrameReceiver* owner)
+{
+    m_ingressOwner = owner;
+}
+
+void
 MrcTrimmingQueue::Flush()
 {
-    for (auto* q : {&m_control, &m_data})
-    {
-        q->ForEach(
-            [this](Item& item)
-            {
-                Drop(item.packet, LINK_DOWN);
-            });
-        q->Clear();
-    }
+    m_control.ForEach(
+        [this](Item& item)
+        {
+            Drop(item.packet, LINK_DOWN);
+        });
+    m_control.Clear();
     m_controlBytes = 0;
+    FlushData(LINK_DOWN);
+}
+
+void
+MrcTrimmingQueue::FlushData(DropReason reason)
+{
+    m_data.ForEach(
+        [this, reason](Item& item)
+        {
+            if (item.ingress != NO_INGRESS)
+            {
+                m_ingressOwner->IngressRelease(item.ingress,
+                                               item.packet->GetSize() + IPV6_HEADER_BYTES);
+            }
+            Drop(item.packet, reason);
+        });
+    m_data.Clear();
     m_dataBytes = 0;
 }
 
 void
-MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const Ipv6Header& header)
+MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const Ipv6Header& header, uint16_t ingress)
 {
     if (m_size == m_items.size())
     {
@@ -285,6 +321,7 @@ MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const Ipv6Header& header)
     Item& slot = m_items[(m_head + m_size) & (m_items.size() - 1)];
     slot.packet = std::move(packet);
     slot.header = header;
+    slot.ingress = ingress;
     ++m_size;
 }
 

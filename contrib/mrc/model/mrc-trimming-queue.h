@@ -5,6 +5,8 @@
 #ifndef MRC_TRIMMING_QUEUE_H
 #define MRC_TRIMMING_QUEUE_H
 
+#include "mrc-frame-receiver.h"
+
 #include "ns3/ipv6-header.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -47,6 +49,7 @@ public:
         CONTROL_OVERFLOW,  //!< control class full
         TRIMMED_OVERFLOW,  //!< trimmed header found the control class full
         LINK_DOWN,         //!< queued for (or sent to) a link that went down
+        PFC_WATCHDOG,      //!< data dropped by the PFC watchdog (a port paused too long)
         DROP_REASON_COUNT  //!< number of reasons
     };
 
@@ -57,6 +60,9 @@ public:
         TRIMMED,      //!< trimmed, header queued in the control class
         DROPPED       //!< dropped
     };
+
+    /** Ingress port of a frame that did not come from a switch port (host sends). */
+    static constexpr uint16_t NO_INGRESS = 0xffff;
 
     /**
      * @param reason a DropReason
@@ -87,17 +93,20 @@ public:
      * Offer a packet.
      * @param packet the IPv6 payload (trimming shortens it)
      * @param header its IPv6 header (trimming and marking rewrite its Traffic Class)
+     * @param ingress the switch port the packet arrived on (NO_INGRESS for host sends); a data
+     *        packet queued intact is charged to it at the ingress owner until it leaves
      * @return the outcome
      */
-    Outcome Enqueue(Ptr<Packet> packet, Ipv6Header& header);
+    Outcome Enqueue(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress = NO_INGRESS);
 
     /**
      * Take the next packet, control class first.
      * @param packet set to the packet
      * @param header set to its header
-     * @return false if both classes are empty
+     * @param dataAllowed false while the data class is paused (PFC): only control leaves
+     * @return false if nothing may leave
      */
-    bool Dequeue(Ptr<Packet>& packet, Ipv6Header& header);
+    bool Dequeue(Ptr<Packet>& packet, Ipv6Header& header, bool dataAllowed = true);
 
     /** @return true if both classes are empty */
     bool IsEmpty() const
@@ -105,8 +114,27 @@ public:
         return m_data.Empty() && m_control.Empty();
     }
 
+    /** @return true if the control class holds a packet */
+    bool HasControl() const
+    {
+        return !m_control.Empty();
+    }
+
+    /**
+     * Tell whom to charge and release ingress bytes (PFC accounting at a switch). Without an
+     * owner no accounting happens.
+     * @param owner the switch (outlives the queue's use), or null
+     */
+    void SetIngressOwner(MrcFrameReceiver* owner);
+
     /** Drop everything queued with reason LINK_DOWN. */
     void Flush();
+
+    /**
+     * Drop the data class (the PFC watchdog's action on a port paused too long).
+     * @param reason the reason counted
+     */
+    void FlushData(DropReason reason);
 
     /**
      * Count (and trace) a packet dropped for a reason outside the queue's own decisions, such as
@@ -157,6 +185,7 @@ private:
     {
         Ptr<Packet> packet; //!< IPv6 payload
         Ipv6Header header;  //!< IPv6 header
+        uint16_t ingress;   //!< switch ingress port charged for it, or NO_INGRESS
     };
 
     /**
@@ -182,8 +211,9 @@ private:
          * Append an item.
          * @param packet payload
          * @param header header
+         * @param ingress ingress port charged for it, or NO_INGRESS
          */
-        void Push(Ptr<Packet> packet, const Ipv6Header& header);
+        void Push(Ptr<Packet> packet, const Ipv6Header& header, uint16_t ingress);
         /** @return the oldest item */
         Item& Front()
         {
@@ -232,6 +262,7 @@ private:
     double m_ecnMaxP;                     //!< marking probability at m_ecnMax
     bool m_lastHop;                       //!< host-facing port: trims are last-hop trims
     Ptr<UniformRandomVariable> m_uniform; //!< for ECN marking
+    MrcFrameReceiver* m_ingressOwner;     //!< charged for ingress bytes (PFC), or null
 
     Ring m_data;             //!< data class
     Ring m_control;          //!< control class

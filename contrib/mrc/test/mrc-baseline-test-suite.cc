@@ -1,0 +1,347 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @ingroup mrc-tests
+ * @brief The RoCE baseline as deployed: PFC (lossless incast, pause propagation, head-of-line
+ * blocking of a victim), resilient ECMP hashing, IB retry semantics.
+ */
+
+#include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
+#include "ns3/test.h"
+
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/** A routed fabric with the RoCE baseline stack on it. */
+struct Baseline
+{
+    Ptr<MrcClosHelper> fabric; //!< the fabric
+    MrcStackHelper stack;      //!< the stack
+};
+
+/**
+ * Build a one-plane routed fabric with the RoCE baseline.
+ * @param hostsPerT0 hosts per T0
+ * @param t0 T0s
+ * @param t1 T1s
+ * @param pfc PFC on
+ * @param hashing ECMP hashing
+ * @return the fabric and stack
+ */
+Baseline
+MakeBaseline(uint32_t hostsPerT0,
+             uint32_t t0,
+             uint32_t t1,
+             bool pfc,
+             const std::string& hashing = "resilient",
+             uint32_t xoff = 0)
+{
+    Baseline b;
+    b.fabric = CreateObject<MrcClosHelper>();
+    b.fabric->SetAttribute("Planes", UintegerValue(1));
+    b.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    b.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    b.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    b.fabric->SetRoutedBaseline();
+    b.fabric->SetAttribute("Pfc", BooleanValue(pfc));
+    b.fabric->SetAttribute("EcmpHashing", StringValue(hashing));
+    b.fabric->SetAttribute("PfcXoffBytes", UintegerValue(xoff));
+    b.fabric->Build();
+    b.stack.SetRoceBaseline();
+    b.stack.Install(b.fabric);
+    const int64_t s = 1 + b.fabric->AssignStreams(1);
+    b.stack.AssignStreams(s);
+    return b;
+}
+
+/**
+ * @param f a fabric
+ * @return packets dropped anywhere in the switches (switch and queue reasons)
+ */
+uint64_t
+SwitchDrops(Ptr<MrcClosHelper> f)
+{
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < f->GetSwitches().GetN(); ++s)
+    {
+        Ptr<MrcSwitchNetDevice> sw
+            = DynamicCast<MrcSwitchNetDevice>(f->GetSwitches().Get(s)->GetDevice(0));
+        n += sw->GetDroppedTotal();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            n += sw->GetPort(p)->GetQueue()->GetDroppedTotal();
+        }
+    }
+    return n;
+}
+
+/**
+ * @param sw a switch
+ * @return PAUSE frames it sent, all ports
+ */
+uint64_t
+PausesSent(Ptr<MrcSwitchNetDevice> sw)
+{
+    uint64_t n = 0;
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        n += sw->GetPort(p)->GetPausesSent();
+    }
+    return n;
+}
+
+} // namespace
+
+/**
+ * @ingroup mrc-tests
+ * @brief A 7-to-1 incast on the routed fabric: with PFC nothing is dropped and the pauses go back
+ * hop by hop to the senders; without PFC the same incast drops.
+ */
+class MrcPfcIncastTestCase : public TestCase
+{
+public:
+    MrcPfcIncastTestCase()
+        : TestCase("PFC: a 7-to-1 incast is lossless and pauses propagate two hops back")
+    {
+    }
+
+private:
+    /**
+     * Run the incast.
+     * @param pfc PFC on
+     * @param drops set to the switch drops
+     * @param b set to the fabric
+     */
+    void Incast(bool pfc, uint64_t& drops, Baseline& b)
+    {
+        // T0 0: hosts 0..3 (host 0 receives); T0 1: hosts 4..7. One T1 joins them.
+        b = MakeBaseline(4, 2, 1, pfc);
+        const uint64_t size = 1000000;
+        std::vector<Ptr<MrcQueuePair>> rx;
+        for (uint32_t h = 1; h < 8; ++h)
+        {
+            auto qps = b.stack.Connect(h, 0);
+            qps.first->PostWrite(size, 0);
+            rx.push_back(qps.second);
+        }
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        for (auto& q : rx)
+        {
+            NS_TEST_ASSERT_MSG_EQ(q->GetBytesPlaced(), size, "every byte arrived");
+        }
+        drops = SwitchDrops(b.fabric);
+    }
+
+    void DoRun() override
+    {
+        uint64_t lossyDrops = 0;
+        {
+            Baseline b;
+            Incast(false, lossyDrops, b);
+            Simulator::Destroy();
+        }
+        NS_TEST_ASSERT_MSG_GT(lossyDrops, 0u, "without PFC the incast overflows a queue");
+
+        uint64_t drops = 0;
+        Baseline b;
+        Incast(true, drops, b);
+        NS_TEST_ASSERT_MSG_EQ(drops, 0u, "with PFC nothing is dropped");
+        Ptr<MrcSwitchNetDevice> t0a = b.fabric->GetT0(0, 0);
+        Ptr<MrcSwitchNetDevice> t1 = b.fabric->GetT1(0, 0);
+        Ptr<MrcSwitchNetDevice> t0b = b.fabric->GetT0(0, 1);
+        NS_TEST_ASSERT_MSG_GT(PausesSent(t0a), 0u, "the congested T0 paused its feeders");
+        // T0 0's port toward the T1 is its port 4 (after the 4 host ports); the T1 received the
+        // pause there and, its own queue toward T0 0 filling, paused T0 1: two hops back.
+        NS_TEST_ASSERT_MSG_GT(t0a->GetPort(4)->GetPausesSent(), 0u, "T0 0 paused the T1");
+        NS_TEST_ASSERT_MSG_GT(PausesSent(t1), 0u, "the T1 paused T0 1 (second hop)");
+        NS_TEST_ASSERT_MSG_GT(t0b->GetPort(4)->GetPausesReceived(), 0u, "T0 1 was paused");
+        NS_TEST_ASSERT_MSG_GT(PausesSent(t0b), 0u, "T0 1 paused its senders (third hop)");
+        uint64_t hostPaused = 0;
+        for (uint32_t h = 4; h < 8; ++h)
+        {
+            hostPaused += b.fabric->GetHostPort(h, 0)->GetPausedTime().GetNanoSeconds();
+        }
+        NS_TEST_ASSERT_MSG_GT(hostPaused, 0u, "the remote senders' NICs were paused");
+        for (uint32_t s = 0; s < b.fabric->GetSwitches().GetN(); ++s)
+        {
+            Ptr<MrcSwitchNetDevice> sw
+                = DynamicCast<MrcSwitchNetDevice>(b.fabric->GetSwitches().Get(s)->GetDevice(0));
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(
+                    sw->GetMaxIngressBytes(p), sw->GetPfcLimit(p), "the headroom held");
+                NS_TEST_ASSERT_MSG_EQ(sw->GetIngressBytes(p), 0u, "accounting returns to zero");
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Head-of-line blocking: an incast into T0 0 slows a victim flow that shares only an
+ * uncongested link with it, under PFC; without PFC the victim runs as if alone.
+ */
+class MrcPfcVictimTestCase : public TestCase
+{
+public:
+    MrcPfcVictimTestCase()
+        : TestCase("PFC: an incast slows a victim flow through a paused link (HoL blocking)")
+    {
+    }
+
+private:
+    /**
+     * Run the victim flow, with or without the incast.
+     * @param pfc PFC on
+     * @param incast run the incast too
+     * @return the victim's completion time
+     */
+    Time Victim(bool pfc, bool incast)
+    {
+        // T0 0: hosts 0..7 (host 0 receives the incast, host 1 the victim); T0 1: hosts 8..15.
+        Baseline b = MakeBaseline(8, 2, 1, pfc);
+        Time done;
+        if (incast)
+        {
+            // Seven local senders with long messages, and one remote sender with a short burst:
+            // the burst is all the incast traffic on the T1 -> T0 0 link the victim crosses,
+            // and it has crossed that link before the victim starts.
+            for (uint32_t h : {1u, 2u, 3u, 4u, 5u, 6u, 7u})
+            {
+                b.stack.Connect(h, 0).first->PostWrite(6000000, 0);
+            }
+            b.stack.Connect(8, 0).first->PostWrite(300000, 0);
+        }
+        auto victim = b.stack.Connect(9, 1);
+        victim.first->SetSendCompletionCallback(MakeBoundCallback(
+            +[](Time* t, const MrcCompletion& c)
+            {
+                *t = c.completed - c.posted;
+            },
+            &done));
+        Simulator::Schedule(MicroSeconds(40),
+                            &MrcQueuePair::PostWrite,
+                            victim.first,
+                            uint64_t(2000000),
+                            uint64_t(0));
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(victim.second->GetBytesPlaced(), 2000000u, "victim delivered");
+        Simulator::Destroy();
+        return done;
+    }
+
+    void DoRun() override
+    {
+        const double alone = Victim(true, false).GetMicroSeconds();
+        const double lossy = Victim(false, true).GetMicroSeconds();
+        const double pfc = Victim(true, true).GetMicroSeconds();
+        NS_TEST_ASSERT_MSG_LT(lossy, 1.3 * alone, "without PFC the victim is barely touched");
+        NS_TEST_ASSERT_MSG_GT(pfc, 1.5 * alone, "with PFC the victim waits behind the pauses");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Resilient hashing: when an ECMP member is lost only the flows that used it move; modulo
+ * hashing moves others too. Holds for local detection and for routes withdrawn by reconvergence.
+ */
+class MrcResilientHashTestCase : public TestCase
+{
+public:
+    MrcResilientHashTestCase()
+        : TestCase("ECMP: resilient hashing moves only the lost member's flows")
+    {
+    }
+
+private:
+    /**
+     * Count flows that moved when a T1 link failed.
+     * @param hashing resilient or modulo
+     * @param local true: local detection at T0 0 (its uplink dies); false: reconvergence (T0 1's
+     *        uplink dies, T0 0's routes toward T0 1 withdraw that T1)
+     * @param movedOthers set to flows not on the failed member that moved
+     * @param movedFailed set to flows on the failed member (all must move)
+     */
+    void Moves(const std::string& hashing, bool local, uint32_t& movedOthers, uint32_t& movedFailed)
+    {
+        Baseline b = MakeBaseline(4, 2, 4, true, hashing);
+        b.fabric->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(1)));
+        b.fabric->SetAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(1)));
+        Ptr<MrcSwitchNetDevice> t0 = b.fabric->GetT0(0, 0);
+        const Ipv6Address dst = b.fabric->GetHostAddress(5, 0);
+        std::vector<uint16_t> before;
+        for (uint32_t label = 0; label < 400; ++label)
+        {
+            before.push_back(t0->GetEcmpEgress(b.fabric->GetHostAddress(label % 4, 0), dst, label));
+        }
+        const uint16_t failed = before[0];
+        const uint32_t t1 = failed - 4; // T0 ports: 4 hosts, then the T1s
+        Simulator::Schedule(
+            MicroSeconds(1), &MrcChannel::SetUp, b.fabric->GetUplink(0, local ? 0 : 1, t1), false);
+        Simulator::Stop(MicroSeconds(20));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(t0->IsPortUsable(failed), !local, "the detection state");
+        movedOthers = 0;
+        movedFailed = 0;
+        for (uint32_t label = 0; label < 400; ++label)
+        {
+            const uint16_t now
+                = t0->GetEcmpEgress(b.fabric->GetHostAddress(label % 4, 0), dst, label);
+            NS_TEST_ASSERT_MSG_NE(now, failed, "nothing hashes onto the lost member");
+            if (before[label] == failed)
+            {
+                ++movedFailed;
+            }
+            else if (now != before[label])
+            {
+                ++movedOthers;
+            }
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        for (const bool local : {true, false})
+        {
+            uint32_t others = 0;
+            uint32_t failed = 0;
+            Moves("resilient", local, others, failed);
+            NS_TEST_ASSERT_MSG_GT(failed, 50u, "about a quarter of the flows were on it");
+            NS_TEST_ASSERT_MSG_EQ(others, 0u, "resilient: no other flow moved");
+            Moves("modulo", local, others, failed);
+            NS_TEST_ASSERT_MSG_GT(others, 50u, "modulo: many other flows moved");
+        }
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The baseline test suite.
+ */
+class MrcBaselineTestSuite : public TestSuite
+{
+public:
+    MrcBaselineTestSuite()
+        : TestSuite("mrc-baseline", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MrcPfcIncastTestCase);
+        AddTestCase(new MrcPfcVictimTestCase);
+        AddTestCase(new MrcResilientHashTestCase);
+    }
+};
+
+/** The suite's instance. */
+static MrcBaselineTestSuite g_mrcBaselineTestSuite;
