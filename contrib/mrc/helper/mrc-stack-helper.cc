@@ -7,6 +7,7 @@
 #include "ns3/mrc-header.h"
 
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
@@ -71,10 +72,11 @@ MrcStackHelper::SetRoceBaseline()
     SetPathSelector("ns3::MrcSinglePath");
     SetCongestionControl("ns3::MrcDcqcn");
     SetQueuePairAttribute("LossRecovery", StringValue("go-back-n"));
-    // RoCE NICs wait much longer than MRC before declaring a loss, and retry more: scaled to
-    // the microsecond fabrics simulated here, 1.024 us x 2^7 = 131 us and 16 tries.
-    SetQueuePairAttribute("AckTimeoutExponent", UintegerValue(7));
-    SetQueuePairAttribute("RetryLimit", UintegerValue(16));
+    // InfiniBand's local ACK timeout, 4.096 us x 2^t, at NCCL's default t = 20 (NCCL_IB_TIMEOUT,
+    // about 4.3 s), and its retry count 7 (NCCL_IB_RETRY_CNT): deployed values, not scaled.
+    SetQueuePairAttribute("AckTimeoutUnit", TimeValue(NanoSeconds(4096)));
+    SetQueuePairAttribute("AckTimeoutExponent", UintegerValue(20));
+    SetQueuePairAttribute("RetryLimit", UintegerValue(7));
 }
 
 void

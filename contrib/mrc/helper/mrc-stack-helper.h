@@ -74,10 +74,12 @@ public:
     void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * Configure the RoCE-style baseline: one path per QP (MrcSinglePath, an ECMP hash),
-     * go-back-N loss recovery and DCQCN rate control, with a longer timeout (2^7 x 1.024 us)
-     * and more retries (16) than MRC's defaults. Pair it with a fabric built with
-     * Routing=ecmp, TrimEnabled=false and LastHopEcn=true. There is no PFC: drops are real.
+     * Configure the RoCE baseline as NICs run it: one path per QP (MrcSinglePath: the QP's
+     * flow label is its ECMP entropy, as RoCEv2's UDP source port), go-back-N loss recovery
+     * driven by out-of-sequence NAKs, DCQCN rate control, and InfiniBand's local ACK timeout
+     * 4.096 us x 2^20 (NCCL's default NCCL_IB_TIMEOUT=20, about 4.3 s) with retry count 7; a
+     * QP whose retries run out goes to the error state. Pair it with a fabric built by
+     * MrcClosHelper::SetRoutedBaseline (ECMP, no trimming, PFC).
      */
     void SetRoceBaseline();
 

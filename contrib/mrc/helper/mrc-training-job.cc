@@ -93,6 +93,18 @@ MrcTrainingJob::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&MrcTrainingJob::m_keepRecords),
                             MakeBooleanChecker())
+              .AddAttribute("AbortOnFailure",
+                            "A failed transfer (its QP in the error state) fails the whole job, "
+                            "as NCCL aborts; false: the step goes on with the transfer counted "
+                            "as failed",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcTrainingJob::m_abortOnFailure),
+                            MakeBooleanChecker())
+              .AddTraceSource("JobFailed",
+                              "The job failed (a QP went to the error state): job id, step, "
+                              "failed transfers",
+                              MakeTraceSourceAccessor(&MrcTrainingJob::m_jobFailedTrace),
+                              "ns3::MrcTrainingJob::JobTracedCallback")
               .AddTraceSource("TransferComplete",
                               "A transfer finished (its send completion)",
                               MakeTraceSourceAccessor(&MrcTrainingJob::m_transferTrace),
@@ -102,7 +114,7 @@ MrcTrainingJob::GetTypeId()
                               MakeTraceSourceAccessor(&MrcTrainingJob::m_stepTrace),
                               "ns3::MrcTrainingJob::StepTracedCallback")
               .AddTraceSource("JobComplete",
-                              "Every step finished",
+                              "Every step finished, or the job failed (IsFailed tells)",
                               MakeTraceSourceAccessor(&MrcTrainingJob::m_jobTrace),
                               "ns3::MrcTrainingJob::JobTracedCallback");
     return tid;
@@ -119,6 +131,9 @@ MrcTrainingJob::MrcTrainingJob()
     , m_plan(nullptr)
     , m_step(0)
     , m_running(false)
+    , m_abortOnFailure(true)
+    , m_failed(false)
+    , m_failedAt(0)
     , m_draining(false)
     , m_ranksDone(0)
     , m_lastRank(0)
@@ -649,6 +664,10 @@ void
 MrcTrainingJob::OnSendComplete(uint32_t conn, const MrcCompletion& c)
 {
     Conn& cn = m_conns[conn];
+    if (m_failed)
+    {
+        return; // the job is gone; its QPs drain
+    }
     if (!m_running || cn.fifo.empty())
     {
         NS_LOG_WARN("job " << m_jobId << ": unexpected send completion on connection " << conn);
@@ -701,6 +720,11 @@ MrcTrainingJob::OnSendComplete(uint32_t conn, const MrcCompletion& c)
         m_records.push_back(rec);
     }
     m_transferTrace(rec);
+    if (c.status != MrcQueuePair::SUCCESS && m_abortOnFailure)
+    {
+        Fail();
+        return;
+    }
     if (!received)
     {
         for (uint32_t d = x.depBegin; d < x.depEnd; ++d)
@@ -756,6 +780,31 @@ MrcTrainingJob::EndStep()
     {
         m_jobTrace(m_jobId, m_stepsDone, m_failures);
     }
+}
+
+void
+MrcTrainingJob::Fail()
+{
+    m_failed = true;
+    m_failedAt = Simulator::Now();
+    m_running = false;
+    m_startEvent.Cancel();
+    NS_LOG_INFO("job " << m_jobId << " failed in step " << m_step << " at "
+                       << m_failedAt.As(Time::US));
+    m_jobFailedTrace(m_jobId, m_step, m_failures);
+    m_jobTrace(m_jobId, m_stepsDone, m_failures);
+}
+
+bool
+MrcTrainingJob::IsFailed() const
+{
+    return m_failed;
+}
+
+Time
+MrcTrainingJob::GetFailureTime() const
+{
+    return m_failedAt;
 }
 
 uint32_t

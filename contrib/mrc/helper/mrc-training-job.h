@@ -91,10 +91,12 @@ struct MrcStepRecord
  * callbacks (observers can use their SendComplete / RecvComplete traces).
  *
  * Failures: a transfer whose send completion is not SUCCESS (the QP exhausted its retries) is
- * recorded with that status and counted (GetFailedTransfers, MrcStepRecord::failures); its
- * dependents are released at that moment as if it had been received (the collective proceeds
- * with stale data, as an elastic runtime would, so that the traffic pattern and the job's timing
- * stay measurable), and the step ends normally. Later posts on a failed QP fail at once.
+ * recorded with that status and counted (GetFailedTransfers, MrcStepRecord::failures). With
+ * AbortOnFailure (the default) the job then fails at once, as NCCL aborts a communicator whose
+ * QP went to the error state: no further step runs, IsFailed() is true, JobFailed and then
+ * JobComplete fire. Without it the failed transfer's dependents are released at that moment as
+ * if it had been received (the collective proceeds with stale data, as an elastic runtime
+ * would) and the step ends normally. Later posts on a failed QP fail at once.
  *
  * Instead of collectives, a job can replay a transfer list (SetTransferList): step s runs the
  * list's step s mod (number of list steps), as one "collective" named "replay".
@@ -228,6 +230,10 @@ public:
     uint32_t GetStepsCompleted() const;
     /** @return true once every step is done */
     bool IsComplete() const;
+    /** @return true once the job failed (AbortOnFailure and a failed transfer) */
+    bool IsFailed() const;
+    /** @return when the job failed (0 if it did not) */
+    Time GetFailureTime() const;
     /** @return transfers completed (failed ones included) */
     uint64_t GetTransfersCompleted() const;
     /** @return failed transfers */
@@ -357,6 +363,8 @@ private:
     void OnRecvComplete(uint32_t conn, const MrcCompletion& c);
     /** The last rank finished: close the step. */
     void EndStep();
+    /** A transfer failed and AbortOnFailure is set: the job fails. */
+    void Fail();
 
     // attributes
     uint32_t m_jobId;                       //!< JobId
@@ -385,6 +393,9 @@ private:
     const Plan* m_plan;             //!< plan of the current step
     uint32_t m_step;                //!< current step
     bool m_running;                 //!< a step is in progress
+    bool m_abortOnFailure;          //!< AbortOnFailure attribute
+    bool m_failed;                  //!< the job failed
+    Time m_failedAt;                //!< when
     Time m_stepStart;               //!< its start
     Time m_computeEnd;              //!< the latest compute end of its ranks
     std::vector<uint32_t> m_conds;  //!< per transfer, unmet conditions
@@ -410,9 +421,10 @@ private:
     std::vector<MrcTransferRecord> m_records; //!< if KeepRecords
     std::vector<MrcStepRecord> m_stepRecords; //!< every step
 
-    TracedCallback<const MrcTransferRecord&> m_transferTrace; //!< TransferComplete
-    TracedCallback<const MrcStepRecord&> m_stepTrace;         //!< StepComplete
-    TracedCallback<uint32_t, uint32_t, uint64_t> m_jobTrace;  //!< JobComplete
+    TracedCallback<const MrcTransferRecord&> m_transferTrace;      //!< TransferComplete
+    TracedCallback<const MrcStepRecord&> m_stepTrace;              //!< StepComplete
+    TracedCallback<uint32_t, uint32_t, uint64_t> m_jobTrace;       //!< JobComplete
+    TracedCallback<uint32_t, uint32_t, uint64_t> m_jobFailedTrace; //!< JobFailed
 };
 
 } // namespace ns3

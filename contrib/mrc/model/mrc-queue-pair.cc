@@ -44,8 +44,14 @@ MrcQueuePair::GetTypeId()
                             TimeValue(MicroSeconds(2)),
                             MakeTimeAccessor(&MrcQueuePair::m_ackDelay),
                             MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("AckTimeoutUnit",
+                            "Unit of the retransmission timeout, AckTimeoutUnit x "
+                            "2^AckTimeoutExponent (InfiniBand's local ACK timeout: 4.096 us)",
+                            TimeValue(NanoSeconds(1024)),
+                            MakeTimeAccessor(&MrcQueuePair::m_rtoUnit),
+                            MakeTimeChecker(NanoSeconds(1)))
               .AddAttribute("AckTimeoutExponent",
-                            "t in the retransmission timeout 1.024 us x 2^t",
+                            "t in the retransmission timeout AckTimeoutUnit x 2^t",
                             UintegerValue(6),
                             MakeUintegerAccessor(&MrcQueuePair::m_rtoExponent),
                             MakeUintegerChecker<uint32_t>(0, 31))
@@ -121,6 +127,7 @@ MrcQueuePair::GetTypeId()
 MrcQueuePair::MrcQueuePair()
     : m_payloadSize(4096)
     , m_ackEveryBytes(16384)
+    , m_rtoUnit(NanoSeconds(1024))
     , m_rtoExponent(6)
     , m_retryLimit(7)
     , m_reorderThreshold(0)
@@ -204,7 +211,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_selector = selector;
     m_cc = cc;
     m_baseRtt = baseRtt;
-    m_rto = NanoSeconds(1024) * (int64_t(1) << m_rtoExponent);
+    m_rto = m_rtoUnit * (int64_t(1) << m_rtoExponent);
     NS_ABORT_MSG_UNLESS(m_recovery == "selective" || m_recovery == "go-back-n",
                         "MrcQueuePair: LossRecovery must be selective or go-back-n (got '"
                             << m_recovery << "')");

@@ -60,7 +60,8 @@ struct MrcCompletion
  *   end of a message, where too few packets follow); retransmissions are watched the same way;
  * - a loss retires the EV it was sent on (ASSUMED_BAD), and every other packet still in flight
  *   on that EV is retransmitted at once;
- * - the retransmission timeout (1.024 us x 2^AckTimeoutExponent) only covers the tail.
+ * - the retransmission timeout (AckTimeoutUnit x 2^AckTimeoutExponent, 1.024 us x 2^6 by
+ *   default) only covers the tail.
  * Feedback (ECN echo, NACK, loss) changes an EV's state only if the EV slot still names the
  * path the packet took (slots carry a generation). Only timeouts spend the retry budget (per
  * packet, as in UEC): a packet's timeout beyond RetryLimit puts the QP in the error state
@@ -455,6 +456,7 @@ private:
     uint32_t m_payloadSize;      //!< PayloadSize
     uint32_t m_ackEveryBytes;    //!< AckEveryBytes
     Time m_ackDelay;             //!< AckDelay
+    Time m_rtoUnit;              //!< AckTimeoutUnit
     uint32_t m_rtoExponent;      //!< AckTimeoutExponent
     uint32_t m_retryLimit;       //!< RetryLimit
     uint32_t m_reorderThreshold; //!< ReorderThreshold (0: automatic)

@@ -133,7 +133,8 @@ private:
             qps.first->PostWrite(size, 0);
             rx.push_back(qps.second);
         }
-        Simulator::Stop(MilliSeconds(50));
+        // Lossy: a lost tail waits for the local ACK timeout (4.3 s); idle time costs nothing.
+        Simulator::Stop(Seconds(pfc ? 0.05 : 30));
         Simulator::Run();
         for (auto& q : rx)
         {
@@ -329,6 +330,79 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief A gray failure (a T1 that blackholes while its links stay up) outlasting the retry
+ * budget: the baseline's QP hashed through it times out 1 + 7 times at 4.096 us x 2^20 and fails
+ * with an error completion; MRC on the same fault routes around it and completes.
+ */
+class MrcRetryBudgetTestCase : public TestCase
+{
+public:
+    MrcRetryBudgetTestCase()
+        : TestCase("IB retry budget: the baseline QP fails on a long gray failure, MRC completes")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        uint32_t t1 = 0;
+        {
+            Baseline b = MakeBaseline(2, 2, 2, true);
+            auto qps = b.stack.Connect(0, 2);
+            const uint16_t port
+                = b.fabric->GetT0(0, 0)->GetEcmpEgress(b.fabric->GetHostAddress(0, 0),
+                                                       b.fabric->GetHostAddress(2, 0),
+                                                       qps.first->GetFlowLabel(0));
+            t1 = port - 2; // T0 ports: 2 hosts, then the T1s
+            Simulator::Schedule(
+                MicroSeconds(10), &MrcSwitchNetDevice::SetBlackhole, b.fabric->GetT1(0, t1), true);
+            MrcCompletion done{};
+            qps.first->SetSendCompletionCallback(MakeBoundCallback(
+                +[](MrcCompletion* out, const MrcCompletion& c)
+                {
+                    *out = c;
+                },
+                &done));
+            qps.first->PostWrite(1000000, 0);
+            Simulator::Stop(Seconds(60));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(qps.first->IsInError(), true, "the QP went to the error state");
+            NS_TEST_ASSERT_MSG_EQ(uint32_t(done.status),
+                                  uint32_t(MrcQueuePair::RETRY_EXCEEDED),
+                                  "an error completion");
+            NS_TEST_ASSERT_MSG_EQ(qps.first->GetTimeouts(), 8u, "one timeout and 7 retries");
+            const double rto = 4.096e-6 * (1 << 20);
+            NS_TEST_ASSERT_MSG_EQ_TOL(done.completed.GetSeconds(),
+                                      8 * rto,
+                                      0.01,
+                                      "failed after 8 local ACK timeouts of 4.3 s");
+            Simulator::Destroy();
+        }
+        // MRC on the same fabric shape and the same fault.
+        Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
+        f->SetAttribute("Planes", UintegerValue(1));
+        f->SetAttribute("HostsPerT0", UintegerValue(2));
+        f->SetAttribute("T0sPerPlane", UintegerValue(2));
+        f->SetAttribute("T1sPerPlane", UintegerValue(2));
+        f->Build();
+        MrcStackHelper stack;
+        stack.Install(f);
+        const int64_t s = 1 + f->AssignStreams(1);
+        stack.AssignStreams(s);
+        auto qps = stack.Connect(0, 2);
+        Simulator::Schedule(
+            MicroSeconds(10), &MrcSwitchNetDevice::SetBlackhole, f->GetT1(0, t1), true);
+        qps.first->PostWrite(1000000, 0);
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(qps.first->IsInError(), false, "MRC's QP is fine");
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), 1000000u, "and delivered every byte");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The baseline test suite.
  */
 class MrcBaselineTestSuite : public TestSuite
@@ -340,6 +414,7 @@ public:
         AddTestCase(new MrcPfcIncastTestCase);
         AddTestCase(new MrcPfcVictimTestCase);
         AddTestCase(new MrcResilientHashTestCase);
+        AddTestCase(new MrcRetryBudgetTestCase);
     }
 };
 

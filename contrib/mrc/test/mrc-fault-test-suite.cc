@@ -253,7 +253,8 @@ private:
         Simulator::Schedule(MicroSeconds(100), &MrcChannel::SetUp, f->GetUplink(0, 0, t1), false);
         const uint64_t size = 20000000;
         qps.first->PostWrite(size, 0);
-        Simulator::Stop(Seconds(1));
+        // The tail lost before detection waits for the local ACK timeout (4.096 us x 2^20).
+        Simulator::Stop(Seconds(10));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_GT(m_drops, 0u, "packets hashed onto the dead link were lost");
         NS_TEST_ASSERT_MSG_GT(f->GetT0(0, 0)->GetDropped(MrcSwitchNetDevice::PORT_DOWN),
@@ -455,7 +456,8 @@ private:
         }
         // A T1-T2 link dies for good at 20 us.
         Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetUp, f->GetSpineLink(0, 0, 0), false);
-        Simulator::Stop(Seconds(1));
+        // Lost tails wait for the local ACK timeout (4.096 us x 2^20, about 4.3 s).
+        Simulator::Stop(Seconds(10));
         Simulator::Run();
         uint64_t t2 = 0;
         for (uint32_t k = 0; k < 2; ++k)

@@ -624,18 +624,26 @@ private:
 
 /**
  * @ingroup mrc-tests
- * @brief Failed transfers (retry exhaustion) are recorded and counted and do not hang the job.
+ * @brief Failed transfers (retry exhaustion) fail the job (AbortOnFailure, the default), or are
+ * recorded and counted while the steps go on; nothing hangs.
  */
 class MrcFailedTransferTestCase : public TestCase
 {
 public:
     MrcFailedTransferTestCase()
-        : TestCase("failed transfers: recorded with their status, counted, steps still end")
+        : TestCase("failed transfers: the job fails, or (AbortOnFailure=false) steps still end")
     {
     }
 
 private:
     void DoRun() override
+    {
+        Aborting();
+        Elastic();
+    }
+
+    /** The default: the first failed transfer fails the job. */
+    void Aborting()
     {
         Net n = MakeNet(1,
                         1,
@@ -651,6 +659,55 @@ private:
                 MicroSeconds(1), &MrcChannel::SetUp, n.fabric->GetUplink(0, 0, j), false);
         }
         Ptr<MrcTrainingJob> job = MakeJob(3, {0, 1}, 3, MicroSeconds(2), Seconds(0));
+        job->AddCollective(MrcCollective::SENDRECV, 20000, 2, 1);
+        job->Install(n.stack);
+        uint32_t failed = 0;
+        uint32_t completed = 0;
+        job->TraceConnectWithoutContext("JobFailed",
+                                        MakeBoundCallback(
+                                            +[](uint32_t* k, uint32_t, uint32_t, uint64_t)
+                                            {
+                                                ++*k;
+                                            },
+                                            &failed));
+        job->TraceConnectWithoutContext("JobComplete",
+                                        MakeBoundCallback(
+                                            +[](uint32_t* k, uint32_t, uint32_t, uint64_t)
+                                            {
+                                                ++*k;
+                                            },
+                                            &completed));
+        job->Start(Seconds(0));
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(job->IsFailed(), true, "the job failed");
+        NS_TEST_ASSERT_MSG_EQ(job->IsComplete(), false, "and did not complete its steps");
+        NS_TEST_ASSERT_MSG_EQ(job->GetStepsCompleted(), 0u, "no step ended");
+        NS_TEST_ASSERT_MSG_EQ(failed, 1u, "JobFailed fired once");
+        NS_TEST_ASSERT_MSG_EQ(completed, 1u, "JobComplete fired once, for the end");
+        NS_TEST_ASSERT_MSG_EQ(job->GetFailedTransfers(), 1u, "the first failure ended it");
+        NS_TEST_ASSERT_MSG_GT(job->GetFailureTime(), Time(0), "failure time recorded");
+        Simulator::Destroy();
+    }
+
+    /** AbortOnFailure=false: failures are counted and the steps go on. */
+    void Elastic()
+    {
+        Net n = MakeNet(1,
+                        1,
+                        2,
+                        2,
+                        "ns3::MrcSinglePath",
+                        32,
+                        1,
+                        {{"RetryLimit", 3}, {"AckTimeoutExponent", 4}});
+        for (uint32_t j = 0; j < 2; ++j)
+        {
+            Simulator::Schedule(
+                MicroSeconds(1), &MrcChannel::SetUp, n.fabric->GetUplink(0, 0, j), false);
+        }
+        Ptr<MrcTrainingJob> job = MakeJob(3, {0, 1}, 3, MicroSeconds(2), Seconds(0));
+        job->SetAttribute("AbortOnFailure", BooleanValue(false));
         job->AddCollective(MrcCollective::SENDRECV, 20000, 2, 1);
         job->Install(n.stack);
         job->Start(Seconds(0));
