@@ -72,6 +72,8 @@ MrcStackHelper::SetRoceBaseline()
     SetPathSelector("ns3::MrcSinglePath");
     SetCongestionControl("ns3::MrcDcqcn");
     SetQueuePairAttribute("LossRecovery", StringValue("go-back-n"));
+    // The receiver is DCQCN's notification point: one CNP per QP per 50 us at most.
+    SetQueuePairAttribute("CnpInterval", TimeValue(MicroSeconds(50)));
     // InfiniBand's local ACK timeout, 4.096 us x 2^t, at NCCL's default t = 20 (NCCL_IB_TIMEOUT,
     // about 4.3 s), and its retry count 7 (NCCL_IB_RETRY_CNT): deployed values, not scaled.
     SetQueuePairAttribute("AckTimeoutUnit", TimeValue(NanoSeconds(4096)));

@@ -26,6 +26,17 @@ MrcCongestionOps::GetPacingRate() const
 }
 
 void
+MrcCongestionOps::OnCnp()
+{
+    OnAck(0, Time(0), true);
+}
+
+void
+MrcCongestionOps::OnSent(uint32_t /* bytes */)
+{
+}
+
+void
 MrcCongestionOps::Init(uint32_t /* bdp */, Time /* baseRtt */, uint32_t /* mss */)
 {
 }

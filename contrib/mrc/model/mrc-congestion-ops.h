@@ -50,6 +50,17 @@ public:
     virtual void OnNack(uint32_t bytes, bool lastHop) = 0;
     /** A retransmission timeout fired. */
     virtual void OnTimeout() = 0;
+    /**
+     * A congestion notification packet (CNP) arrived: the receiver saw ECN marks (RoCEv2's
+     * notification point sends at most one per CnpInterval). The default treats it as an ECN
+     * echo carried by an ACK of no bytes.
+     */
+    virtual void OnCnp();
+    /**
+     * A data packet left (the byte counter of rate-based algorithms).
+     * @param bytes its payload bytes
+     */
+    virtual void OnSent(uint32_t bytes);
     /** @return a short name */
     virtual std::string GetName() const = 0;
     /**

@@ -24,28 +24,40 @@ MrcDcqcn::GetTypeId()
               .SetGroupName("Mrc")
               .AddConstructor<MrcDcqcn>()
               .AddAttribute("AlphaG",
-                            "Gain g of the alpha estimate",
+                            "Gain g of the alpha estimate (DCQCN paper: 1/256)",
                             DoubleValue(1.0 / 256),
                             MakeDoubleAccessor(&MrcDcqcn::m_g),
                             MakeDoubleChecker<double>(0, 1))
-              .AddAttribute("TimerPeriod",
-                            "Alpha decay and rate increase period",
+              .AddAttribute("AlphaTimer",
+                            "K: alpha decays once per period without a CNP (DCQCN paper: 55 us)",
                             TimeValue(MicroSeconds(55)),
-                            MakeTimeAccessor(&MrcDcqcn::m_period),
+                            MakeTimeAccessor(&MrcDcqcn::m_alphaPeriod),
                             MakeTimeChecker(NanoSeconds(1)))
-              .AddAttribute("CnpInterval",
-                            "At most one rate cut per interval (the NIC's CNP pacing)",
-                            TimeValue(MicroSeconds(50)),
-                            MakeTimeAccessor(&MrcDcqcn::m_cnpInterval),
-                            MakeTimeChecker(Time(0)))
+              .AddAttribute("RateTimer",
+                            "T: one rate increase event per period (DCQCN paper: 55 us)",
+                            TimeValue(MicroSeconds(55)),
+                            MakeTimeAccessor(&MrcDcqcn::m_ratePeriod),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("ByteCounter",
+                            "B: one rate increase event per this many bytes sent (DCQCN paper: "
+                            "10 MB)",
+                            UintegerValue(10000000),
+                            MakeUintegerAccessor(&MrcDcqcn::m_byteCounter),
+                            MakeUintegerChecker<uint64_t>(1))
+              .AddAttribute("FastRecoverySteps",
+                            "F: increase events of fast recovery before additive increase "
+                            "(DCQCN paper: 5)",
+                            UintegerValue(5),
+                            MakeUintegerAccessor(&MrcDcqcn::m_f),
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("AiRate",
-                            "Additive increase step",
-                            DataRateValue(DataRate("500Mbps")),
+                            "R_AI: additive increase step (DCQCN paper: 40 Mb/s)",
+                            DataRateValue(DataRate("40Mbps")),
                             MakeDataRateAccessor(&MrcDcqcn::m_ai),
                             MakeDataRateChecker())
               .AddAttribute("HaiRate",
-                            "Hyper increase step",
-                            DataRateValue(DataRate("5Gbps")),
+                            "R_HAI: hyper increase step (10 x R_AI, QCN's ratio)",
+                            DataRateValue(DataRate("400Mbps")),
                             MakeDataRateAccessor(&MrcDcqcn::m_hai),
                             MakeDataRateChecker())
               .AddAttribute("MinRate",
@@ -53,11 +65,12 @@ MrcDcqcn::GetTypeId()
                             DataRateValue(DataRate("100Mbps")),
                             MakeDataRateAccessor(&MrcDcqcn::m_min),
                             MakeDataRateChecker())
-              .AddAttribute("FastRecoverySteps",
-                            "Rounds of fast recovery before additive increase",
-                            UintegerValue(5),
-                            MakeUintegerAccessor(&MrcDcqcn::m_fastSteps),
-                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("CnpInterval",
+                            "Without a notification point (ECN echoed in ACKs instead of CNPs), "
+                            "at most one reaction per interval (the NP's CNP spacing, 50 us)",
+                            TimeValue(MicroSeconds(50)),
+                            MakeTimeAccessor(&MrcDcqcn::m_cnpInterval),
+                            MakeTimeChecker(Time(0)))
               .AddAttribute("WindowBdps",
                             "Cap on bytes in flight, in bandwidth-delay products",
                             DoubleValue(2.0),
@@ -72,14 +85,18 @@ MrcDcqcn::GetTypeId()
 
 MrcDcqcn::MrcDcqcn()
     : m_g(1.0 / 256)
-    , m_fastSteps(5)
+    , m_byteCounter(10000000)
+    , m_f(5)
     , m_windowBdps(2.0)
     , m_lineRate(100e9)
     , m_rc(100e9)
     , m_rt(100e9)
     , m_alpha(1.0)
-    , m_stage(0)
-    , m_cnpSinceTimer(false)
+    , m_t(0)
+    , m_bc(0)
+    , m_bytes(0)
+    , m_cnpThisPeriod(false)
+    , m_cuts(0)
     , m_window(1 << 20)
 {
 }
@@ -89,7 +106,8 @@ MrcDcqcn::~MrcDcqcn() = default;
 void
 MrcDcqcn::DoDispose()
 {
-    m_timer.Cancel();
+    m_alphaTimer.Cancel();
+    m_rateTimer.Cancel();
     MrcCongestionOps::DoDispose();
 }
 
@@ -99,6 +117,7 @@ MrcDcqcn::Init(uint32_t bdp, Time baseRtt, uint32_t mss)
     m_lineRate = double(bdp) * 8 / std::max(baseRtt.GetSeconds(), 1e-9);
     m_rc = m_lineRate;
     m_rt = m_lineRate;
+    m_alpha = 1.0;
     m_rateTrace = static_cast<uint64_t>(m_rc);
     m_window = std::max<uint32_t>(static_cast<uint32_t>(m_windowBdps * bdp), mss);
     m_lastCut = Time(0) - m_cnpInterval;
@@ -122,57 +141,144 @@ MrcDcqcn::GetRate() const
     return static_cast<uint64_t>(m_rc);
 }
 
+uint64_t
+MrcDcqcn::GetTargetRate() const
+{
+    return static_cast<uint64_t>(m_rt);
+}
+
+double
+MrcDcqcn::GetAlpha() const
+{
+    return m_alpha;
+}
+
+uint32_t
+MrcDcqcn::GetTimerCount() const
+{
+    return m_t;
+}
+
+uint32_t
+MrcDcqcn::GetByteCount() const
+{
+    return m_bc;
+}
+
+uint64_t
+MrcDcqcn::GetCuts() const
+{
+    return m_cuts;
+}
+
 void
 MrcDcqcn::Cut()
 {
-    const Time now = Simulator::Now();
-    m_cnpSinceTimer = true;
-    if (now - m_lastCut < m_cnpInterval)
-    {
-        return;
-    }
-    m_lastCut = now;
+    m_lastCut = Simulator::Now();
+    m_cnpThisPeriod = true;
+    ++m_cuts;
     m_rt = m_rc;
     m_rc = std::max(m_rc * (1 - m_alpha / 2), double(m_min.GetBitRate()));
     m_alpha = (1 - m_g) * m_alpha + m_g;
-    m_stage = 0;
+    m_t = 0;
+    m_bc = 0;
+    m_bytes = 0;
+    m_rateTimer.Cancel(); // the rate timer restarts from the cut
     m_rateTrace = static_cast<uint64_t>(m_rc);
-    if (m_timer.IsExpired())
+    ArmTimers();
+}
+
+void
+MrcDcqcn::ArmTimers()
+{
+    if (m_alphaTimer.IsExpired() && m_alpha > 1e-3)
     {
-        m_timer = Simulator::Schedule(m_period, &MrcDcqcn::OnTimer, this);
+        m_alphaTimer = Simulator::Schedule(m_alphaPeriod, &MrcDcqcn::OnAlphaTimer, this);
+    }
+    if (m_rateTimer.IsExpired() && m_rc < m_lineRate)
+    {
+        m_rateTimer = Simulator::Schedule(m_ratePeriod, &MrcDcqcn::OnRateTimer, this);
     }
 }
 
 void
-MrcDcqcn::OnTimer()
+MrcDcqcn::OnAlphaTimer()
 {
-    if (!m_cnpSinceTimer)
+    if (!m_cnpThisPeriod)
     {
         m_alpha = (1 - m_g) * m_alpha;
-        ++m_stage;
-        if (m_stage > 2 * m_fastSteps)
-        {
-            m_rt += m_hai.GetBitRate();
-        }
-        else if (m_stage > m_fastSteps)
-        {
-            m_rt += m_ai.GetBitRate();
-        }
-        m_rt = std::min(m_rt, m_lineRate);
-        m_rc = std::min((m_rt + m_rc) / 2, m_lineRate);
+    }
+    m_cnpThisPeriod = false;
+    if (m_alpha > 1e-3 || m_rc < m_lineRate)
+    {
+        m_alphaTimer = Simulator::Schedule(m_alphaPeriod, &MrcDcqcn::OnAlphaTimer, this);
+    }
+}
+
+void
+MrcDcqcn::OnRateTimer()
+{
+    ++m_t;
+    Increase();
+    if (m_rc < m_lineRate)
+    {
+        m_rateTimer = Simulator::Schedule(m_ratePeriod, &MrcDcqcn::OnRateTimer, this);
+    }
+}
+
+void
+MrcDcqcn::OnSent(uint32_t bytes)
+{
+    if (m_rc >= m_lineRate)
+    {
+        return; // at line rate there is nothing to recover
+    }
+    m_bytes += bytes;
+    while (m_bytes >= m_byteCounter)
+    {
+        m_bytes -= m_byteCounter;
+        ++m_bc;
+        Increase();
+    }
+}
+
+void
+MrcDcqcn::Increase()
+{
+    const uint32_t hi = std::max(m_t, m_bc);
+    const uint32_t lo = std::min(m_t, m_bc);
+    if (hi <= m_f)
+    {
+        // fast recovery: halfway back to the rate before the cut
+    }
+    else if (lo > m_f)
+    {
+        m_rt += double(lo - m_f) * double(m_hai.GetBitRate());
+    }
+    else
+    {
+        m_rt += double(m_ai.GetBitRate());
+    }
+    m_rt = std::min(m_rt, m_lineRate);
+    m_rc = std::min((m_rt + m_rc) / 2, m_lineRate);
+    if (m_lineRate - m_rc < 1)
+    {
+        m_rc = m_lineRate; // close enough: stop the timers
     }
     m_rateTrace = static_cast<uint64_t>(m_rc);
-    m_cnpSinceTimer = false;
-    if (m_rc < m_lineRate || m_alpha > 1e-3)
-    {
-        m_timer = Simulator::Schedule(m_period, &MrcDcqcn::OnTimer, this);
-    }
+}
+
+void
+MrcDcqcn::OnCnp()
+{
+    Cut();
 }
 
 void
 MrcDcqcn::OnAck(uint32_t /* bytes */, Time /* rtt */, bool ecn)
 {
-    if (ecn)
+    // Only used without a notification point: an ECN echo stands for a CNP.
+    if (ecn && Simulator::Now() - m_lastCut >= m_cnpInterval)
     {
         Cut();
     }

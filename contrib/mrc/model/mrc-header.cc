@@ -50,8 +50,8 @@ MrcHeader::GetInstanceTypeId() const
 void
 MrcHeader::Print(std::ostream& os) const
 {
-    static const char* names[] = {"WRITE", "WRITE_IMM", "ACK", "NACK", "PROBE", "PROBE_ACK"};
-    os << (m_opcode < 6 ? names[m_opcode] : "?") << " m_ev=" << m_ev << " qpn=" << m_srcQpn << "->"
+    static const char* names[] = {"WRITE", "WRITE_IMM", "ACK", "NACK", "PROBE", "PROBE_ACK", "CNP"};
+    os << (m_opcode < 7 ? names[m_opcode] : "?") << " m_ev=" << m_ev << " qpn=" << m_srcQpn << "->"
        << m_dstQpn << " m_psn=" << m_psn;
     if (m_opcode == ACK)
     {

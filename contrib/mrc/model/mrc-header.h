@@ -69,7 +69,8 @@ public:
         ACK = 2,       //!< SACK
         NACK = 3,      //!< negative acknowledgement
         PROBE = 4,     //!< path probe
-        PROBE_ACK = 5  //!< probe answer
+        PROBE_ACK = 5, //!< probe answer
+        CNP = 6        //!< congestion notification (RoCEv2 notification point)
     };
 
     /** Flag bits. */

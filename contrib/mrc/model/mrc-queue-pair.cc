@@ -44,6 +44,13 @@ MrcQueuePair::GetTypeId()
                             TimeValue(MicroSeconds(2)),
                             MakeTimeAccessor(&MrcQueuePair::m_ackDelay),
                             MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("CnpInterval",
+                            "0: ECN marks are echoed in ACKs (MRC); otherwise the receiver is a "
+                            "RoCEv2 notification point and sends a CNP for a marked packet, at "
+                            "most one per interval (DCQCN: 50 us)",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&MrcQueuePair::m_cnpInterval),
+                            MakeTimeChecker(Time(0)))
               .AddAttribute("AckTimeoutUnit",
                             "Unit of the retransmission timeout, AckTimeoutUnit x "
                             "2^AckTimeoutExponent (InfiniBand's local ACK timeout: 4.096 us)",
@@ -128,6 +135,10 @@ MrcQueuePair::MrcQueuePair()
     : m_payloadSize(4096)
     , m_ackEveryBytes(16384)
     , m_rtoUnit(NanoSeconds(1024))
+    , m_cnpInterval(0)
+    , m_lastCnp(0)
+    , m_cnpsSent(0)
+    , m_cnpsReceived(0)
     , m_rtoExponent(6)
     , m_retryLimit(7)
     , m_reorderThreshold(0)
@@ -455,6 +466,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
             static_cast<int64_t>(double(p.len + MrcHeader::SIZE + 40) * 8e9 / double(rate)));
         m_nextSendTime = std::max(m_nextSendTime, Simulator::Now()) + gap;
     }
+    m_cc->OnSent(p.len);
     p.ev = h.GetEv();
     p.evGen = e.generation;
     p.sentAt = wire;
@@ -520,6 +532,14 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
         case MrcHeader::NACK:
             HandleNack(h);
             return;
+        case MrcHeader::CNP:
+            ++m_cnpsReceived;
+            m_cc->OnCnp();
+            if (m_cc->GetCwnd() != m_cwnd)
+            {
+                m_cwnd = m_cc->GetCwnd();
+            }
+            return;
         case MrcHeader::PROBE:
         {
             MrcHeader a;
@@ -545,7 +565,24 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
 void
 MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
 {
-    const bool ce = MrcDscp::Ecn(tc) == MrcDscp::ECN_CE;
+    bool ce = MrcDscp::Ecn(tc) == MrcDscp::ECN_CE;
+    if (ce && !m_cnpInterval.IsZero())
+    {
+        // RoCEv2 notification point: a CNP instead of an ECN echo, at most one per interval.
+        ce = false;
+        const Time now = Simulator::Now();
+        if (m_cnpsSent == 0 || now - m_lastCnp >= m_cnpInterval)
+        {
+            m_lastCnp = now;
+            ++m_cnpsSent;
+            MrcHeader c;
+            c.SetOpcode(MrcHeader::CNP);
+            c.SetEv(h.GetEv());
+            c.SetPsn(h.GetPsn());
+            c.SetTimestamp(h.GetTimestamp());
+            SendControl(c, h.GetPlane(), h.GetPath());
+        }
+    }
     const uint32_t psn = h.GetPsn();
     const bool duplicate
         = psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0);

@@ -199,6 +199,18 @@ public:
     Time GetReorderWindow() const;
     /** @return the out-of-order threshold in force, packets */
     uint32_t GetReorderThreshold() const;
+    /** @return CNPs sent (as the receiver's notification point) */
+    uint64_t GetCnpsSent() const
+    {
+        return m_cnpsSent;
+    }
+
+    /** @return CNPs received */
+    uint64_t GetCnpsReceived() const
+    {
+        return m_cnpsReceived;
+    }
+
     /** @return NACKs received */
     uint64_t GetNacksReceived() const;
     /** @return payload bytes acknowledged */
@@ -457,6 +469,10 @@ private:
     uint32_t m_ackEveryBytes;    //!< AckEveryBytes
     Time m_ackDelay;             //!< AckDelay
     Time m_rtoUnit;              //!< AckTimeoutUnit
+    Time m_cnpInterval;          //!< CnpInterval (0: ECN echo in ACKs)
+    Time m_lastCnp;              //!< last CNP sent
+    uint64_t m_cnpsSent;         //!< CNPs sent (notification point)
+    uint64_t m_cnpsReceived;     //!< CNPs received
     uint32_t m_rtoExponent;      //!< AckTimeoutExponent
     uint32_t m_retryLimit;       //!< RetryLimit
     uint32_t m_reorderThreshold; //!< ReorderThreshold (0: automatic)

@@ -127,19 +127,28 @@ private:
         b = MakeBaseline(4, 2, 1, pfc);
         const uint64_t size = 1000000;
         std::vector<Ptr<MrcQueuePair>> rx;
+        std::vector<Ptr<MrcQueuePair>> tx;
         for (uint32_t h = 1; h < 8; ++h)
         {
             auto qps = b.stack.Connect(h, 0);
             qps.first->PostWrite(size, 0);
             rx.push_back(qps.second);
+            tx.push_back(qps.first);
         }
         // Lossy: a lost tail waits for the local ACK timeout (4.3 s); idle time costs nothing.
         Simulator::Stop(Seconds(pfc ? 0.05 : 30));
         Simulator::Run();
-        for (auto& q : rx)
+        uint64_t cnps = 0;
+        for (std::size_t i = 0; i < rx.size(); ++i)
         {
-            NS_TEST_ASSERT_MSG_EQ(q->GetBytesPlaced(), size, "every byte arrived");
+            NS_TEST_ASSERT_MSG_EQ(rx[i]->GetBytesPlaced(), size, "every byte arrived");
+            // DCQCN: the receiver's notification point sent CNPs, each cut the sender's rate.
+            NS_TEST_ASSERT_MSG_EQ(tx[i]->GetCnpsReceived(), rx[i]->GetCnpsSent(), "CNPs arrive");
+            Ptr<MrcDcqcn> cc = DynamicCast<MrcDcqcn>(tx[i]->GetCongestionOps());
+            NS_TEST_ASSERT_MSG_EQ(cc->GetCuts(), tx[i]->GetCnpsReceived(), "a cut per CNP");
+            cnps += rx[i]->GetCnpsSent();
         }
+        NS_TEST_ASSERT_MSG_GT(cnps, 0u, "the incast was marked and notified");
         drops = SwitchDrops(b.fabric);
     }
 

@@ -260,6 +260,159 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief DCQCN's reaction point against the DCQCN paper's formulas: rate cuts and alpha on CNPs,
+ * alpha decay, fast recovery, additive and hyper increase from the timer and the byte counter,
+ * and no timer once the line rate is back.
+ */
+class MrcDcqcnTestCase : public TestCase
+{
+public:
+    MrcDcqcnTestCase()
+        : TestCase("DCQCN: CNP cuts, alpha, fast recovery, additive and hyper increase")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Cuts();
+        Increases();
+        Quiesces();
+    }
+
+    /** Two CNPs, then the timers alone. */
+    void Cuts()
+    {
+        Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        cc->Init(BDP, BASE_RTT, MSS); // 100 Gb/s
+        const double g = 1.0 / 256;
+        NS_TEST_ASSERT_MSG_EQ(cc->GetRate(), 100000000000u, "starts at line rate");
+        At(MicroSeconds(1),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(1) + NanoSeconds(1),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), 50000000000u, "Rc (1 - alpha / 2), alpha 1");
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTargetRate(), 100000000000u, "Rt = old Rc");
+               NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), 1.0, 1e-12, "(1 - g) 1 + g = 1");
+           });
+        At(MicroSeconds(2),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(3),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetRate(), 25000000000u, "cut again");
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTargetRate(), 50000000000u, "Rt = Rc before");
+           });
+        // The rate timer restarted at 2 us: increase events at 57, 112, 167, 222, 277 us (fast
+        // recovery, T = 1..5), then 332 us (T = 6: additive). The alpha timer started at 1 us:
+        // 56 us (CNPs came: no decay), 111 us, 166 us (decays).
+        At(MicroSeconds(170),
+           [this, cc, g]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTimerCount(), 3u, "three timer events");
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetRate()), 50e9 - 25e9 / 8, 2.0, "three halvings of the gap to Rt");
+               NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(),
+                                         (1 - g) * (1 - g),
+                                         1e-12,
+                                         "two decays, none in the period with CNPs");
+           });
+        At(MicroSeconds(280),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetRate()), 50e9 - 25e9 / 32, 2.0, "F = 5 rounds of fast recovery");
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTargetRate(), 50000000000u, "Rt unchanged so far");
+           });
+        At(MicroSeconds(335),
+           [this, cc]()
+           {
+               const double rt = 50e9 + 40e6;
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetTargetRate()), rt, 2.0, "additive: + R_AI");
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetRate()), (rt + 50e9 - 25e9 / 32) / 2, 2.0, "Rc = (Rt + Rc) / 2");
+           });
+        Simulator::Stop(MicroSeconds(340));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(cc->GetCuts(), 2u, "two cuts");
+        Simulator::Destroy();
+    }
+
+    /** The byte counter and the timer together reach hyper increase. */
+    void Increases()
+    {
+        Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        cc->Init(BDP, BASE_RTT, MSS);
+        At(MicroSeconds(1),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(2),
+           [cc]()
+           {
+               cc->OnCnp();
+           }); // Rc 25, Rt 50 Gb/s
+        // 60 MB sent: BC = 1..6 (five fast recovery events, then an additive one).
+        At(MicroSeconds(3),
+           [cc]()
+           {
+               cc->OnSent(60000000);
+           });
+        At(MicroSeconds(4),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetByteCount(), 6u, "six byte-counter events");
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetTargetRate()), 50e9 + 40e6, 2.0, "BC = 6: additive");
+           });
+        // Timer events T = 1..5 (57..277 us): max(T, BC) >= F, min <= F: additive each.
+        At(MicroSeconds(330),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTimerCount(), 5u, "five timer events");
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetTargetRate()), 50e9 + 6 * 40e6, 2.0, "six additive steps");
+           });
+        // T = 6 at 332 us: min(T, BC) = 6 > F: hyper increase by (6 - 5) R_HAI.
+        At(MicroSeconds(335),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetTargetRate()), 50e9 + 6 * 40e6 + 400e6, 2.0, "hyper: + R_HAI");
+           });
+        Simulator::Stop(MicroSeconds(340));
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+
+    /** After one CNP the rate returns to line rate and the timers stop by themselves. */
+    void Quiesces()
+    {
+        Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        cc->Init(BDP, BASE_RTT, MSS);
+        At(MicroSeconds(1),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        Simulator::Run(); // no stop time: it must end on its own
+        NS_TEST_ASSERT_MSG_EQ(cc->GetRate(), 100000000000u, "back at line rate");
+        NS_TEST_ASSERT_MSG_LT(cc->GetAlpha(), 1e-3, "alpha decayed");
+        NS_TEST_ASSERT_MSG_LT(Simulator::Now(), MilliSeconds(200), "and then no more events");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The congestion-control suite.
  */
 class MrcCcTestSuite : public TestSuite
@@ -271,6 +424,7 @@ public:
         AddTestCase(new MrcNsccQuadrantsTestCase);
         AddTestCase(new MrcNsccQuickAdaptTestCase);
         AddTestCase(new MrcCcBoundsTestCase);
+        AddTestCase(new MrcDcqcnTestCase);
     }
 };
 
