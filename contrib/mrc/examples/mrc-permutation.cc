@@ -162,30 +162,55 @@ main(int argc, char* argv[])
         std::swap(partner[i], partner[rng->GetInteger(0, i - 1)]); // Sattolo: one cycle
     }
 
+    // A RoCE NIC's QP is bound to one port: on a multi-plane fabric the baseline gives each
+    // flow one QP per port and splits the bytes over them, as NCCL does with its rails. A flow
+    // completes when its last QP does.
+    const uint32_t qpsPerFlow = (roce || selector == "single") ? planes : 1;
     std::vector<Ptr<MrcQueuePair>> senders;
+    std::vector<uint32_t> flowOf;
     std::vector<double> fct(hosts, -1);
+    std::vector<uint32_t> pending(hosts, qpsPerFlow);
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        auto qps = stack.Connect(h, partner[h]);
-        Ptr<MrcQueuePair> qp = qps.first;
-        qp->SetSendCompletionCallback(
-            MakeCallback(+[](std::vector<double>* out, uint32_t host, const MrcCompletion& c)
-                         {
-                             if (c.status != MrcQueuePair::SUCCESS)
+        for (uint32_t k = 0; k < qpsPerFlow; ++k)
+        {
+            auto qps = stack.Connect(h, partner[h], qpsPerFlow > 1 ? int32_t(k) : -1);
+            Ptr<MrcQueuePair> qp = qps.first;
+            qp->SetSendCompletionCallback(
+                MakeCallback(+[](std::vector<double>* out,
+                                 std::vector<uint32_t>* left,
+                                 uint32_t host,
+                                 const MrcCompletion& c)
                              {
-                                 return; // a failed flow has no completion time
-                             }
-                             (*out)[host] = (c.completed - c.posted).GetNanoSeconds() / 1000.0;
-                         })
-                .Bind(&fct, h));
-        senders.push_back(qp);
+                                 if (c.status != MrcQueuePair::SUCCESS)
+                                 {
+                                     return; // a failed flow has no completion time
+                                 }
+                                 if (--(*left)[host] == 0)
+                                 {
+                                     (*out)[host] = c.completed.GetNanoSeconds() / 1000.0;
+                                 }
+                             })
+                    .Bind(&fct, &pending, h));
+            senders.push_back(qp);
+            flowOf.push_back(h);
+        }
     }
-    for (auto& qp : senders)
+    for (std::size_t i = 0; i < senders.size(); ++i)
     {
+        Ptr<MrcQueuePair> qp = senders[i];
+        const uint32_t k = static_cast<uint32_t>(i % qpsPerFlow);
+        // Split the flow's bytes over its QPs (the first ones take the remainder).
+        const uint64_t part = size / qpsPerFlow + (k < size % qpsPerFlow ? 1 : 0);
+        if (part == 0)
+        {
+            --pending[flowOf[i]];
+            continue;
+        }
         Simulator::Schedule(Time(0),
-                            [qp, size]()
+                            [qp, part]()
                             {
-                                qp->PostWrite(size, 0);
+                                qp->PostWrite(part, 0);
                             });
     }
 
@@ -199,12 +224,31 @@ main(int argc, char* argv[])
     uint64_t acks = 0;
     uint32_t done = 0;
     std::vector<double> v;
+    for (std::size_t i = 0; i < senders.size(); ++i)
+    {
+        dataPackets += senders[i]->GetDataPacketsSent();
+        retx += senders[i]->GetRetransmissions();
+        Ptr<MrcL4Protocol> peer = stack.GetL4(partner[flowOf[i]]);
+        acks += peer->GetQueuePair(senders[i]->GetRemoteQpn())->GetAcksSent();
+    }
+    uint64_t congestionDrops = 0;
+    uint64_t pauses = 0;
+    for (uint32_t n = 0; n < fabric->GetSwitches().GetN(); ++n)
+    {
+        Ptr<MrcSwitchNetDevice> sw
+            = DynamicCast<MrcSwitchNetDevice>(fabric->GetSwitches().Get(n)->GetDevice(0));
+        congestionDrops += sw->GetDropped(MrcSwitchNetDevice::PFC_HEADROOM);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            Ptr<MrcTrimmingQueue> q = sw->GetPort(p)->GetQueue();
+            congestionDrops += q->GetDropped(MrcTrimmingQueue::DATA_OVERFLOW)
+                             + q->GetDropped(MrcTrimmingQueue::CONTROL_OVERFLOW)
+                             + q->GetDropped(MrcTrimmingQueue::TRIMMED_OVERFLOW);
+            pauses += sw->GetPort(p)->GetPausesSent();
+        }
+    }
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        dataPackets += senders[h]->GetDataPacketsSent();
-        retx += senders[h]->GetRetransmissions();
-        Ptr<MrcL4Protocol> peer = stack.GetL4(partner[h]);
-        acks += peer->GetQueuePair(senders[h]->GetRemoteQpn())->GetAcksSent();
         if (fct[h] >= 0)
         {
             ++done;
@@ -230,6 +274,8 @@ main(int argc, char* argv[])
                   << "aggregate goodput: " << double(size) * done * 8 / (v.back() * 1e3) << " Gbps"
                   << std::endl;
     }
+    std::cout << "qps per flow: " << qpsPerFlow << " congestion drops: " << congestionDrops
+              << " pfc pauses: " << pauses << std::endl;
     std::cout << "data packets: " << dataPackets << " acks: " << acks
               << " retransmissions: " << retx << " trims: " << trims
               << " events: " << Simulator::GetEventCount() << " wall: " << std::setprecision(3)

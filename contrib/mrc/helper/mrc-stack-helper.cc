@@ -6,6 +6,7 @@
 
 #include "ns3/mrc-header.h"
 
+#include "ns3/integer.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/string.h"
@@ -107,12 +108,17 @@ MrcStackHelper::Install(Ptr<MrcClosHelper> fabric)
 }
 
 std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>
-MrcStackHelper::Connect(uint32_t a, uint32_t b)
+MrcStackHelper::Connect(uint32_t a, uint32_t b, int32_t port)
 {
     Ptr<MrcL4Protocol> la = GetL4(a);
     Ptr<MrcL4Protocol> lb = GetL4(b);
     Ptr<MrcQueuePair> qa = la->CreateQueuePair();
     Ptr<MrcQueuePair> qb = lb->CreateQueuePair();
+    if (port >= 0)
+    {
+        qa->SetAttribute("Port", IntegerValue(port));
+        qb->SetAttribute("Port", IntegerValue(port));
+    }
     la->Connect(qa, b, lb->GetNQueuePairs() - 1);
     lb->Connect(qb, a, la->GetNQueuePairs() - 1);
     return {qa, qb};

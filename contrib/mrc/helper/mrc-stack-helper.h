@@ -93,9 +93,13 @@ public:
      * Create a queue pair on each of two hosts and connect them.
      * @param a one host
      * @param b the other
+     * @param port the NIC port both QPs are bound to (their Port attribute; -1: the connection
+     *        hash picks, as for any ECMP flow); meaningful for single-path QPs
      * @return (queue pair on a, queue pair on b)
      */
-    std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>> Connect(uint32_t a, uint32_t b);
+    std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>> Connect(uint32_t a,
+                                                            uint32_t b,
+                                                            int32_t port = -1);
 
     /**
      * @param host host index

@@ -88,6 +88,13 @@ MrcTrainingJob::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&MrcTrainingJob::m_waitForReceiver),
                             MakeBooleanChecker())
+              .AddAttribute("QpPerPort",
+                            "Bind queue pair k of each rank pair to NIC port k mod ports, as "
+                            "NCCL gives each port (rail) its own QP: for the single-path RoCE "
+                            "baseline on a multi-plane fabric (with qpsPerPeer = ports)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcTrainingJob::m_qpPerPort),
+                            MakeBooleanChecker())
               .AddAttribute("KeepRecords",
                             "Keep every transfer record in memory (GetTransferRecords)",
                             BooleanValue(false),
@@ -125,6 +132,7 @@ MrcTrainingJob::MrcTrainingJob()
     , m_steps(1)
     , m_waitForReceiver(true)
     , m_keepRecords(false)
+    , m_qpPerPort(false)
     , m_hasReplay(false)
     , m_installed(false)
     , m_started(false)
@@ -367,7 +375,10 @@ MrcTrainingJob::MakePlan(const std::vector<std::vector<MrcTransfer>>& dags,
             auto it = connOf.find(key);
             if (it == connOf.end())
             {
-                auto qps = stack.Connect(m_hosts[t.srcRank], m_hosts[t.dstRank]);
+                const uint32_t ports = stack.GetL4(m_hosts[t.srcRank])->GetNPorts();
+                auto qps = stack.Connect(m_hosts[t.srcRank],
+                                         m_hosts[t.dstRank],
+                                         m_qpPerPort ? static_cast<int32_t>(t.qp % ports) : -1);
                 const auto ci = static_cast<uint32_t>(m_conns.size());
                 qps.first->SetSendCompletionCallback(
                     MakeCallback(&MrcTrainingJob::OnSendComplete, this, ci));

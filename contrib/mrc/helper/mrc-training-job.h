@@ -374,6 +374,7 @@ private:
     Time m_jitter;                          //!< ComputeJitter
     bool m_waitForReceiver;                 //!< WaitForReceiver
     bool m_keepRecords;                     //!< KeepRecords
+    bool m_qpPerPort;                       //!< QpPerPort attribute
     Ptr<UniformRandomVariable> m_jitterRng; //!< compute jitter
 
     // configuration

@@ -173,14 +173,24 @@ MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remot
     uint32_t hash = (m_host * 2654435761u) ^ (remoteHost * 40503u) ^ (qpn * 2246822519u)
                   ^ (remoteQpn * 3266489917u);
     hash ^= hash >> 15;
+    const auto nPorts = static_cast<uint32_t>(m_ports.size());
+    const int32_t port = qp->GetPort();
+    if (port >= 0)
+    {
+        // A QP bound to a port: the hash picks the path within that port's plane.
+        hash = hash - hash % nPorts + static_cast<uint32_t>(port) % nPorts;
+    }
+    Ptr<MrcPathSelector> selector = sf.Create<MrcPathSelector>();
+    // A QP that stays on one port is paced at that port's rate, not the whole NIC's.
+    const double rate = selector->UsesOnePort() ? double(m_nicRate) / nPorts : double(m_nicRate);
     const auto bdp = static_cast<uint32_t>(
-        std::min<double>(double(m_nicRate) / 8 * m_baseRtt.GetSeconds(), double(1u << 30)));
+        std::min<double>(rate / 8 * m_baseRtt.GetSeconds(), double(1u << 30)));
     qp->Setup(this,
               qpn,
               remoteHost,
               remoteQpn,
               std::move(paths),
-              sf.Create<MrcPathSelector>(),
+              selector,
               cf.Create<MrcCongestionOps>(),
               bdp,
               m_baseRtt,

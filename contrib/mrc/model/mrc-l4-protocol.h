@@ -75,6 +75,11 @@ public:
     Ptr<MrcQueuePair> GetQueuePair(uint32_t qpn) const;
     /** @return the number of queue pairs */
     uint32_t GetNQueuePairs() const;
+    /** @return NIC ports (planes) of this host */
+    uint32_t GetNPorts() const
+    {
+        return static_cast<uint32_t>(m_ports.size());
+    }
     /** @return this host's index */
     uint32_t GetHost() const;
     /** @return bit p set when the NIC port of plane p is up */

@@ -145,6 +145,14 @@ public:
      * @param success answered
      */
     virtual void OnProbeResult(uint16_t ev, bool success);
+    /**
+     * @return true if the selector keeps a queue pair on one NIC port (then the queue pair is
+     *         paced at that port's rate, not the whole NIC's)
+     */
+    virtual bool UsesOnePort() const
+    {
+        return false;
+    }
 
     /**
      * Feedback about a packet sent on slot ev counts only if the slot still names the path the

@@ -7,6 +7,7 @@
 #include "mrc-dscp.h"
 #include "mrc-l4-protocol.h"
 
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -44,6 +45,12 @@ MrcQueuePair::GetTypeId()
                             TimeValue(MicroSeconds(2)),
                             MakeTimeAccessor(&MrcQueuePair::m_ackDelay),
                             MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("Port",
+                            "The NIC port (plane) a single-path QP is bound to, as a verbs QP "
+                            "to its port; -1: the connection hash picks it",
+                            IntegerValue(-1),
+                            MakeIntegerAccessor(&MrcQueuePair::m_port),
+                            MakeIntegerChecker<int32_t>(-1, 63))
               .AddAttribute("CnpInterval",
                             "0: ECN marks are echoed in ACKs (MRC); otherwise the receiver is a "
                             "RoCEv2 notification point and sends a CNP for a marked packet, at "
@@ -135,6 +142,7 @@ MrcQueuePair::MrcQueuePair()
     : m_payloadSize(4096)
     , m_ackEveryBytes(16384)
     , m_rtoUnit(NanoSeconds(1024))
+    , m_port(-1)
     , m_cnpInterval(0)
     , m_lastCnp(0)
     , m_cnpsSent(0)

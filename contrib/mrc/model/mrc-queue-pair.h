@@ -199,6 +199,12 @@ public:
     Time GetReorderWindow() const;
     /** @return the out-of-order threshold in force, packets */
     uint32_t GetReorderThreshold() const;
+    /** @return the port the QP is bound to (Port attribute; -1: the hash picks) */
+    int32_t GetPort() const
+    {
+        return m_port;
+    }
+
     /** @return CNPs sent (as the receiver's notification point) */
     uint64_t GetCnpsSent() const
     {
@@ -469,6 +475,7 @@ private:
     uint32_t m_ackEveryBytes;    //!< AckEveryBytes
     Time m_ackDelay;             //!< AckDelay
     Time m_rtoUnit;              //!< AckTimeoutUnit
+    int32_t m_port;              //!< Port attribute (-1: any)
     Time m_cnpInterval;          //!< CnpInterval (0: ECN echo in ACKs)
     Time m_lastCnp;              //!< last CNP sent
     uint64_t m_cnpsSent;         //!< CNPs sent (notification point)

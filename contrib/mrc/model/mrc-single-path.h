@@ -13,7 +13,9 @@ namespace ns3
 /**
  * @ingroup mrc
  * @brief Single path per queue pair, as RoCE over an ECMP fabric: one EV, picked by a hash of
- * the connection, used for every packet and every retransmission, whatever happens to it.
+ * the connection, used for every packet and every retransmission, whatever happens to it. The
+ * queue pair stays on one NIC port (the plane the hash picks, or its Port attribute), as a verbs
+ * QP is bound to one port.
  */
 class MrcSinglePath : public MrcPathSelector
 {
@@ -28,6 +30,11 @@ public:
               uint32_t hash) override;
     int32_t Select(uint64_t planeMask) override;
     int32_t SelectFresh(uint64_t planeMask, int32_t exclude) override;
+
+    bool UsesOnePort() const override
+    {
+        return true;
+    }
 };
 
 } // namespace ns3
