@@ -59,6 +59,8 @@ struct Params
     uint32_t rebootT1 = 3;                //!< the T1 that reboots (plane 2 for MRC)
     double detectionUs = 150000;          //!< baseline BFD delay (deployed: 3 x 50 ms)
     double reconvergenceUs = 2000000;     //!< baseline BGP delay (deployed: seconds)
+    bool pfc = true;                      //!< baseline fabric lossless (PFC)
+    std::string hashing = "resilient";    //!< baseline ECMP hashing
     double binUs = 20;                    //!< links.csv bin
     uint32_t seed = 1;                    //!< seed
     std::string out;                      //!< results directory
@@ -80,6 +82,12 @@ struct Summary
     uint64_t trims = 0;           //!< trimmed packets
     uint64_t retirements = 0;     //!< EV transitions to ASSUMED_BAD
     uint64_t failed = 0;          //!< failed transfers
+    uint64_t failedQps = 0;       //!< queue pairs in the error state
+    uint64_t failedJobs = 0;      //!< jobs that failed
+    uint64_t pauses = 0;          //!< PFC PAUSE frames sent (switch ports)
+    double pausedMs = 0;          //!< time paused, summed over every port (ms)
+    double rtoUs = 0;             //!< the retransmission timeout in force (us)
+    uint32_t retryLimit = 0;      //!< the retry budget in force
     uint32_t stepsDone = 0;       //!< steps completed
     double wall = 0;              //!< wall seconds
     uint64_t events = 0;          //!< simulator events
@@ -146,6 +154,8 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         fabric->SetRoutedBaseline();
         fabric->SetAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
         fabric->SetAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
+        fabric->SetAttribute("Pfc", BooleanValue(prm.pfc));
+        fabric->SetAttribute("EcmpHashing", StringValue(prm.hashing));
         // Buffers and ECN thresholds scale with the port speed.
         fabric->SetAttribute("DataQueueBytes", UintegerValue(512000 * prm.planes));
         fabric->SetAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
@@ -304,7 +314,9 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
                           "steps",
                           stepsPlanned);
     progress->Start(label, &std::cerr);
-    Simulator::Stop(Seconds(10)); // a safety net far beyond any sane run
+    // A safety net far beyond any sane run: a baseline QP whose retries all time out fails
+    // after 8 x 4.3 s, and its job with it.
+    Simulator::Stop(Seconds(3600));
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     s.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -331,6 +343,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
             }
         }
         s.failed += job->GetFailedTransfers();
+        s.failedJobs += job->IsFailed() ? 1 : 0;
         s.stepsDone += job->GetStepsCompleted();
     }
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
@@ -338,7 +351,34 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         Ptr<MrcL4Protocol> l4 = stack.GetL4(h);
         for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
         {
-            s.retx += l4->GetQueuePair(q)->GetRetransmissions();
+            Ptr<MrcQueuePair> qp = l4->GetQueuePair(q);
+            s.retx += qp->GetRetransmissions();
+            s.failedQps += qp->IsInError() ? 1 : 0;
+            if (s.rtoUs == 0)
+            {
+                TimeValue unit;
+                UintegerValue exp;
+                UintegerValue retries;
+                qp->GetAttribute("AckTimeoutUnit", unit);
+                qp->GetAttribute("AckTimeoutExponent", exp);
+                qp->GetAttribute("RetryLimit", retries);
+                s.rtoUs = unit.Get().GetNanoSeconds() / 1000.0 * double(uint64_t(1) << exp.Get());
+                s.retryLimit = static_cast<uint32_t>(retries.Get());
+            }
+        }
+        for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)
+        {
+            s.pausedMs += fabric->GetHostPort(h, p)->GetPausedTime().GetSeconds() * 1e3;
+        }
+    }
+    for (uint32_t n = 0; n < fabric->GetSwitches().GetN(); ++n)
+    {
+        Ptr<MrcSwitchNetDevice> sw
+            = DynamicCast<MrcSwitchNetDevice>(fabric->GetSwitches().Get(n)->GetDevice(0));
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            s.pauses += sw->GetPort(p)->GetPausesSent();
+            s.pausedMs += sw->GetPort(p)->GetPausedTime().GetSeconds() * 1e3;
         }
     }
     s.trims = fabric->GetTrimmedTotal();
@@ -504,6 +544,34 @@ PrintTable(const std::vector<Summary>& runs)
         },
         0);
     row(
+        "failed QPs",
+        [](const Summary& r)
+        {
+            return double(r.failedQps);
+        },
+        0);
+    row(
+        "failed jobs",
+        [](const Summary& r)
+        {
+            return double(r.failedJobs);
+        },
+        0);
+    row(
+        "PFC pauses sent",
+        [](const Summary& r)
+        {
+            return double(r.pauses);
+        },
+        0);
+    row(
+        "time paused, all ports (ms)",
+        [](const Summary& r)
+        {
+            return r.pausedMs;
+        },
+        3);
+    row(
         "retransmissions",
         [](const Summary& r)
         {
@@ -557,8 +625,9 @@ main(int argc, char* argv[])
     Params prm;
     CommandLine cmd(__FILE__);
     cmd.Usage("Synchronous training on a faulty fabric: MRC (multi-plane SRv6, packet spray) "
-              "versus a RoCE-style baseline (single-plane ECMP, one path per QP, go-back-N, "
-              "DCQCN). Writes CSVs, run.json and plots into a results directory.");
+              "versus the RoCE baseline as deployed (single-plane ECMP with resilient hashing, "
+              "PFC, one path per QP, go-back-N, DCQCN, InfiniBand timeouts). Writes CSVs, "
+              "run.json and plots into a results directory.");
     cmd.AddValue("gpus", "GPUs (hosts, one NIC each)", prm.gpus);
     cmd.AddValue("planes", "MRC planes: NIC ports per host", prm.planes);
     cmd.AddValue("hostsPerT0", "Hosts per T0 switch", prm.hostsPerT0);
@@ -583,6 +652,11 @@ main(int argc, char* argv[])
     cmd.AddValue("reconvergenceUs",
                  "Baseline: BGP-like reconvergence delay, microseconds (deployed value)",
                  prm.reconvergenceUs);
+    cmd.AddValue("pfc", "Baseline: lossless fabric with PFC (0: lossy, drops are real)", prm.pfc);
+    cmd.AddValue("ecmpHashing",
+                 "Baseline: ECMP on member loss, resilient (only that member's flows move) or "
+                 "modulo (every flow rehashed)",
+                 prm.hashing);
     cmd.AddValue("binUs", "links.csv time bin, microseconds", prm.binUs);
     cmd.AddValue("seed", "Random seed", prm.seed);
     cmd.AddValue("out", "Results directory (default results/quickstart-<time>)", prm.out);
@@ -630,6 +704,9 @@ main(int argc, char* argv[])
                     && prm.rebootAtUs >= 0,
                 "and the other fault times must be non-negative")
        && Check("binUs", prm.binUs > 0, "must be positive")
+       && Check("ecmpHashing",
+                prm.hashing == "resilient" || prm.hashing == "modulo",
+                "must be resilient or modulo (got '" + prm.hashing + "')")
        && Check("schemes",
                 prm.schemes == "mrc,baseline" || prm.schemes == "mrc" || prm.schemes == "baseline"
                     || prm.schemes == "baseline,mrc",
@@ -729,6 +806,8 @@ main(int argc, char* argv[])
         {"rebootT1", std::to_string(prm.rebootT1)},
         {"detectionUs", std::to_string(prm.detectionUs)},
         {"reconvergenceUs", std::to_string(prm.reconvergenceUs)},
+        {"pfc", prm.pfc ? "true" : "false"},
+        {"ecmpHashing", prm.hashing},
         {"binUs", std::to_string(prm.binUs)},
         {"schemes", prm.schemes},
         {"seed", std::to_string(prm.seed)},
@@ -747,7 +826,10 @@ main(int argc, char* argv[])
         wall += r.wall;
         schemes << (i ? "," : "") << "\"" << r.scheme << "\":{\"wall_time_s\":" << r.wall
                 << ",\"events_executed\":" << r.events << ",\"simulated_us\":" << r.simUs
-                << ",\"steps_completed\":" << r.stepsDone << ",\"mean_step_port_loss_only_us\":"
+                << ",\"steps_completed\":" << r.stepsDone << ",\"failed_qps\":" << r.failedQps
+                << ",\"failed_jobs\":" << r.failedJobs << ",\"pfc_pauses\":" << r.pauses
+                << ",\"paused_ms\":" << r.pausedMs << ",\"rto_us\":" << r.rtoUs
+                << ",\"retry_limit\":" << r.retryLimit << ",\"mean_step_port_loss_only_us\":"
                 << (std::isnan(r.refMean) ? std::string("null") : std::to_string(r.refMean)) << "}";
     }
     schemes << "}";
@@ -818,16 +900,29 @@ main(int argc, char* argv[])
     {
         scaling << "No stochastic link flaps. ";
     }
+    double mrcRto = 0;
+    double baseRto = 0;
+    uint32_t baseRetries = 0;
+    for (const auto& r : runs)
+    {
+        (r.scheme == "mrc" ? mrcRto : baseRto) = r.rtoUs;
+        if (r.scheme == "baseline")
+        {
+            baseRetries = r.retryLimit;
+        }
+    }
     scaling << "Timers are not scaled (deployed values on both sides):";
     if (hasMrc)
     {
-        scaling << " MRC's retransmission timeout 65.5 us and probe interval 50 us;";
+        scaling << std::setprecision(1) << " MRC's retransmission timeout " << mrcRto
+                << " us and probe interval 50 us;";
     }
     if (hasBaseline)
     {
-        scaling << std::setprecision(0) << " the baseline's retransmission timeout 131 us, "
-                << "BFD-like detection " << prm.detectionUs / 1000 << " ms and BGP-like "
-                << "reconvergence " << prm.reconvergenceUs / 1e6 << " s;";
+        scaling << std::setprecision(2) << " the baseline's local ACK timeout " << baseRto / 1e6
+                << " s (4.096 us x 2^20) with " << baseRetries << " retries, "
+                << std::setprecision(0) << "BFD-like detection " << prm.detectionUs / 1000
+                << " ms and BGP-like reconvergence " << prm.reconvergenceUs / 1e6 << " s;";
     }
     scaling << " compare a fault's absolute cost (stall, bytes resent), not its share of a "
             << "compressed step.";
@@ -841,8 +936,11 @@ main(int argc, char* argv[])
                 << ",\"flaps_per_minute_mrc_fabric\":" << perMinute(prm.planes)
                 << ",\"flaps_per_minute_baseline_fabric\":" << perMinute(1)
                 << ",\"fault_stress_factor_per_link\":" << stress
-                << ",\"timers_scaled\":false,\"mrc_rto_us\":65.536,\"mrc_probe_interval_us\":50"
-                << ",\"baseline_rto_us\":131.072,\"baseline_detection_us\":" << prm.detectionUs
+                << ",\"timers_scaled\":false,\"mrc_rto_us\":" << mrcRto
+                << ",\"mrc_probe_interval_us\":50,\"baseline_rto_us\":" << baseRto
+                << ",\"baseline_retry_limit\":" << baseRetries
+                << ",\"baseline_pfc\":" << (prm.pfc ? "true" : "false")
+                << ",\"baseline_detection_us\":" << prm.detectionUs
                 << ",\"baseline_reconvergence_us\":" << prm.reconvergenceUs << "}";
     const std::map<std::string, std::string> extra = {
         {"wall_time_s", std::to_string(wall)},

@@ -22,6 +22,7 @@
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <tuple>
 
 using namespace ns3;
 
@@ -247,6 +248,45 @@ main(int argc, char* argv[])
             pauses += sw->GetPort(p)->GetPausesSent();
         }
     }
+    // On the routed fabric: how many QPs share the busiest link of each QP's hashed path (its
+    // T0 uplink or the T1's downlink to the destination T0), so that slow flows can be told
+    // apart: collided on a link, or slowed by something else.
+    std::vector<uint32_t> collision(hosts, 1);
+    if (roce && fabric->GetNTiers() == 2)
+    {
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, uint32_t> load;
+        std::vector<std::vector<std::tuple<uint32_t, uint32_t, uint32_t, bool>>> links(
+            senders.size());
+        for (std::size_t i = 0; i < senders.size(); ++i)
+        {
+            const uint32_t src = flowOf[i];
+            const uint32_t dst = partner[src];
+            const uint32_t plane = senders[i]->GetPathSelector()->GetEv(0).plane;
+            const uint32_t a = fabric->GetT0Of(src);
+            const uint32_t b = fabric->GetT0Of(dst);
+            if (a == b)
+            {
+                continue;
+            }
+            const uint16_t port
+                = fabric->GetT0(plane, a)->GetEcmpEgress(fabric->GetHostAddress(src, plane),
+                                                         fabric->GetHostAddress(dst, plane),
+                                                         senders[i]->GetFlowLabel(0));
+            const uint32_t t1 = port - hostsPerT0;
+            links[i] = {{plane, a, t1, true}, {plane, b, t1, false}};
+            for (const auto& l : links[i])
+            {
+                ++load[l];
+            }
+        }
+        for (std::size_t i = 0; i < senders.size(); ++i)
+        {
+            for (const auto& l : links[i])
+            {
+                collision[flowOf[i]] = std::max(collision[flowOf[i]], load[l]);
+            }
+        }
+    }
     for (uint32_t h = 0; h < hosts; ++h)
     {
         if (fct[h] >= 0)
@@ -273,6 +313,35 @@ main(int argc, char* argv[])
         std::cout << std::setprecision(1)
                   << "aggregate goodput: " << double(size) * done * 8 / (v.back() * 1e3) << " Gbps"
                   << std::endl;
+    }
+    if (roce && fabric->GetNTiers() == 2 && !v.empty())
+    {
+        // The slowest flows against their collision bound: k QPs on one link get 1/k of it.
+        std::vector<uint32_t> order(hosts);
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(),
+                  order.end(),
+                  [&fct](uint32_t x, uint32_t y)
+                  {
+                      return fct[x] > fct[y];
+                  });
+        std::map<uint32_t, uint32_t> hist;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            ++hist[collision[h]];
+        }
+        std::cout << "ecmp collisions (flows by the most QPs on one link of their path):";
+        for (const auto& kv : hist)
+        {
+            std::cout << " " << kv.first << "x:" << kv.second;
+        }
+        std::cout << std::endl << "slowest flows (fct/ideal, collision):";
+        for (uint32_t r = 0; r < std::min<uint32_t>(5, hosts); ++r)
+        {
+            const uint32_t h = order[r];
+            std::cout << " " << std::setprecision(2) << fct[h] / ideal << "x/" << collision[h];
+        }
+        std::cout << std::setprecision(1) << std::endl;
     }
     std::cout << "qps per flow: " << qpsPerFlow << " congestion drops: " << congestionDrops
               << " pfc pauses: " << pauses << std::endl;

@@ -293,6 +293,7 @@ MrcRecorder::SampleLinks(Ptr<MrcClosHelper> fabric, Time bin)
     }
     m_groups = std::move(kept);
     m_sampling = true;
+    m_lastIdle = false;
     m_sampleEvent = Simulator::Schedule(bin, &MrcRecorder::Sample, this);
 }
 
@@ -304,6 +305,10 @@ MrcRecorder::Sample()
         return;
     }
     const double now = Us(Simulator::Now());
+    // A bin in which no port sent anything and every queue is empty is written only if the
+    // bin before was busy: long idle stretches (a baseline QP waiting seconds for its timeout)
+    // leave one row of zeros per group instead of millions.
+    bool idle = true;
     for (auto& g : m_groups)
     {
         uint64_t bytes = 0;
@@ -318,10 +323,22 @@ MrcRecorder::Sample()
             qsum += q;
             qmax = std::max(qmax, q);
         }
-        const double util = bytes * 8.0 / (m_bin.GetSeconds() * m_rate * g.ports.size());
-        m_links << m_scheme << "," << now << "," << g.plane << "," << g.tier << ","
-                << std::min(util, 1.0) << "," << qsum / g.ports.size() << "," << qmax << "\n";
+        g.bytes = bytes;
+        g.qsum = qsum;
+        g.qmax = qmax;
+        idle = idle && bytes == 0 && qmax == 0;
     }
+    if (!idle || !m_lastIdle)
+    {
+        for (const auto& g : m_groups)
+        {
+            const double util = g.bytes * 8.0 / (m_bin.GetSeconds() * m_rate * g.ports.size());
+            m_links << m_scheme << "," << now << "," << g.plane << "," << g.tier << ","
+                    << std::min(util, 1.0) << "," << g.qsum / g.ports.size() << "," << g.qmax
+                    << "\n";
+        }
+    }
+    m_lastIdle = idle;
     m_sampleEvent = Simulator::Schedule(m_bin, &MrcRecorder::Sample, this);
 }
 

@@ -138,6 +138,9 @@ private:
         std::string tier;                     //!< host-t0, t0-t1, t1-t0, t0-host, ...
         std::vector<Ptr<MrcNetDevice>> ports; //!< transmitting ports
         std::vector<uint64_t> lastBytes;      //!< tx bytes at the last sample
+        uint64_t bytes = 0;                   //!< bytes sent in the bin being sampled
+        double qsum = 0;                      //!< sum of the data backlogs now
+        uint32_t qmax = 0;                    //!< largest data backlog now
     };
 
     std::string m_scheme;            //!< scheme column
@@ -150,6 +153,7 @@ private:
     Time m_bin;                      //!< sampling bin
     EventId m_sampleEvent;           //!< next sample
     bool m_sampling;                 //!< sampling active
+    bool m_lastIdle = false;         //!< the last bin was idle everywhere
     uint64_t m_flowsRecorded;        //!< rows in flows.csv
 };
 

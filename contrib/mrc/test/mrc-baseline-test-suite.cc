@@ -412,6 +412,78 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief The PFC watchdog: a port paused longer than PfcWatchdog drops its queued data, resumes,
+ * and ignores PAUSE frames for PfcWatchdogRestore; control frames pass a pause.
+ */
+class MrcPfcWatchdogTestCase : public TestCase
+{
+public:
+    MrcPfcWatchdogTestCase()
+        : TestCase("PFC: pauses stop data, not control; the watchdog breaks a pause storm")
+    {
+    }
+
+private:
+    /**
+     * Offer a frame to a port.
+     * @param port the port
+     * @param dscp its DSCP
+     */
+    static void Send(Ptr<MrcNetDevice> port, uint8_t dscp)
+    {
+        Ptr<Packet> p = Create<Packet>(1000);
+        Ipv6Header h;
+        h.SetTrafficClass(MrcDscp::TrafficClass(dscp, MrcDscp::ECN_NOT_ECT));
+        h.SetPayloadLength(1000);
+        port->SendFrame(p, h);
+    }
+
+    void DoRun() override
+    {
+        Ptr<MrcChannel> ch = CreateObject<MrcChannel>();
+        Ptr<MrcNetDevice> a = CreateObject<MrcNetDevice>();
+        Ptr<MrcNetDevice> b = CreateObject<MrcNetDevice>();
+        a->SetQueue(CreateObject<MrcTrimmingQueue>());
+        b->SetQueue(CreateObject<MrcTrimmingQueue>());
+        a->SetAttribute("PfcWatchdog", TimeValue(MicroSeconds(20)));
+        a->Attach(ch);
+        b->Attach(ch);
+        // b pauses a at once (arrives after 1 us of cable); a then holds three data frames and
+        // lets a control frame through.
+        Simulator::Schedule(Time(0), &MrcNetDevice::SendPause, b, uint16_t(65535));
+        for (int i = 0; i < 3; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(2), &MrcPfcWatchdogTestCase::Send, a, MrcDscp::DATA);
+        }
+        Simulator::Schedule(MicroSeconds(3), &MrcPfcWatchdogTestCase::Send, a, MrcDscp::CONTROL);
+        Simulator::Schedule(MicroSeconds(10),
+                            [this, a]()
+                            {
+                                NS_TEST_EXPECT_MSG_EQ(a->IsPaused(), true, "paused");
+                                NS_TEST_EXPECT_MSG_EQ(a->GetTxPackets(), 1u, "only control left");
+                                NS_TEST_EXPECT_MSG_EQ(a->GetQueue()->GetNPackets(), 3u, "held");
+                            });
+        // The watchdog fires 20 us into the pause: the data is dropped, a resumes, and a PAUSE
+        // in the restore period is ignored.
+        Simulator::Schedule(MicroSeconds(30), &MrcNetDevice::SendPause, b, uint16_t(65535));
+        Simulator::Schedule(MicroSeconds(40), &MrcPfcWatchdogTestCase::Send, a, MrcDscp::DATA);
+        Simulator::Stop(MicroSeconds(50));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(a->GetWatchdogTriggers(), 1u, "the watchdog fired once");
+        NS_TEST_ASSERT_MSG_EQ(a->GetQueue()->GetDropped(MrcTrimmingQueue::PFC_WATCHDOG),
+                              3u,
+                              "the held data was dropped");
+        NS_TEST_ASSERT_MSG_EQ(a->IsPaused(), false, "not paused again");
+        NS_TEST_ASSERT_MSG_EQ(a->GetPausesReceived(), 2u, "both PAUSE frames arrived");
+        NS_TEST_ASSERT_MSG_EQ(a->GetTxPackets(), 2u, "the later data frame went out");
+        const double paused = a->GetPausedTime().GetMicroSeconds();
+        NS_TEST_ASSERT_MSG_EQ_TOL(paused, 20.0, 0.5, "paused for the watchdog time");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The baseline test suite.
  */
 class MrcBaselineTestSuite : public TestSuite
@@ -424,6 +496,7 @@ public:
         AddTestCase(new MrcPfcVictimTestCase);
         AddTestCase(new MrcResilientHashTestCase);
         AddTestCase(new MrcRetryBudgetTestCase);
+        AddTestCase(new MrcPfcWatchdogTestCase);
     }
 };
 
