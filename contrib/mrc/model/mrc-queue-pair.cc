@@ -5,7 +5,9 @@
 #include "mrc-queue-pair.h"
 
 #include "mrc-dscp.h"
+#include "mrc-go-back-n-recovery.h"
 #include "mrc-l4-protocol.h"
+#include "mrc-selective-recovery.h"
 
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -144,8 +146,6 @@ MrcQueuePair::MrcQueuePair()
     , m_rtoUnit(NanoSeconds(1024))
     , m_port(-1)
     , m_cnpInterval(0)
-    , m_lastCnp(0)
-    , m_cnpsSent(0)
     , m_cnpsReceived(0)
     , m_rtoExponent(6)
     , m_retryLimit(7)
@@ -153,8 +153,6 @@ MrcQueuePair::MrcQueuePair()
     , m_reorderPkts(16)
     , m_recvWindow(65536)
     , m_recovery("selective")
-    , m_gbn(false)
-    , m_nakSent(false)
     , m_l4(nullptr)
     , m_qpn(0)
     , m_remoteHost(0)
@@ -173,20 +171,11 @@ MrcQueuePair::MrcQueuePair()
     , m_probeSeq(0)
     , m_sackLosses(0)
     , m_spurious(0)
-    , m_rxCum(0)
-    , m_rxHighest(0)
-    , m_rxMsnBase(0)
-    , m_rxBytes(0)
-    , m_unackedBytes(0)
-    , m_lastRxCe(false)
     , m_dataSent(0)
     , m_retx(0)
     , m_timeouts(0)
     , m_nacks(0)
     , m_bytesAcked(0)
-    , m_bytesPlaced(0)
-    , m_dups(0)
-    , m_acksSent(0)
     , m_cwnd(0)
 {
 }
@@ -199,9 +188,10 @@ MrcQueuePair::DoDispose()
     m_rtoEvent.Cancel();
     m_probeEvent.Cancel();
     m_reorderEvent.Cancel();
-    m_ackTimer.Cancel();
+    m_rx.Stop();
     m_paceEvent.Cancel();
     m_selector = nullptr;
+    m_recoveryOps = nullptr;
     m_cc = nullptr;
     m_l4 = nullptr;
     m_sendCb = MakeNullCallback<void, const MrcCompletion&>();
@@ -234,7 +224,14 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     NS_ABORT_MSG_UNLESS(m_recovery == "selective" || m_recovery == "go-back-n",
                         "MrcQueuePair: LossRecovery must be selective or go-back-n (got '"
                             << m_recovery << "')");
-    m_gbn = m_recovery == "go-back-n";
+    if (m_recovery == "go-back-n")
+    {
+        m_recoveryOps = CreateObject<MrcGoBackNRecovery>();
+    }
+    else
+    {
+        m_recoveryOps = CreateObject<MrcSelectiveRecovery>();
+    }
     std::vector<uint32_t> perPlane;
     for (const auto& p : m_paths)
     {
@@ -253,7 +250,14 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_rackRtt = baseRtt;
     m_cwnd = m_cc->GetCwnd();
     m_planeTx.assign(m_paths.size(), 0);
-    m_planeRx.assign(m_paths.size(), 0);
+    MrcQpReceiver::Config rc{m_payloadSize,
+                             m_ackEveryBytes,
+                             m_ackDelay,
+                             m_recvWindow,
+                             m_cnpInterval,
+                             m_recoveryOps->IsInOrder(),
+                             m_recoveryOps->UnderstandsTrim()};
+    m_rx.Setup(this, rc, static_cast<uint32_t>(m_paths.size()));
 }
 
 uint32_t
@@ -513,27 +517,8 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
     {
         case MrcHeader::WRITE:
         case MrcHeader::WRITE_IMM:
-        {
-            const uint8_t dscp = MrcDscp::Dscp(tc);
-            if ((dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP) && m_gbn)
-            {
-                return; // a RoCE NIC does not understand trimming: the packet is simply lost
-            }
-            if (dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LAST_HOP)
-            {
-                SendNack(h,
-                         h.GetPsn(),
-                         dscp == MrcDscp::TRIMMED ? MrcHeader::NACK_TRIMMED
-                                                  : MrcHeader::NACK_TRIMMED_LAST_HOP);
-                return;
-            }
-            if (plane < m_planeRx.size())
-            {
-                ++m_planeRx[plane];
-            }
-            HandleData(h, tc, plane);
+            m_rx.Receive(h, tc, plane);
             return;
-        }
         case MrcHeader::ACK:
             HandleAck(h);
             return;
@@ -567,135 +552,6 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
             return;
         default:
             return;
-    }
-}
-
-void
-MrcQueuePair::HandleData(const MrcHeader& h, uint8_t tc, uint32_t /* plane */)
-{
-    bool ce = MrcDscp::Ecn(tc) == MrcDscp::ECN_CE;
-    if (ce && !m_cnpInterval.IsZero())
-    {
-        // RoCEv2 notification point: a CNP instead of an ECN echo, at most one per interval.
-        ce = false;
-        const Time now = Simulator::Now();
-        if (m_cnpsSent == 0 || now - m_lastCnp >= m_cnpInterval)
-        {
-            m_lastCnp = now;
-            ++m_cnpsSent;
-            MrcHeader c;
-            c.SetOpcode(MrcHeader::CNP);
-            c.SetEv(h.GetEv());
-            c.SetPsn(h.GetPsn());
-            c.SetTimestamp(h.GetTimestamp());
-            SendControl(c, h.GetPlane(), h.GetPath());
-        }
-    }
-    const uint32_t psn = h.GetPsn();
-    const bool duplicate
-        = psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0);
-    m_lastRx = h;
-    m_lastRxCe = ce;
-    if (duplicate)
-    {
-        ++m_dups;
-        SendAck();
-        return;
-    }
-    if (m_gbn && psn != m_rxCum)
-    {
-        // Go-back-N: only the expected PSN is accepted; one NAK per gap.
-        if (!m_nakSent)
-        {
-            m_nakSent = true;
-            SendNack(h, m_rxCum, MrcHeader::NACK_SEQUENCE_ERROR);
-        }
-        return;
-    }
-    m_nakSent = false;
-    if (psn - m_rxCum >= m_recvWindow)
-    {
-        SendNack(h, psn, MrcHeader::NACK_OUT_OF_WINDOW);
-        return;
-    }
-    // A new gap opens when a packet lands beyond the highest PSN seen so far + 1: answer at
-    // once so the sender learns of the hole; packets filling gaps wait for the coalescing rule.
-    const bool newGap = psn > m_rxHighest;
-    if (psn + 1 > m_rxHighest)
-    {
-        m_rxHighest = psn + 1;
-    }
-    if (m_rxWin.size() <= psn - m_rxCum)
-    {
-        m_rxWin.resize(psn - m_rxCum + 1, 0);
-    }
-    m_rxWin[psn - m_rxCum] = 1;
-    while (!m_rxWin.empty() && m_rxWin.front() != 0)
-    {
-        m_rxWin.pop_front();
-        ++m_rxCum;
-    }
-
-    // Direct placement.
-    if (h.GetMsn() >= m_rxMsnBase)
-    {
-        const uint32_t idx = h.GetMsn() - m_rxMsnBase;
-        if (m_rxMsgs.size() <= idx)
-        {
-            m_rxMsgs.resize(idx + 1, RxMsg{0, 0, 0, {}, false, 0, false, Time(0)});
-        }
-        RxMsg& m = m_rxMsgs[idx];
-        if (m.pkts == 0)
-        {
-            m.length = h.GetMsgLen();
-            m.pkts = PacketsFor(h.GetMsgLen());
-            m.bits.assign(m.pkts, false);
-            m.imm = h.GetOpcode() == MrcHeader::WRITE_IMM;
-            m.immData = h.GetCumAck();
-            m.first = Simulator::Now();
-        }
-        const uint32_t index = h.GetSackBase(); // data packets: packet index in the message
-        if (index < m.pkts && !m.bits[index])
-        {
-            m.bits[index] = true;
-            ++m.got;
-            m_bytesPlaced += h.GetPayloadLen();
-            if (m.got == m.pkts)
-            {
-                m.complete = true;
-                // Receive completions in posting order.
-                while (!m_rxMsgs.empty() && m_rxMsgs.front().complete)
-                {
-                    const RxMsg& done = m_rxMsgs.front();
-                    MrcCompletion c{m_qpn,
-                                    m_rxMsnBase,
-                                    done.length,
-                                    SUCCESS,
-                                    done.imm,
-                                    done.immData,
-                                    done.first,
-                                    Simulator::Now()};
-                    m_rxMsgs.pop_front();
-                    ++m_rxMsnBase;
-                    m_recvCompleteTrace(c);
-                    if (!m_recvCb.IsNull())
-                    {
-                        m_recvCb(c);
-                    }
-                }
-            }
-        }
-    }
-    m_rxBytes += h.GetPayloadLen();
-    m_unackedBytes += h.GetPayloadLen();
-    const bool last = (h.GetFlags() & MrcHeader::FLAG_LAST) != 0;
-    if (ce || newGap || last || m_unackedBytes >= m_ackEveryBytes)
-    {
-        SendAck();
-    }
-    else if (m_ackTimer.IsExpired())
-    {
-        m_ackTimer = Simulator::Schedule(m_ackDelay, &MrcQueuePair::SendAck, this);
     }
 }
 
@@ -743,67 +599,27 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
 }
 
 void
-MrcQueuePair::SendNack(const MrcHeader& data, uint32_t psn, uint8_t reason)
+MrcQueuePair::Deliver(const TracedCallback<const MrcCompletion&>& trace,
+                      const CompletionCallback& cb,
+                      const MrcCompletion& c)
 {
-    MrcHeader n;
-    n.SetOpcode(MrcHeader::NACK);
-    n.SetEv(data.GetEv());
-    n.SetPsn(psn);
-    n.SetTimestamp(data.GetTimestamp());
-    n.SetNackReason(reason);
-    SendControl(n, data.GetPlane(), data.GetPath());
+    trace(c);
+    if (!cb.IsNull())
+    {
+        cb(c);
+    }
 }
 
 void
 MrcQueuePair::DeliverSendCompletion(const MrcCompletion& c)
 {
-    m_sendCompleteTrace(c);
-    if (!m_sendCb.IsNull())
-    {
-        m_sendCb(c);
-    }
+    Deliver(m_sendCompleteTrace, m_sendCb, c);
 }
 
 void
-MrcQueuePair::SendAck()
+MrcQueuePair::DeliverRecvCompletion(const MrcCompletion& c)
 {
-    m_ackTimer.Cancel();
-    m_unackedBytes = 0;
-    // The bitmap starts at the cumulative PSN. When the triggering PSN lies beyond its reach, a
-    // second SACK centred on the trigger follows, so that both the oldest holes and the newest
-    // arrivals are reported by the same (possibly last) acknowledgement.
-    if (m_lastRx.GetPsn() >= m_rxCum + 64)
-    {
-        SendSack(m_lastRx.GetPsn() - 32);
-    }
-    SendSack(m_rxCum);
-    m_lastRxCe = false;
-}
-
-void
-MrcQueuePair::SendSack(uint32_t base)
-{
-    ++m_acksSent;
-    MrcHeader a;
-    a.SetOpcode(MrcHeader::ACK);
-    a.SetFlags(m_lastRxCe ? MrcHeader::FLAG_ECN_ECHO : 0);
-    a.SetEv(m_lastRx.GetEv());
-    a.SetPsn(m_lastRx.GetPsn());
-    a.SetCumAck(m_rxCum);
-    uint64_t bits = 0;
-    for (uint32_t i = 0; i < 64; ++i)
-    {
-        const uint32_t psn = base + i;
-        if (psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0))
-        {
-            bits |= uint64_t(1) << i;
-        }
-    }
-    a.SetSackBase(base);
-    a.SetSackBitmap(bits);
-    a.SetTimestamp(m_lastRx.GetTimestamp());
-    a.SetRecvBytes(static_cast<uint32_t>(m_rxBytes));
-    SendControl(a, m_lastRx.GetPlane(), m_lastRx.GetPath());
+    Deliver(m_recvCompleteTrace, m_recvCb, c);
 }
 
 uint32_t
@@ -994,10 +810,7 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
         m_rackRtt = rtt; // the RTT of the newest acknowledged transmission
         m_srtt = m_srtt.IsZero() ? rtt : (m_srtt * 7 + rtt) / 8;
     }
-    if (!m_gbn)
-    {
-        DetectLosses();
-    }
+    m_recoveryOps->OnAckProcessed(*this);
     CompleteSends();
     if (m_cc->GetCwnd() != m_cwnd)
     {
@@ -1035,27 +848,7 @@ MrcQueuePair::HandleNack(const MrcHeader& h)
     UpdatePeerPlanes(h);
     if (h.GetNackReason() == MrcHeader::NACK_SEQUENCE_ERROR)
     {
-        if (m_txMsgs.empty() || h.GetPsn() < m_psnBase || h.GetPsn() >= m_nextPsn)
-        {
-            return;
-        }
-        // Cumulative: everything below the expected PSN arrived.
-        for (uint32_t q = m_psnBase; q < h.GetPsn(); ++q)
-        {
-            AckPsn(q, 0);
-        }
-        const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
-        // Ignore a NAK for a gap already being repaired (its resend is recent and in flight).
-        if (!p.lost && p.tries > 1 && Simulator::Now() - p.sentAt < 2 * m_baseRtt)
-        {
-            CompleteSends();
-            return;
-        }
-        m_cc->OnNack(p.len, false);
-        Rewind(h.GetPsn(), TX_RETX_NACK);
-        CompleteSends();
-        m_cwnd = m_cc->GetCwnd();
-        TrySend();
+        m_recoveryOps->OnSequenceNack(*this, h);
         return;
     }
     const bool lastHop = h.GetNackReason() == MrcHeader::NACK_TRIMMED_LAST_HOP;
@@ -1159,27 +952,9 @@ MrcQueuePair::OnRto()
             EnterError(s.psn);
             return;
         }
-        const uint16_t ev = p.ev;
-        const uint16_t generation = p.evGen;
-        const bool current = EvIsCurrent(p);
-        if (m_gbn)
+        if (m_recoveryOps->OnTimeout(*this, s.psn))
         {
-            if (current)
-            {
-                m_selector->OnLoss(ev, MrcPathSelector::CAUSE_TIMEOUT);
-            }
-            Rewind(s.psn, TX_RETX_TIMEOUT);
-            m_sentOrder.clear();
             break;
-        }
-        DeclareLost(s.psn, TX_RETX_TIMEOUT);
-        if (current)
-        {
-            m_selector->OnLoss(ev, MrcPathSelector::CAUSE_TIMEOUT);
-            if (m_selector->GetEv(ev).state == MrcPathSelector::ASSUMED_BAD)
-            {
-                FlushEv(ev, generation);
-            }
         }
     }
     if (fired)
@@ -1423,19 +1198,19 @@ MrcQueuePair::GetBytesAcked() const
 uint64_t
 MrcQueuePair::GetBytesPlaced() const
 {
-    return m_bytesPlaced;
+    return m_rx.GetBytesPlaced();
 }
 
 uint64_t
 MrcQueuePair::GetAcksSent() const
 {
-    return m_acksSent;
+    return m_rx.GetAcksSent();
 }
 
 uint64_t
 MrcQueuePair::GetDuplicatePackets() const
 {
-    return m_dups;
+    return m_rx.GetDuplicatePackets();
 }
 
 uint64_t
@@ -1447,7 +1222,7 @@ MrcQueuePair::GetPlaneDataPackets(uint32_t plane) const
 uint64_t
 MrcQueuePair::GetPlaneRxPackets(uint32_t plane) const
 {
-    return plane < m_planeRx.size() ? m_planeRx[plane] : 0;
+    return m_rx.GetPlaneRxPackets(plane);
 }
 
 } // namespace ns3

@@ -8,6 +8,8 @@
 #include "mrc-congestion-ops.h"
 #include "mrc-header.h"
 #include "mrc-path-selector.h"
+#include "mrc-qp-receiver.h"
+#include "mrc-recovery-ops.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
@@ -50,7 +52,9 @@ struct MrcCompletion
  * on the EV the path selector picks (retransmissions on a fresh EV) while the bytes in flight
  * stay under the congestion window. Every transmission is stamped with the time it starts onto
  * the NIC port (after the port's queue), so the RTT never includes the sender's own queue.
- * Loss recovery is selective:
+ * The queue pair holds the send window and the timers; what a loss signal means is its loss
+ * recovery's call (an MrcRecoveryOps named by LossRecovery: MrcSelectiveRecovery, MRC's, or
+ * MrcGoBackNRecovery, RoCE's). With selective recovery:
  * - a NACK for a trimmed packet retransmits exactly that packet;
  * - out-of-order detection (as UEC's): a transmission is lost once a packet sent
  *   ReorderThreshold transmissions after it (by default one bandwidth-delay product of packets)
@@ -70,15 +74,16 @@ struct MrcCompletion
  * round doubles the probe interval up to ProbeMaxInterval, and only the answer to the probe that is
  * out counts.
  *
- * Receiver: each packet carries its remote offset and is placed directly (a per-message bitmap,
- * no reorder buffer); duplicates are counted and dropped. A SACK (cumulative PSN, 64-bit bitmap,
- * reflected EV, ECN echo, timestamp echo, bytes received, port-status bitmap) is sent every
- * AckEveryBytes, at once on an ECN mark, a new gap, a message's last packet, or after AckDelay.
- * A trimmed header is answered by a NACK naming the reason (mid-fabric or last hop). Receive
- * completions are delivered in posting order.
+ * Receiver: an MrcQpReceiver (direct placement, SACKs, NACKs, CNPs; see there), configured
+ * from this queue pair's attributes and its recovery. Receive completions are delivered in
+ * posting order.
  */
 class MrcQueuePair : public Object
 {
+    friend class MrcQpReceiver;
+    friend class MrcSelectiveRecovery;
+    friend class MrcGoBackNRecovery;
+
 public:
     /** Completion status. */
     enum Status : uint8_t
@@ -208,7 +213,7 @@ public:
     /** @return CNPs sent (as the receiver's notification point) */
     uint64_t GetCnpsSent() const
     {
-        return m_cnpsSent;
+        return m_rx.GetCnpsSent();
     }
 
     /** @return CNPs received */
@@ -312,19 +317,6 @@ private:
         bool last;         //!< last packet of its message
     };
 
-    /** A message being received. */
-    struct RxMsg
-    {
-        uint64_t length;        //!< bytes (0 until a packet told)
-        uint32_t pkts;          //!< packets
-        uint32_t got;           //!< packets placed
-        std::vector<bool> bits; //!< which packets are placed
-        bool imm;               //!< carries an immediate
-        uint32_t immData;       //!< immediate
-        bool complete;          //!< every byte placed
-        Time first;             //!< first byte arrived
-    };
-
     /**
      * Read the port-status bitmap an ACK, NACK or probe answer carries.
      * @param h the header
@@ -378,13 +370,6 @@ private:
      */
     void Rewind(uint32_t psn, uint8_t cause);
     /**
-     * Handle a data packet.
-     * @param h its header
-     * @param tc IPv6 Traffic Class
-     * @param plane arrival plane
-     */
-    void HandleData(const MrcHeader& h, uint8_t tc, uint32_t plane);
-    /**
      * Mark a PSN acknowledged.
      * @param psn the PSN
      * @param echoedTimestamp the send timestamp the ACK echoes if it was triggered by this PSN,
@@ -418,24 +403,24 @@ private:
      */
     void SendControl(MrcHeader& h, uint32_t plane, uint32_t path);
     /**
-     * Answer a data packet with a NACK, on the reverse of its path.
-     * @param data the data packet's header
-     * @param psn the PSN the NACK names
-     * @param reason MrcHeader::NackReason
-     */
-    void SendNack(const MrcHeader& data, uint32_t psn, uint8_t reason);
-    /**
      * Trace a send completion and hand it to the callback.
      * @param c the completion
      */
     void DeliverSendCompletion(const MrcCompletion& c);
-    /** Acknowledge what has been received so far (one or two SACKs). */
-    void SendAck();
     /**
-     * Send one SACK.
-     * @param base first PSN of its bitmap
+     * Trace a receive completion and hand it to the callback (called by the receiver).
+     * @param c the completion
      */
-    void SendSack(uint32_t base);
+    void DeliverRecvCompletion(const MrcCompletion& c);
+    /**
+     * Trace a completion and hand it to a callback: the one way completions are delivered.
+     * @param trace the trace source
+     * @param cb the callback (may be null)
+     * @param c the completion
+     */
+    static void Deliver(const TracedCallback<const MrcCompletion&>& trace,
+                        const CompletionCallback& cb,
+                        const MrcCompletion& c);
     /**
      * Fail the QP.
      * @param psn the packet that exhausted its retries
@@ -477,8 +462,6 @@ private:
     Time m_rtoUnit;              //!< AckTimeoutUnit
     int32_t m_port;              //!< Port attribute (-1: any)
     Time m_cnpInterval;          //!< CnpInterval (0: ECN echo in ACKs)
-    Time m_lastCnp;              //!< last CNP sent
-    uint64_t m_cnpsSent;         //!< CNPs sent (notification point)
     uint64_t m_cnpsReceived;     //!< CNPs received
     uint32_t m_rtoExponent;      //!< AckTimeoutExponent
     uint32_t m_retryLimit;       //!< RetryLimit
@@ -490,8 +473,6 @@ private:
     Time m_probeInterval;        //!< ProbeInterval
     uint32_t m_recvWindow;       //!< RecvWindow
     std::string m_recovery;      //!< LossRecovery attribute
-    bool m_gbn;                  //!< go-back-N mode
-    bool m_nakSent;              //!< go-back-N receiver: a NAK is out for this gap
     Time m_nextSendTime;         //!< pacing: earliest next transmission
     EventId m_paceEvent;         //!< pacing: pending TrySend
 
@@ -542,17 +523,8 @@ private:
     uint64_t m_spurious;          //!< out-of-order losses whose original arrived after all
     Time m_lastSpurious;          //!< last spurious retransmission (or window decay)
 
-    // receiver
-    uint32_t m_rxCum;            //!< every PSN below is received
-    uint32_t m_rxHighest;        //!< highest PSN received + 1
-    std::deque<uint8_t> m_rxWin; //!< received flags from m_rxCum on
-    std::deque<RxMsg> m_rxMsgs;  //!< messages from m_rxMsnBase on
-    uint32_t m_rxMsnBase;        //!< oldest undelivered message
-    uint64_t m_rxBytes;          //!< payload bytes received (first copies)
-    uint32_t m_unackedBytes;     //!< received since the last ACK
-    EventId m_ackTimer;          //!< delayed ACK
-    MrcHeader m_lastRx;          //!< header of the last data packet (for delayed ACKs)
-    bool m_lastRxCe;             //!< it was CE-marked
+    MrcQpReceiver m_rx;                //!< the receiving side
+    Ptr<MrcRecoveryOps> m_recoveryOps; //!< loss recovery (from LossRecovery)
 
     // counters
     uint64_t m_dataSent;             //!< data packets sent
@@ -560,11 +532,7 @@ private:
     uint64_t m_timeouts;             //!< timeouts
     uint64_t m_nacks;                //!< NACKs received
     uint64_t m_bytesAcked;           //!< bytes acknowledged
-    uint64_t m_bytesPlaced;          //!< bytes placed
-    uint64_t m_dups;                 //!< duplicates
-    uint64_t m_acksSent;             //!< ACKs sent
     std::vector<uint64_t> m_planeTx; //!< data packets per plane (sent)
-    std::vector<uint64_t> m_planeRx; //!< data packets per plane (received)
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint16_t, uint8_t> m_txTrace; //!< Tx
     TracedCallback<const MrcCompletion&> m_sendCompleteTrace;                 //!< SendComplete
