@@ -72,10 +72,12 @@ MrcDcqcn::GetTypeId()
                             MakeTimeAccessor(&MrcDcqcn::m_cnpInterval),
                             MakeTimeChecker(Time(0)))
               .AddAttribute("WindowBdps",
-                            "Cap on bytes in flight, in bandwidth-delay products",
-                            DoubleValue(2.0),
+                            "Cap on bytes in flight, in bandwidth-delay products; 0 (the default): "
+                            "none, as on a RoCE NIC, where the rate alone paces the sender and the "
+                            "PSN window (the queue pair's RecvWindow) bounds what is outstanding",
+                            DoubleValue(0),
                             MakeDoubleAccessor(&MrcDcqcn::m_windowBdps),
-                            MakeDoubleChecker<double>(0.01))
+                            MakeDoubleChecker<double>(0))
               .AddTraceSource("Rate",
                               "The current rate Rc, bit/s",
                               MakeTraceSourceAccessor(&MrcDcqcn::m_rateTrace),
@@ -87,7 +89,7 @@ MrcDcqcn::MrcDcqcn()
     : m_g(1.0 / 256)
     , m_byteCounter(10000000)
     , m_f(5)
-    , m_windowBdps(2.0)
+    , m_windowBdps(0)
     , m_lineRate(100e9)
     , m_rc(100e9)
     , m_rt(100e9)
@@ -119,7 +121,9 @@ MrcDcqcn::Init(uint32_t bdp, Time baseRtt, uint32_t mss)
     m_rt = m_lineRate;
     m_alpha = 1.0;
     m_rateTrace = static_cast<uint64_t>(m_rc);
-    m_window = std::max<uint32_t>(static_cast<uint32_t>(m_windowBdps * bdp), mss);
+    m_window = m_windowBdps > 0
+                 ? std::max<uint32_t>(static_cast<uint32_t>(std::min(m_windowBdps * bdp, 1e9)), mss)
+                 : 0x7fffffffu;
     m_lastCut = Time(0) - m_cnpInterval;
 }
 

@@ -33,8 +33,9 @@ namespace ns3
  *   Rt and Rc never exceed the line rate.
  * Timers run only while the rate is below the line rate or alpha is above 0.001, so an
  * uncongested sender costs no events. Without a notification point (an ACK echoing ECN instead
- * of a CNP), an echo counts as a CNP at most once per CnpInterval. The window only caps the
- * bytes in flight (WindowBdps bandwidth-delay products), as a NIC's outstanding-request limit.
+ * of a CNP), an echo counts as a CNP at most once per CnpInterval. There is no congestion
+ * window by default (a RoCE NIC keeps sending at its rate whatever is unacknowledged; the queue
+ * pair's PSN window bounds it); WindowBdps > 0 caps the bytes in flight.
  */
 class MrcDcqcn : public MrcCongestionOps
 {

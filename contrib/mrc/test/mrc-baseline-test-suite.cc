@@ -212,7 +212,7 @@ public:
 
 private:
     /**
-     * Run the victim flow, with or without the incast.
+     * Run the victim flow (1 MB, 40 us in), with or without the incast.
      * @param pfc PFC on
      * @param incast run the incast too
      * @return the victim's completion time
@@ -243,11 +243,11 @@ private:
         Simulator::Schedule(MicroSeconds(40),
                             &MrcQueuePair::PostWrite,
                             victim.first,
-                            uint64_t(2000000),
+                            uint64_t(1000000),
                             uint64_t(0));
         Simulator::Stop(MilliSeconds(50));
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(victim.second->GetBytesPlaced(), 2000000u, "victim delivered");
+        NS_TEST_EXPECT_MSG_EQ(victim.second->GetBytesPlaced(), 1000000u, "victim delivered");
         Simulator::Destroy();
         return done;
     }
@@ -257,7 +257,7 @@ private:
         const double alone = Victim(true, false).GetMicroSeconds();
         const double lossy = Victim(false, true).GetMicroSeconds();
         const double pfc = Victim(true, true).GetMicroSeconds();
-        NS_TEST_ASSERT_MSG_LT(lossy, 1.3 * alone, "without PFC the victim is barely touched");
+        NS_TEST_ASSERT_MSG_LT(lossy, 1.1 * alone, "without PFC the victim is barely touched");
         NS_TEST_ASSERT_MSG_GT(pfc, 1.5 * alone, "with PFC the victim waits behind the pauses");
     }
 };
