@@ -59,6 +59,7 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     bool trim = true;
     bool roce = false;
+    bool pfc = true;
     std::string pcap;
 
     CommandLine cmd(__FILE__);
@@ -76,9 +77,10 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "Random seed", seed);
     cmd.AddValue("pcap", "Write pcap files of every host port with this prefix", pcap);
     cmd.AddValue("roce",
-                 "Run the RoCE-style baseline instead: ECMP-routed fabric, no trimming, one path "
+                 "Run the RoCE baseline instead: ECMP-routed fabric with PFC, no trimming, one path "
                  "per QP, go-back-N, DCQCN",
                  roce);
+    cmd.AddValue("pfc", "With --roce: PFC on the routed fabric (0: lossy, drops are real)", pfc);
     if (!MrcCommandLine::Parse(cmd, argc, argv))
     {
         return 1;
@@ -129,6 +131,7 @@ main(int argc, char* argv[])
     if (roce)
     {
         fabric->SetRoutedBaseline();
+        fabric->SetAttribute("Pfc", BooleanValue(pfc));
     }
     const std::string err = fabric->Validate();
     if (!err.empty())
