@@ -76,10 +76,11 @@ main(int argc, char* argv[])
     cmd.AddValue("trim", "Switches trim (1) or drop (0)", trim);
     cmd.AddValue("seed", "Random seed", seed);
     cmd.AddValue("pcap", "Write pcap files of every host port with this prefix", pcap);
-    cmd.AddValue("roce",
-                 "Run the RoCE baseline instead: ECMP-routed fabric with PFC, no trimming, one path "
-                 "per QP, go-back-N, DCQCN",
-                 roce);
+    cmd.AddValue(
+        "roce",
+        "Run the RoCE baseline instead: ECMP-routed fabric with PFC, no trimming, one path "
+        "per QP, go-back-N, DCQCN",
+        roce);
     cmd.AddValue("pfc", "With --roce: PFC on the routed fabric (0: lossy, drops are real)", pfc);
     if (!MrcCommandLine::Parse(cmd, argc, argv))
     {
