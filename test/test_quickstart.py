@@ -495,6 +495,7 @@ BAD_CASES = [
     ("hostsPerT0", ["--hostsPerT0=3"], "--hostsPerT0", []),
     ("linkRate", ["--linkRate=fast"], "--linkRate", ["fast"]),
     ("schemes", ["--schemes=foo"], "--schemes", []),
+    ("ecmpHashing", ["--ecmpHashing=random"], "--ecmpHashing", ["resilient", "modulo"]),
     ("seed-negative", ["--seed=-1"], "--seed", ["4294967086"]),
     ("seed-zero", ["--seed=0"], "--seed", []),
     ("unknown-option", ["--gpu=32"], "--gpu", ["did you mean '--gpus'"]),
