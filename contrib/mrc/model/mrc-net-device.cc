@@ -212,8 +212,11 @@ MrcNetDevice::SendFrame(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress
     }
     if (!m_txEventPending && (!m_paused || m_queue->HasControl()))
     {
+        // While paused the serializer may be idle (busyUntil in the past): send at once.
+        const Time now = Simulator::Now();
         m_txEventPending = true;
-        Simulator::Schedule(m_busyUntil - Simulator::Now(), &MrcNetDevice::TransmitComplete, this);
+        Simulator::Schedule(
+            m_busyUntil > now ? m_busyUntil - now : Time(0), &MrcNetDevice::TransmitComplete, this);
     }
     return true;
 }
