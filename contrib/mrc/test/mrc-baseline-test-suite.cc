@@ -43,11 +43,12 @@ MakeBaseline(uint32_t hostsPerT0,
              uint32_t t1,
              bool pfc,
              const std::string& hashing = "resilient",
-             uint32_t xoff = 0)
+             uint32_t xoff = 0,
+             uint32_t planes = 1)
 {
     Baseline b;
     b.fabric = CreateObject<MrcClosHelper>();
-    b.fabric->SetAttribute("Planes", UintegerValue(1));
+    b.fabric->SetAttribute("Planes", UintegerValue(planes));
     b.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
     b.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
     b.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
@@ -484,6 +485,65 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief Multi-plane hosts: a RoCE QP is bound to one NIC port and paced at that port's rate;
+ * a training job with QpPerPort gives queue pair k of each rank pair port k, so a transfer split
+ * over as many QPs as ports uses every plane, and a 40 MB write completes without a loss.
+ */
+class MrcQpPerPortTestCase : public TestCase
+{
+public:
+    MrcQpPerPortTestCase()
+        : TestCase("multi-plane RoCE: QPs bound to ports, paced at the port's rate, one per plane")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        // 4 planes of 100 Gb/s: a 400 Gb/s NIC.
+        Baseline b = MakeBaseline(2, 2, 2, true, "resilient", 0, 4);
+        for (int32_t port = 0; port < 4; ++port)
+        {
+            auto qps = b.stack.Connect(0, 2, port);
+            NS_TEST_ASSERT_MSG_EQ(
+                qps.first->GetPathSelector()->GetEv(0).plane, uint32_t(port), "bound to its port");
+            NS_TEST_ASSERT_MSG_EQ(
+                qps.second->GetPathSelector()->GetEv(0).plane, uint32_t(port), "both ends");
+            Ptr<MrcDcqcn> cc = DynamicCast<MrcDcqcn>(qps.first->GetCongestionOps());
+            NS_TEST_ASSERT_MSG_EQ_TOL(double(cc->GetRate()), 100e9, 1e6, "the port's rate");
+        }
+        // A training job: two ranks, 4 chunks over 4 queue pairs per peer, one per port.
+        Ptr<MrcTrainingJob> job = CreateObject<MrcTrainingJob>();
+        job->SetAttribute("QpPerPort", BooleanValue(true));
+        job->SetAttribute("KeepRecords", BooleanValue(true));
+        job->SetRanks({1, 3});
+        job->AddCollective(MrcCollective::SENDRECV, 40000000, 4, 4);
+        job->Install(b.stack);
+        job->Start(Time(0));
+        Ptr<MrcL4Protocol> l4 = b.stack.GetL4(1);
+        std::set<uint32_t> planes;
+        for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
+        {
+            Ptr<MrcQueuePair> qp = l4->GetQueuePair(q);
+            planes.insert(qp->GetPathSelector()->GetEv(0).plane);
+        }
+        NS_TEST_ASSERT_MSG_EQ(planes.size(), 4u, "every port has a queue pair");
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(job->IsComplete(), true, "the job completed");
+        NS_TEST_ASSERT_MSG_EQ(job->GetFailedTransfers(), 0u, "nothing failed");
+        uint64_t retx = 0;
+        for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
+        {
+            retx += l4->GetQueuePair(q)->GetRetransmissions();
+        }
+        NS_TEST_ASSERT_MSG_EQ(retx, 0u, "no loss: each QP at its port's rate");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The baseline test suite.
  */
 class MrcBaselineTestSuite : public TestSuite
@@ -497,6 +557,7 @@ public:
         AddTestCase(new MrcResilientHashTestCase);
         AddTestCase(new MrcRetryBudgetTestCase);
         AddTestCase(new MrcPfcWatchdogTestCase);
+        AddTestCase(new MrcQpPerPortTestCase);
     }
 };
 
