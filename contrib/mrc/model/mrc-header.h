@@ -17,8 +17,9 @@ namespace ns3
  *
  * The MRC module: the MRC transport (queue pairs spraying packets over entropy values across
  * network planes, per-path state, SACK/NACK selective retransmission, NSCC), SRv6 uSID switches
- * with static tables and trimming queues, multi-plane Clos fabrics, a routed RoCE-style
- * baseline, fault injection, training workloads and a recorder. See the module documentation
+ * with static tables and trimming queues, multi-plane Clos fabrics, the routed RoCE baseline as
+ * deployed (PFC, resilient ECMP, DCQCN, InfiniBand timeouts), fault injection, training
+ * workloads and a recorder. See the module documentation
  * (doc/mrc.rst).
  */
 
