@@ -173,6 +173,12 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         stack.SetRoceBaseline();
     }
     stack.Install(fabric);
+    // Streams before any queue pair exists: a path selector draws its EV order when its queue
+    // pair is connected (at job installation), and that draw must not come from an automatic
+    // stream, whose number depends on what ran before in this process.
+    int64_t stream = 1;
+    stream += fabric->AssignStreams(stream);
+    stream += stack.AssignStreams(stream);
 
     std::vector<Ptr<MrcTrainingJob>> jobs;
     std::string err;
@@ -206,9 +212,6 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
 
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
     faults->SetFabric(fabric);
-    int64_t stream = 1;
-    stream += fabric->AssignStreams(stream);
-    stream += stack.AssignStreams(stream);
     for (auto& job : jobs)
     {
         job->SetAttribute("KeepRecords", BooleanValue(true));

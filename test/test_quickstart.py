@@ -470,6 +470,21 @@ def test_same_seed_gives_identical_results(run1, run1_again):
         assert a == b, "%s differs between two runs with the same seed" % name
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_a_scheme_alone_gives_the_same_rows(run1, tmp_root, scheme):
+    """A scheme's results do not depend on which other schemes ran before it in the process
+    (random streams are assigned before any queue pair draws from them)."""
+    d = str(tmp_root / ("alone-" + scheme))
+    run_quickstart(d, "--schemes=" + scheme)
+    for name in CSV_FILES:
+        both = [l for l in read_bytes(os.path.join(run1["dir"], name)).decode().splitlines()
+                if l.startswith(scheme + ",")]
+        alone = [l for l in read_bytes(os.path.join(d, name)).decode().splitlines()
+                 if l.startswith(scheme + ",")]
+        assert both, "no %s rows in %s" % (scheme, name)
+        assert alone == both, "%s: --schemes=%s differs from the two-scheme run" % (name, scheme)
+
+
 def test_other_seed_gives_other_results(run1, run_seed2):
     differ = [name for name in CSV_FILES
               if read_bytes(os.path.join(run1["dir"], name))

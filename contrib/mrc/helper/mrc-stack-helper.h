@@ -108,7 +108,10 @@ public:
     Ptr<MrcL4Protocol> GetL4(uint32_t host) const;
 
     /**
-     * Assign random streams to every host's protocol.
+     * Assign random streams to every host's protocol. Call it before connecting queue pairs
+     * (directly or by installing training jobs): a path selector draws its EV order when its
+     * queue pair is connected, and a draw from an automatic stream depends on how many random
+     * variables the process created before.
      * @param stream first stream
      * @return streams used
      */
