@@ -642,25 +642,40 @@ private:
         Elastic();
     }
 
-    /** The default: the first failed transfer fails the job. */
-    void Aborting()
+    /**
+     * Single-path QPs with a small retry budget, both uplinks of T0 0 dead from 1 us, and a
+     * two-rank job of 3 steps of send/recv (2 chunks) on top.
+     * @param n set to the network
+     * @param abort the job's AbortOnFailure
+     * @return the installed job, not started
+     */
+    static Ptr<MrcTrainingJob> DeadFabricJob(Net& n, bool abort)
     {
-        Net n = MakeNet(1,
-                        1,
-                        2,
-                        2,
-                        "ns3::MrcSinglePath",
-                        32,
-                        1,
-                        {{"RetryLimit", 3}, {"AckTimeoutExponent", 4}});
+        n = MakeNet(1,
+                    1,
+                    2,
+                    2,
+                    "ns3::MrcSinglePath",
+                    32,
+                    1,
+                    {{"RetryLimit", 3}, {"AckTimeoutExponent", 4}});
         for (uint32_t j = 0; j < 2; ++j)
         {
             Simulator::Schedule(
                 MicroSeconds(1), &MrcChannel::SetUp, n.fabric->GetUplink(0, 0, j), false);
         }
         Ptr<MrcTrainingJob> job = MakeJob(3, {0, 1}, 3, MicroSeconds(2), Seconds(0));
+        job->SetAttribute("AbortOnFailure", BooleanValue(abort));
         job->AddCollective(MrcCollective::SENDRECV, 20000, 2, 1);
         job->Install(n.stack);
+        return job;
+    }
+
+    /** The default: the first failed transfer fails the job. */
+    void Aborting()
+    {
+        Net n;
+        Ptr<MrcTrainingJob> job = DeadFabricJob(n, true);
         uint32_t failed = 0;
         uint32_t completed = 0;
         job->TraceConnectWithoutContext("JobFailed",
@@ -693,23 +708,8 @@ private:
     /** AbortOnFailure=false: failures are counted and the steps go on. */
     void Elastic()
     {
-        Net n = MakeNet(1,
-                        1,
-                        2,
-                        2,
-                        "ns3::MrcSinglePath",
-                        32,
-                        1,
-                        {{"RetryLimit", 3}, {"AckTimeoutExponent", 4}});
-        for (uint32_t j = 0; j < 2; ++j)
-        {
-            Simulator::Schedule(
-                MicroSeconds(1), &MrcChannel::SetUp, n.fabric->GetUplink(0, 0, j), false);
-        }
-        Ptr<MrcTrainingJob> job = MakeJob(3, {0, 1}, 3, MicroSeconds(2), Seconds(0));
-        job->SetAttribute("AbortOnFailure", BooleanValue(false));
-        job->AddCollective(MrcCollective::SENDRECV, 20000, 2, 1);
-        job->Install(n.stack);
+        Net n;
+        Ptr<MrcTrainingJob> job = DeadFabricJob(n, false);
         job->Start(Seconds(0));
         Simulator::Stop(Seconds(1));
         Simulator::Run();
