@@ -361,6 +361,11 @@ MrcSwitchNetDevice::IsFrozen() const
 void
 MrcSwitchNetDevice::SetUsid(uint16_t usid)
 {
+    if (usid != m_usid && (m_frozen || Simulator::Now().IsStrictlyPositive()))
+    {
+        NS_LOG_WARN("switch " << m_usid << ": its uSID is static once the simulation runs");
+        return;
+    }
     m_usid = usid;
     // The ECMP hash salt follows the switch's identity, whatever the order of the setters.
     m_hashSeed = static_cast<uint32_t>(m_usid) * 2654435761u + 12345;
@@ -372,13 +377,20 @@ MrcSwitchNetDevice::GetUsid() const
     return m_usid;
 }
 
-void
+bool
 MrcSwitchNetDevice::SetLocatorBlock(Ipv6Address block, uint8_t bits)
 {
     NS_ABORT_MSG_UNLESS(MrcUsidCarrier::IsValidBlockBits(bits),
                         "MrcSwitchNetDevice: block length must be 16..96 bits in steps of 16");
+    if (m_frozen || Simulator::Now().IsStrictlyPositive())
+    {
+        NS_LOG_WARN("switch " << m_usid
+                              << ": the locator block is static once the simulation runs");
+        return false;
+    }
     block.GetBytes(m_block);
     m_blockBytes = bits / 8;
+    return true;
 }
 
 void

@@ -133,15 +133,21 @@ public:
     /** @return true once the table can no longer change */
     bool IsFrozen() const;
 
-    /** @param usid this switch's own uSID */
+    /**
+     * Set the switch's own uSID; ignored (with a warning) once the simulation runs, like the
+     * table.
+     * @param usid this switch's own uSID
+     */
     void SetUsid(uint16_t usid);
     /** @return this switch's own uSID */
     uint16_t GetUsid() const;
     /**
+     * Set the locator block; refused once the simulation runs, like the table.
      * @param block locator block
      * @param bits block length in bits
+     * @return false if refused
      */
-    void SetLocatorBlock(Ipv6Address block, uint8_t bits);
+    bool SetLocatorBlock(Ipv6Address block, uint8_t bits);
 
     /**
      * Blackhole: ports stay up but nothing is forwarded (fault injection).

@@ -414,12 +414,16 @@ private:
         Ptr<MrcSwitchNetDevice> t0 = f->GetT0(0, 0);
         NS_TEST_ASSERT_MSG_EQ(t0->AddRoute(0x0777, 0), true, "configuration time: accepted");
         bool late = true;
+        bool lateBlock = true;
         uint16_t before = 0;
+        const uint16_t usid = t0->GetUsid();
         Simulator::Schedule(MicroSeconds(1),
                             [&]()
                             {
                                 before = t0->GetRoute(MrcClosHelper::HostUsid(0));
                                 late = t0->AddRoute(MrcClosHelper::HostUsid(0), 1);
+                                t0->SetUsid(0x0999);
+                                lateBlock = t0->SetLocatorBlock(Ipv6Address("fcbb:aaaa::"), 32);
                             });
         // Bad packets: wrong block, not this switch, unknown next uSID, hop limit.
         Recorder rec(1);
@@ -449,6 +453,11 @@ private:
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(t0->IsFrozen(), true, "frozen once running");
         NS_TEST_ASSERT_MSG_EQ(late, false, "run time: refused");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetUsid(), usid, "the uSID too");
+        NS_TEST_ASSERT_MSG_EQ(lateBlock,
+                              false,
+                              "and the locator block (the packets below still "
+                              "use the old one)");
         NS_TEST_ASSERT_MSG_EQ(t0->GetRoute(MrcClosHelper::HostUsid(0)), before, "unchanged");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::WRONG_BLOCK), 1u, "wrong block");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::NOT_MINE), 1u, "not mine");
