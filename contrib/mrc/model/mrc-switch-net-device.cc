@@ -432,7 +432,8 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, Ipv6Header
         return;
     }
     if (m_pfc && MrcDscp::Dscp(header.GetTrafficClass()) == MrcDscp::DATA
-        && m_ingressBytes[inPort] + packet->GetSize() + 40 > m_limit[inPort])
+        && m_ingressBytes[inPort] + packet->GetSize() + MrcTrimmingQueue::IPV6_HEADER_BYTES
+               > m_limit[inPort])
     {
         Drop(packet, PFC_HEADROOM);
         return;

@@ -17,12 +17,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("MrcTrimmingQueue");
 NS_OBJECT_ENSURE_REGISTERED(MrcTrimmingQueue);
 
-namespace
-{
-/** IPv6 fixed header size, counted in every queue size. */
-constexpr uint32_t IPV6_HEADER_BYTES = 40;
-} // namespace
-
 const char*
 MrcTrimmingQueue::DropReasonName(uint32_t reason)
 {
