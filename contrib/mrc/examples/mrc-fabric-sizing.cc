@@ -32,6 +32,7 @@
  */
 
 #include "ns3/mrc-command-line.h"
+#include "ns3/mrc-fabric-size.h"
 
 #include "ns3/core-module.h"
 
@@ -51,51 +52,8 @@ NS_LOG_COMPONENT_DEFINE("MrcFabricSizing");
 namespace
 {
 
-/// Largest number of switch tiers supported (and printed as switches_tN keys).
-constexpr int64_t MAX_TIERS = 4;
-
-/// Sizes of one fabric design (all planes included).
-struct FabricSize
-{
-    std::string design;               //!< "multi-plane" or "single-plane"
-    int64_t planes{0};                //!< number of independent planes
-    int64_t tiers{0};                 //!< switch tiers per plane
-    int64_t radix{0};                 //!< switch radix (ports per switch)
-    int64_t portGbps{0};              //!< switch port speed in Gbps
-    int64_t nics{0};                  //!< number of NICs (endpoints)
-    int64_t switches[MAX_TIERS] = {}; //!< switches per tier, tier 0 = leaf
-    int64_t switchesTotal{0};         //!< switches in all tiers and planes
-    int64_t hostLinks{0};             //!< NIC-to-leaf links, all planes
-    int64_t links{0};                 //!< all links (host + inter-tier)
-};
-
-/**
- * Multiply two non-negative 64-bit integers, detecting overflow.
- *
- * @param a first factor
- * @param b second factor
- * @param [out] result the product, valid only if the function returns true
- * @return true if the product fits in int64_t
- */
-bool
-CheckedMul(int64_t a, int64_t b, int64_t& result)
-{
-    return !__builtin_mul_overflow(a, b, &result);
-}
-
-/**
- * Add two non-negative 64-bit integers, detecting overflow.
- *
- * @param a first term
- * @param b second term
- * @param [out] result the sum, valid only if the function returns true
- * @return true if the sum fits in int64_t
- */
-bool
-CheckedAdd(int64_t a, int64_t b, int64_t& result)
-{
-    return !__builtin_add_overflow(a, b, &result);
-}
+/// Largest number of switch tiers supported.
+constexpr int64_t MAX_TIERS = MrcFabricSize::MAX_TIERS;
 
 /**
  * Parse a whole string as a base-10 signed 64-bit integer.
@@ -130,99 +88,6 @@ PrintError(const std::string& param, const std::string& requirement, const std::
 {
     std::cerr << "error: --" << param << " must be " << requirement << " (got " << got << ")"
               << std::endl;
-}
-
-/**
- * Compute the size of a multi-plane (or, with planes = 1, single-plane)
- * folded Clos fabric.
- *
- * @param design design name printed in the output line
- * @param planes number of independent planes (>= 1)
- * @param tiers switch tiers per plane (1..MAX_TIERS)
- * @param radix switch radix (even, >= 2)
- * @param portGbps switch port speed in Gbps
- * @param [out] size the computed sizes, valid only if the function returns true
- * @return false if any count does not fit in int64_t
- */
-bool
-ComputeFabric(const std::string& design,
-              int64_t planes,
-              int64_t tiers,
-              int64_t radix,
-              int64_t portGbps,
-              FabricSize& size)
-{
-    size = FabricSize();
-    size.design = design;
-    size.planes = planes;
-    size.tiers = tiers;
-    size.radix = radix;
-    size.portGbps = portGbps;
-
-    const int64_t half = radix / 2;
-
-    // topSwitches = (R/2)^(t-1) per plane; N = 2 * (R/2)^t = 2 * R/2 * topSwitches.
-    int64_t topSwitches = 1;
-    for (int64_t i = 1; i < tiers; ++i)
-    {
-        if (!CheckedMul(topSwitches, half, topSwitches))
-        {
-            return false;
-        }
-    }
-    int64_t lowerSwitches = 0; // N / (R/2) = 2 * (R/2)^(t-1) per plane
-    if (!CheckedMul(topSwitches, 2, lowerSwitches))
-    {
-        return false;
-    }
-    int64_t nics = 0;
-    if (!CheckedMul(lowerSwitches, half, nics))
-    {
-        return false;
-    }
-    size.nics = nics;
-
-    int64_t switchesTotal = 0;
-    for (int64_t tier = 0; tier < tiers; ++tier)
-    {
-        const int64_t perPlane = (tier == tiers - 1) ? topSwitches : lowerSwitches;
-        if (!CheckedMul(perPlane, planes, size.switches[tier])
-            || !CheckedAdd(switchesTotal, size.switches[tier], switchesTotal))
-        {
-            return false;
-        }
-    }
-    size.switchesTotal = switchesTotal;
-
-    // Each plane: N host links plus N links at each of the t-1 inter-tier levels.
-    int64_t linksPerPlane = 0;
-    if (!CheckedMul(nics, planes, size.hostLinks) || !CheckedMul(nics, tiers, linksPerPlane)
-        || !CheckedMul(linksPerPlane, planes, size.links))
-    {
-        return false;
-    }
-    return true;
-}
-
-/**
- * Format one design as a single line of key=value pairs.
- *
- * @param size the design to format
- * @return the line, without a trailing newline
- */
-std::string
-FormatFabric(const FabricSize& size)
-{
-    std::ostringstream os;
-    os << "design=" << size.design << " planes=" << size.planes << " tiers=" << size.tiers
-       << " radix=" << size.radix << " port_gbps=" << size.portGbps << " nics=" << size.nics;
-    for (int64_t tier = 0; tier < MAX_TIERS; ++tier)
-    {
-        os << " switches_t" << tier << "=" << size.switches[tier];
-    }
-    os << " switches_total=" << size.switchesTotal << " links=" << size.links
-       << " host_links=" << size.hostLinks;
-    return os.str();
 }
 
 } // namespace
@@ -344,18 +209,18 @@ main(int argc, char* argv[])
     // Compute every design before printing, so that an overflow produces only
     // the error line and no partial output.
     const std::string overflowReq = "small enough for all counts to fit in 64-bit integers";
-    std::vector<FabricSize> designs;
+    std::vector<MrcFabricSize> designs;
 
-    FabricSize multi;
-    if (!ComputeFabric("multi-plane", planes, tiers, radix, portSpeed, multi))
+    MrcFabricSize multi;
+    if (!MrcFabricSize::Compute("multi-plane", planes, tiers, radix, portSpeed, multi))
     {
         PrintError("radix", overflowReq, radixText);
         return 1;
     }
     designs.push_back(multi);
 
-    FabricSize single;
-    if (!ComputeFabric("single-plane", 1, tiers, singleRadix, nicSpeed, single))
+    MrcFabricSize single;
+    if (!MrcFabricSize::Compute("single-plane", 1, tiers, singleRadix, nicSpeed, single))
     {
         PrintError("radix", overflowReq, radixText);
         return 1;
@@ -369,8 +234,8 @@ main(int argc, char* argv[])
     bool matched = single.nics >= multi.nics;
     for (int64_t t = tiers + 1; !matched && singleRadix > 2 && t <= MAX_TIERS; ++t)
     {
-        FabricSize candidate;
-        if (!ComputeFabric("single-plane", 1, t, singleRadix, nicSpeed, candidate))
+        MrcFabricSize candidate;
+        if (!MrcFabricSize::Compute("single-plane", 1, t, singleRadix, nicSpeed, candidate))
         {
             PrintError("radix", overflowReq, radixText);
             return 1;
@@ -381,7 +246,7 @@ main(int argc, char* argv[])
 
     for (const auto& design : designs)
     {
-        std::cout << FormatFabric(design) << std::endl;
+        std::cout << design.Format() << std::endl;
     }
     if (!matched)
     {

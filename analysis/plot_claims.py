@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Draw one PNG per claim from a claims results directory (figures.csv, claims.csv).
+
+    /usr/bin/python3 analysis/plot_claims.py results/claims-<time> [--out-dir DIR]
+
+figures.csv has one row per point: claim, panel, kind (line, cdf, bar), title, xlabel, ylabel,
+logx, logy, categories (bar: names joined by '|'), series, x, y. A series whose name starts
+with '|' is not data: its x values are drawn as dashed vertical lines (fault times). Each claim's panels go side by
+side in <claim>.png, titled with the claim's verdict from claims.csv.
+
+Exit status: 0 on success, 2 on a missing directory or a malformed file.
+"""
+
+import argparse
+import csv
+import os
+import sys
+
+import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
+
+PROG = "plot_claims.py"
+FIG_COLUMNS = ["claim", "panel", "kind", "title", "xlabel", "ylabel", "logx", "logy",
+               "categories", "series", "x", "y"]
+CLAIM_COLUMNS = ["claim", "metric", "unit", "mrc", "baseline", "threshold", "check", "verdict"]
+KINDS = {"line", "cdf", "bar"}
+
+
+def fail(msg):
+    sys.stderr.write("%s: error: %s\n" % (PROG, msg))
+    sys.exit(2)
+
+
+def read_csv(path, columns):
+    """Rows of a CSV with the given header, or a one-line error."""
+    if not os.path.isfile(path):
+        fail("%s: no such file" % path)
+    with open(path, newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader, None)
+        if header != columns:
+            fail("%s: header must be %s (got %s)" % (path, ",".join(columns), header))
+        rows = []
+        for n, row in enumerate(reader, start=2):
+            if len(row) != len(columns):
+                fail("%s:%d: %d fields, expected %d" % (path, n, len(row), len(columns)))
+            rows.append(dict(zip(columns, row)))
+        return rows
+
+
+def number(path, row, field):
+    text = row[field]
+    if text == "":
+        return float("nan")
+    try:
+        return float(text)
+    except ValueError:
+        fail("%s: field '%s' of claim %s is not a number: '%s'" % (path, field, row["claim"], text))
+
+
+def load(results):
+    """{claim: {panel: figure}} and {claim: verdict}."""
+    fig_path = os.path.join(results, "figures.csv")
+    figures = {}
+    for row in read_csv(fig_path, FIG_COLUMNS):
+        if row["kind"] not in KINDS:
+            fail("%s: kind must be one of %s (got '%s')" % (fig_path, ", ".join(sorted(KINDS)),
+                                                           row["kind"]))
+        panels = figures.setdefault(row["claim"], {})
+        fig = panels.setdefault(row["panel"], {
+            "kind": row["kind"], "title": row["title"], "xlabel": row["xlabel"],
+            "ylabel": row["ylabel"], "logx": row["logx"] == "1", "logy": row["logy"] == "1",
+            "categories": row["categories"].split("|") if row["categories"] else [],
+            "series": {}})
+        s = fig["series"].setdefault(row["series"], ([], []))
+        s[0].append(number(fig_path, row, "x"))
+        s[1].append(number(fig_path, row, "y"))
+    verdicts = {}
+    for row in read_csv(os.path.join(results, "claims.csv"), CLAIM_COLUMNS):
+        verdicts[row["claim"]] = row["verdict"]
+    return figures, verdicts
+
+
+def draw(claim, panels, verdict, out_dir):
+    import plotstyle  # noqa: F401  (rcParams)
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    n = len(panels)
+    fig, axes = plt.subplots(1, n, figsize=(6.2 * n, 4.2), squeeze=False)
+    for ax, key in zip(axes[0], sorted(panels, key=int)):
+        p = panels[key]
+        names = [n for n in p["series"] if not n.startswith("|")]
+        for n in p["series"]:
+            if n.startswith("|"):
+                for x in p["series"][n][0]:
+                    ax.axvline(x, color="grey", linestyle="--", linewidth=1)
+        if p["kind"] == "bar":
+            cats = p["categories"] or [str(i) for i in range(
+                int(max(max(p["series"][n][0]) for n in names)) + 1)]
+            width = 0.8 / max(1, len(names))
+            for i, name in enumerate(names):
+                xs, ys = p["series"][name]
+                ax.bar(np.array(xs) + (i - (len(names) - 1) / 2) * width, ys, width, label=name)
+            ax.set_xticks(range(len(cats)))
+            ax.set_xticklabels(cats, rotation=15 if len(cats) > 3 else 0)
+        else:
+            for name in names:
+                xs, ys = p["series"][name]
+                if p["kind"] == "cdf":
+                    ax.step(xs, ys, where="post", label=name)
+                else:
+                    ax.plot(xs, ys, marker="o" if len(xs) <= 12 else None, label=name)
+        if p["logx"]:
+            ax.set_xscale("log")
+        if p["logy"]:
+            ax.set_yscale("log")
+        ax.set_title(p["title"], fontsize="medium")
+        ax.set_xlabel(p["xlabel"])
+        ax.set_ylabel(p["ylabel"])
+        if len(names) > 1:
+            ax.legend()
+    fig.suptitle("%s: %s" % (claim, verdict))
+    fig.tight_layout()
+    path = os.path.join(out_dir, "%s.png" % claim)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
+    ap.add_argument("results", help="a claims results directory")
+    ap.add_argument("--out-dir", help="where the PNGs go (default: the results directory)")
+    args = ap.parse_args(argv)
+    if not os.path.isdir(args.results):
+        fail("%s: no such directory" % args.results)
+    figures, verdicts = load(args.results)
+    out_dir = args.out_dir or args.results
+    os.makedirs(out_dir, exist_ok=True)
+    written = [draw(c, figures[c], verdicts.get(c, "?"), out_dir) for c in figures]
+    print("plots: %d written (%s)" % (len(written), ", ".join(os.path.basename(w)
+                                                            for w in written)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

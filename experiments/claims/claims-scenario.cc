@@ -1,0 +1,611 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "claims-scenario.h"
+
+#include "ns3/core-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+namespace ns3
+{
+namespace claims
+{
+
+namespace
+{
+
+/**
+ * @param us microseconds
+ * @return a Time
+ */
+Time
+Us(double us)
+{
+    return NanoSeconds(static_cast<int64_t>(us * 1000));
+}
+
+/** A scheme's fabric and stack, with streams assigned. */
+struct World
+{
+    Ptr<MrcClosHelper> fabric;  //!< fabric
+    MrcStackHelper stack;       //!< stack
+    Ptr<MrcFaultHelper> faults; //!< faults
+    int64_t stream = 1;         //!< next free stream
+    uint64_t flaps = 0;         //!< link-down events
+    uint64_t retirements = 0;   //!< EV retirements (filled by CountRetirement)
+    std::vector<uint64_t> causes = std::vector<uint64_t>(16, 0); //!< retirements by cause
+};
+
+/**
+ * Build a scheme's fabric and stack and assign their streams.
+ * @param scheme scheme
+ * @param fab fabric
+ * @param w the world to fill
+ */
+void
+Build(Scheme scheme, const FabricSpec& fab, World& w)
+{
+    w.fabric = CreateObject<MrcClosHelper>();
+    const DataRate planeRate(fab.planeRate);
+    uint32_t hostsPerT0 = fab.hostsPerT0;
+    uint32_t t1 = fab.t1;
+    if (scheme == ROCE)
+    {
+        hostsPerT0 = fab.baselineHostsPerT0 ? fab.baselineHostsPerT0 : fab.hostsPerT0;
+        t1 = fab.baselineT1 ? fab.baselineT1 : fab.t1;
+    }
+    w.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    w.fabric->SetAttribute("T0sPerPlane", UintegerValue(fab.hosts / hostsPerT0));
+    w.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    if (scheme == MRC)
+    {
+        w.fabric->SetAttribute("Planes", UintegerValue(fab.planes));
+        w.fabric->SetAttribute("LinkRate", DataRateValue(planeRate));
+        w.fabric->SetAttribute("TrimEnabled", BooleanValue(fab.trim));
+    }
+    else
+    {
+        const uint32_t planes = scheme == ROCE ? 1 : fab.planes;
+        const uint32_t scale = scheme == ROCE ? fab.planes : 1;
+        w.fabric->SetAttribute("Planes", UintegerValue(planes));
+        w.fabric->SetAttribute("LinkRate", DataRateValue(DataRate(planeRate.GetBitRate() * scale)));
+        w.fabric->SetRoutedBaseline();
+        w.fabric->SetAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
+        w.fabric->SetAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
+        w.fabric->SetAttribute("Pfc", BooleanValue(fab.pfc));
+        // Buffers and ECN thresholds scale with the port speed (as in quickstart).
+        w.fabric->SetAttribute("DataQueueBytes", UintegerValue(512000 * scale));
+        w.fabric->SetAttribute("EcnMinBytes", UintegerValue(100000 * scale));
+        w.fabric->SetAttribute("EcnMaxBytes", UintegerValue(400000 * scale));
+    }
+    w.fabric->Build();
+    if (scheme != MRC)
+    {
+        w.stack.SetRoceBaseline();
+    }
+    w.stack.Install(w.fabric);
+    w.stream += w.fabric->AssignStreams(w.stream);
+    w.stream += w.stack.AssignStreams(w.stream);
+    w.faults = CreateObject<MrcFaultHelper>();
+    w.faults->SetFabric(w.fabric);
+    w.faults->TraceConnectWithoutContext("Fault",
+                                         MakeBoundCallback(
+                                             +[](uint64_t* n, const MrcFaultEvent& e)
+                                             {
+                                                 *n += (e.kind == "link" && e.state == "down") ? 1
+                                                                                               : 0;
+                                             },
+                                             &w.flaps));
+}
+
+/**
+ * Schedule the fault plan (after the traffic's streams are assigned).
+ * @param plan faults
+ * @param w the world
+ */
+void
+ApplyFaults(const FaultPlan& plan, World& w)
+{
+    w.stream += w.faults->AssignStreams(w.stream);
+    std::string err;
+    for (const auto& f : plan.faults)
+    {
+        NS_ABORT_MSG_UNLESS(
+            w.faults->Schedule(Us(f.atUs), f.action, f.target, Us(f.durationUs), err),
+            "claims: fault " << f.action << " " << f.target << ": " << err);
+    }
+    if (plan.flapRatePerLink > 0)
+    {
+        MrcFaultHelper::Options o;
+        o.tier = "t0-t1";
+        o.rate = plan.flapRatePerLink;
+        o.perLink = true;
+        o.downUs = plan.flapDownUs;
+        NS_ABORT_MSG_UNLESS(w.faults->ApplyOptions(o, err), "claims: flaps: " << err);
+    }
+    if (plan.lossy.rate > 0)
+    {
+        Ptr<MrcChannel> ch = w.fabric->GetUplink(plan.lossy.plane, plan.lossy.t0, plan.lossy.t1);
+        Simulator::Schedule(Us(plan.lossy.fromUs), &MrcChannel::SetLossRate, ch, plan.lossy.rate);
+        Simulator::Schedule(Us(plan.lossy.toUs), &MrcChannel::SetLossRate, ch, 0.0);
+    }
+}
+
+/**
+ * Count transitions to ASSUMED_BAD.
+ * @param w the world (counters)
+ * @param ev EV
+ * @param from old state
+ * @param to new state
+ * @param cause cause
+ */
+void
+CountRetirement(World* w, uint16_t /* ev */, uint8_t /* from */, uint8_t to, uint8_t cause)
+{
+    if (to == MrcPathSelector::ASSUMED_BAD)
+    {
+        ++w->retirements;
+        ++w->causes[cause & 15];
+    }
+}
+
+/**
+ * Hook every QP's path selector to the retirement counter.
+ * @param w the world
+ */
+void
+CountRetirements(World& w)
+{
+    for (uint32_t h = 0; h < w.fabric->GetNHosts(); ++h)
+    {
+        Ptr<MrcL4Protocol> l4 = w.stack.GetL4(h);
+        for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
+        {
+            l4->GetQueuePair(q)->GetPathSelector()->TraceConnectWithoutContext(
+                "EvStateChange", MakeBoundCallback(&CountRetirement, &w));
+        }
+    }
+}
+
+/**
+ * @param dev a port
+ * @param node a node
+ * @return whether the port belongs to the node
+ */
+bool
+On(Ptr<NetDevice> dev, Ptr<Node> node)
+{
+    return dev->GetNode() == node;
+}
+
+/**
+ * @param w the world
+ * @param plane plane
+ * @param t0 T0
+ * @param j T1 (within the pod)
+ * @return the T0's port on that uplink
+ */
+Ptr<MrcNetDevice>
+UplinkPort(const World& w, uint32_t plane, uint32_t t0, uint32_t j)
+{
+    Ptr<MrcChannel> ch = w.fabric->GetUplink(plane, t0, j);
+    Ptr<Node> node = w.fabric->GetT0(plane, t0)->GetNode();
+    for (std::size_t d = 0; d < ch->GetNDevices(); ++d)
+    {
+        if (On(ch->GetDevice(d), node))
+        {
+            return DynamicCast<MrcNetDevice>(ch->GetDevice(d));
+        }
+    }
+    return nullptr;
+}
+
+/**
+ * Sum the per-QP and per-port counters of a run.
+ * @param w the world
+ * @param retx set to retransmissions
+ * @param timeouts set to RTO expiries
+ * @param failedQps set to QPs in error
+ * @param pauses set to PFC pauses sent by switch ports
+ */
+void
+Counters(const World& w, uint64_t& retx, uint64_t& timeouts, uint64_t& failedQps, uint64_t& pauses)
+{
+    retx = timeouts = failedQps = pauses = 0;
+    for (uint32_t h = 0; h < w.fabric->GetNHosts(); ++h)
+    {
+        Ptr<MrcL4Protocol> l4 = w.stack.GetL4(h);
+        for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
+        {
+            Ptr<MrcQueuePair> qp = l4->GetQueuePair(q);
+            retx += qp->GetRetransmissions();
+            timeouts += qp->GetTimeouts();
+            failedQps += qp->IsInError() ? 1 : 0;
+        }
+    }
+    for (uint32_t n = 0; n < w.fabric->GetSwitches().GetN(); ++n)
+    {
+        Ptr<MrcSwitchNetDevice> sw
+            = DynamicCast<MrcSwitchNetDevice>(w.fabric->GetSwitches().Get(n)->GetDevice(0));
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            pauses += sw->GetPort(p)->GetPausesSent();
+        }
+    }
+}
+
+} // namespace
+
+const char*
+SchemeName(Scheme s)
+{
+    switch (s)
+    {
+        case MRC:
+            return "mrc";
+        case ROCE:
+            return "roce";
+        case ROCE_MULTIPLANE:
+            return "roce-multiplane";
+    }
+    return "?";
+}
+
+TrainingResult
+RunTraining(
+    Scheme scheme, const FabricSpec& fab, const JobSpec& spec, const FaultPlan& plan, uint32_t seed)
+{
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(1);
+    TrainingResult r;
+    World w;
+    Build(scheme, fab, w);
+
+    MrcTrainingJob::Placement policy;
+    NS_ABORT_MSG_UNLESS(MrcTrainingJob::ParsePlacement(spec.placement, policy),
+                        "claims: placement " << spec.placement);
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(w.stream++);
+    std::vector<bool> used(fab.hosts, false);
+    const uint32_t ranks = spec.ranks ? spec.ranks : fab.hosts / spec.jobs;
+    std::vector<Ptr<MrcTrainingJob>> jobs;
+    std::vector<bool> started;
+    for (uint32_t j = 0; j < spec.jobs; ++j)
+    {
+        std::string err;
+        const auto hosts = MrcTrainingJob::Place(policy, ranks, fab.hosts, used, rng, err);
+        NS_ABORT_MSG_IF(hosts.empty(), "claims: placement: " << err);
+        Ptr<MrcTrainingJob> job = CreateObject<MrcTrainingJob>();
+        job->SetAttribute("JobId", UintegerValue(j));
+        job->SetAttribute("Steps", UintegerValue(spec.steps));
+        job->SetAttribute("ComputeTime", TimeValue(Us(spec.computeUs)));
+        job->SetAttribute("ComputeJitter", TimeValue(Us(spec.jitterUs)));
+        job->SetAttribute("KeepRecords", BooleanValue(true));
+        job->SetRanks(hosts);
+        if (scheme == ROCE_MULTIPLANE)
+        {
+            // NCCL on a multi-rail NIC: one QP per port, the message split across them.
+            job->SetAttribute("QpPerPort", BooleanValue(true));
+            job->AddCollective(spec.collective, spec.bytes, fab.planes, fab.planes);
+        }
+        else
+        {
+            job->AddCollective(spec.collective, spec.bytes);
+        }
+        job->Install(w.stack);
+        w.stream += job->AssignStreams(w.stream);
+        const bool run = spec.onlyJob == UINT32_MAX || spec.onlyJob == j;
+        if (run)
+        {
+            job->Start(Time(0));
+            r.stepsPlanned += spec.steps;
+        }
+        jobs.push_back(job);
+        started.push_back(run);
+    }
+    ApplyFaults(plan, w);
+    CountRetirements(w);
+    uint32_t remaining = 0;
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        if (!started[j])
+        {
+            continue;
+        }
+        ++remaining;
+        jobs[j]->TraceConnectWithoutContext(
+            "JobComplete",
+            MakeCallback(+[](uint32_t* left, uint32_t, uint32_t, uint64_t)
+                         {
+                             if (--*left == 0)
+                             {
+                                 Simulator::Stop();
+                             }
+                         })
+                .Bind(&remaining));
+    }
+    // A safety net beyond any sane run (a RoCE QP whose retries all time out fails after
+    // 8 x 4.3 s, and its job with it).
+    Simulator::Stop(Seconds(3600));
+    const auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        const auto& job = jobs[j];
+        std::vector<double> mine;
+        for (const auto& s : job->GetStepRecords())
+        {
+            mine.push_back((s.end - s.start).GetNanoSeconds() / 1000.0);
+        }
+        r.stepUs.insert(r.stepUs.end(), mine.begin(), mine.end());
+        r.jobMeanUs.push_back(started[j] ? Mean(mine) : NAN);
+        for (const auto& t : job->GetTransferRecords())
+        {
+            const double us = (t.end - t.start).GetNanoSeconds() / 1000.0;
+            if (t.status == MrcQueuePair::SUCCESS && us > 0)
+            {
+                r.flowGbps.push_back(t.bytes * 8.0 / (us * 1e3));
+            }
+        }
+        r.stepsDone += job->GetStepsCompleted();
+        r.failedJobs += job->IsFailed() ? 1 : 0;
+    }
+    uint64_t pauses = 0;
+    Counters(w, r.retx, r.timeouts, r.failedQps, pauses);
+    r.pauses = pauses;
+    UintegerValue payload;
+    w.stack.GetL4(0)->GetQueuePair(0)->GetAttribute("PayloadSize", payload);
+    r.retxBytes = r.retx * payload.Get();
+    r.retirements = w.retirements;
+    r.flaps = w.flaps;
+    for (uint32_t h = 0; h < w.fabric->GetNHosts(); ++h)
+    {
+        for (uint32_t p = 0; p < w.fabric->GetNPlanes(); ++p)
+        {
+            r.hostBytes += w.fabric->GetHostPort(h, p)->GetTxBytes();
+        }
+    }
+    const uint32_t t1PerPod = w.fabric->GetNT1();
+    for (uint32_t p = 0; p < w.fabric->GetNPlanes(); ++p)
+    {
+        for (uint32_t i = 0; i < w.fabric->GetNT0(); ++i)
+        {
+            for (uint32_t j = 0; j < t1PerPod; ++j)
+            {
+                r.uplinkBytes += UplinkPort(w, p, i, j)->GetTxBytes();
+            }
+        }
+    }
+    Simulator::Destroy();
+    return r;
+}
+
+FlowResult
+RunFlows(
+    Scheme scheme, const FabricSpec& fab, const FlowRun& run, const FaultPlan& plan, uint32_t seed)
+{
+    NS_ABORT_MSG_IF(scheme == ROCE_MULTIPLANE, "claims: RunFlows takes MRC or ROCE");
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(1);
+    FlowResult r;
+    World w;
+    Build(scheme, fab, w);
+    const std::size_t n = run.flows.size();
+    r.fctUs.assign(n, NAN);
+    std::vector<Ptr<MrcQueuePair>> senders;
+    std::vector<Ptr<MrcQueuePair>> receivers;
+    struct Done
+    {
+        FlowResult* r;     //!< result
+        std::size_t i;     //!< flow
+        double startUs;    //!< post time
+        std::size_t* left; //!< flows left
+    };
+    std::size_t left = n;
+    std::vector<Done> done(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const FlowSpec& f = run.flows[i];
+        auto qps = w.stack.Connect(f.src, f.dst);
+        senders.push_back(qps.first);
+        receivers.push_back(qps.second);
+        done[i] = Done{&r, i, f.startUs, &left};
+        qps.first->SetSendCompletionCallback(MakeBoundCallback(
+            +[](Done* d, const MrcCompletion& c)
+            {
+                if (c.status == MrcQueuePair::SUCCESS)
+                {
+                    d->r->fctUs[d->i] = c.completed.GetNanoSeconds() / 1000.0 - d->startUs;
+                }
+                if (--*d->left == 0)
+                {
+                    Simulator::Stop();
+                }
+            },
+            &done[i]));
+        Simulator::Schedule(
+            Us(f.startUs), &MrcQueuePair::PostWrite, qps.first, f.bytes, uint64_t(0));
+    }
+    ApplyFaults(plan, w);
+    CountRetirements(w);
+    // EV state changes of flow 0 (the flow the failover claims look at).
+    if (n > 0)
+    {
+        senders[0]->GetPathSelector()->TraceConnectWithoutContext(
+            "EvStateChange",
+            MakeBoundCallback(
+                +[](FlowResult* res, uint16_t ev, uint8_t from, uint8_t to, uint8_t)
+                {
+                    const double now = Simulator::Now().GetNanoSeconds() / 1000.0;
+                    res->evChanges.emplace_back(now, to);
+                    if (to == MrcPathSelector::ASSUMED_BAD)
+                    {
+                        res->badEvs.emplace_back(now, ev);
+                    }
+                    else if (from == MrcPathSelector::ASSUMED_BAD && to == MrcPathSelector::GOOD)
+                    {
+                        res->goodEvs.emplace_back(now, ev);
+                    }
+                },
+                &r));
+    }
+    // Received bytes of the watched flows, per bin, until every flow is done.
+    r.samples.assign(run.watch.size(), {});
+    std::vector<uint64_t> last(run.watch.size(), 0);
+    std::function<void()> sample;
+    const Time bin = Us(run.binUs);
+    sample = [&]()
+    {
+        for (std::size_t k = 0; k < run.watch.size(); ++k)
+        {
+            const uint64_t now = receivers[run.watch[k]]->GetBytesPlaced();
+            r.samples[k].push_back(now - last[k]);
+            last[k] = now;
+        }
+        if (left > 0)
+        {
+            Simulator::Schedule(bin, sample);
+        }
+    };
+    if (!run.watch.empty())
+    {
+        Simulator::Schedule(bin, sample);
+    }
+    std::function<void()> watchLoss;
+    if (run.busyUplinkAtUs > 0 && n > 0)
+    {
+        Simulator::Schedule(
+            Us(run.busyUplinkAtUs),
+            [&]()
+            {
+                const uint32_t t0 = w.fabric->GetT0Of(run.flows[0].src);
+                uint32_t best = 0;
+                uint64_t most = 0;
+                for (uint32_t j = 0; j < w.fabric->GetNT1(); ++j)
+                {
+                    const uint64_t b = UplinkPort(w, 0, t0, j)->GetTxBytes();
+                    if (b > most)
+                    {
+                        most = b;
+                        best = j;
+                    }
+                }
+                std::ostringstream name;
+                name << "plane0/t0-" << t0 << "/t1-" << best;
+                r.downedLink = name.str();
+                if (run.busyAction == "lossy")
+                {
+                    Ptr<MrcChannel> ch = w.fabric->GetUplink(0, t0, best);
+                    ch->SetLossRate(plan.lossy.rate);
+                    Simulator::Schedule(
+                        Us(plan.lossy.toUs) - Simulator::Now(), &MrcChannel::SetLossRate, ch, 0.0);
+                    // Note the first frame the cable loses (polled every us).
+                    watchLoss = [&r, ch, &watchLoss, &left]()
+                    {
+                        if (ch->GetRandomLosses() > 0)
+                        {
+                            r.firstLossUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+                        }
+                        else if (left > 0)
+                        {
+                            Simulator::Schedule(MicroSeconds(1), watchLoss);
+                        }
+                    };
+                    watchLoss();
+                    return;
+                }
+                std::string err;
+                NS_ABORT_MSG_UNLESS(
+                    w.faults->Schedule(Time(0), "link_down", r.downedLink, Time(0), err),
+                    "claims: " << err);
+            });
+    }
+    Simulator::Stop(Us(run.stopUs));
+    const auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (n > 0)
+    {
+        Ptr<MrcPathSelector> sel = senders[0]->GetPathSelector();
+        for (uint32_t e = 0; e < sel->GetNEvs(); ++e)
+        {
+            r.evs0.push_back(sel->GetEv(static_cast<uint16_t>(e)));
+        }
+    }
+    Counters(w, r.retx, r.timeouts, r.failedQps, r.pauses);
+    r.retirements = w.retirements;
+    r.retireCauses = w.causes;
+    r.trims = w.fabric->GetTrimmedTotal();
+    Simulator::Destroy();
+    return r;
+}
+
+double
+Mean(const std::vector<double>& v)
+{
+    if (v.empty())
+    {
+        return NAN;
+    }
+    return std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+}
+
+double
+Quantile(std::vector<double> v, double q)
+{
+    if (v.empty())
+    {
+        return NAN;
+    }
+    std::sort(v.begin(), v.end());
+    const double pos = q * (v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const std::size_t hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+}
+
+double
+Cov(const std::vector<double>& v)
+{
+    const double m = Mean(v);
+    if (v.empty() || m == 0)
+    {
+        return NAN;
+    }
+    double s = 0;
+    for (double x : v)
+    {
+        s += (x - m) * (x - m);
+    }
+    return std::sqrt(s / v.size()) / m;
+}
+
+double
+Jain(const std::vector<double>& v)
+{
+    if (v.empty())
+    {
+        return NAN;
+    }
+    double s = 0;
+    double s2 = 0;
+    for (double x : v)
+    {
+        s += x;
+        s2 += x * x;
+    }
+    return s2 > 0 ? s * s / (v.size() * s2) : NAN;
+}
+
+} // namespace claims
+} // namespace ns3

@@ -1,0 +1,222 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_CLAIMS_SCENARIO_H
+#define MRC_CLAIMS_SCENARIO_H
+
+/**
+ * @file
+ * @brief The runs the claims are measured from: a training job, or a set of point-to-point
+ * flows, on one scheme's fabric, with a fault schedule, returning what the claims need.
+ */
+
+#include "ns3/mrc-module.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+namespace claims
+{
+
+/** The three ways of running the same job compared by the claims. */
+enum Scheme : uint8_t
+{
+    MRC = 0,        //!< MRC on P planes of planeRate links (SRv6 spray, trimming, NSCC)
+    ROCE,           //!< RoCE as deployed on one plane of P x planeRate links (ECMP, PFC, DCQCN)
+    ROCE_MULTIPLANE //!< RoCE on MRC's P planes: one single-path QP per NIC port (no multipath)
+};
+
+/**
+ * @param s a scheme
+ * @return its name in tables ("mrc", "roce", "roce-multiplane")
+ */
+const char* SchemeName(Scheme s);
+
+/** A fabric, in MRC's terms; the single-plane RoCE fabric is derived from it. */
+struct FabricSpec
+{
+    uint32_t hosts = 32;               //!< hosts (one NIC each)
+    uint32_t planes = 8;               //!< planes (NIC ports)
+    uint32_t hostsPerT0 = 8;           //!< hosts per T0
+    uint32_t t1 = 8;                   //!< T1s per plane
+    std::string planeRate = "100Gbps"; //!< MRC link rate; the single plane runs at P x this
+    uint32_t baselineHostsPerT0 = 0;   //!< ROCE only: hosts per T0 (0: hostsPerT0)
+    uint32_t baselineT1 = 0;           //!< ROCE only: T1s (0: t1)
+    bool trim = true;                  //!< MRC: switches trim (false: drop)
+    bool pfc = true;                   //!< RoCE: lossless data class
+    double detectionUs = 150000;       //!< RoCE: BFD-like detection (deployed)
+    double reconvergenceUs = 2000000;  //!< RoCE: BGP-like reconvergence (deployed)
+};
+
+/** One scheduled fault (MrcFaultHelper::Schedule). */
+struct FaultSpec
+{
+    double atUs;        //!< when
+    std::string action; //!< link_down, link_flap, switch_reboot, nic_port_down, ...
+    std::string target; //!< MrcFaultHelper target name
+    double durationUs;  //!< duration (0: until the end)
+};
+
+/** What runs on the fabric besides the traffic: faults. */
+struct FaultPlan
+{
+    std::vector<FaultSpec> faults; //!< scheduled faults
+    double flapRatePerLink = 0;    //!< Poisson T0-T1 flaps per second per link (0: none)
+    double flapDownUs = 20;        //!< mean flap down time
+    /** Random loss on one T0-T1 cable: plane, T0, T1 (within pod), rate, from, to. */
+    struct Lossy
+    {
+        uint32_t plane = 0; //!< plane
+        uint32_t t0 = 0;    //!< T0
+        uint32_t t1 = 0;    //!< T1
+        double rate = 0;    //!< frame loss probability (0: no lossy cable)
+        double fromUs = 0;  //!< loss starts
+        double toUs = 0;    //!< loss ends
+    } lossy;                //!< the lossy cable
+};
+
+/** A synchronous training job. */
+struct JobSpec
+{
+    MrcCollective::Type collective = MrcCollective::RING_ALLREDUCE; //!< collective per step
+    uint64_t bytes = 4 << 20;                                       //!< its size
+    uint32_t steps = 4;                                             //!< steps
+    double computeUs = 20;                                          //!< compute per step
+    double jitterUs = 2;                                            //!< compute jitter
+    std::string placement = "random"; //!< contiguous, interleaved or random
+    uint32_t ranks = 0;               //!< ranks (0: every host)
+    uint32_t jobs = 1;                //!< identical jobs sharing the fabric (disjoint hosts)
+    uint32_t onlyJob = UINT32_MAX;    //!< place every job but run only this one (alone runs)
+};
+
+/** What a training run produced. */
+struct TrainingResult
+{
+    std::vector<double> stepUs;    //!< step durations, all jobs
+    std::vector<double> jobMeanUs; //!< mean step per job (NaN for a job not run)
+    std::vector<double> flowGbps;  //!< throughput of every successful transfer
+    uint32_t stepsDone = 0;        //!< steps completed
+    uint32_t stepsPlanned = 0;     //!< steps planned
+    uint64_t failedQps = 0;        //!< QPs in error
+    uint64_t failedJobs = 0;       //!< failed jobs
+    uint64_t retx = 0;             //!< retransmitted packets
+    uint64_t retxBytes = 0;        //!< retransmitted payload bytes (approximate: packets x MTU)
+    uint64_t timeouts = 0;         //!< RTO expiries
+    uint64_t retirements = 0;      //!< EV transitions to ASSUMED_BAD
+    uint64_t pauses = 0;           //!< PFC pauses sent
+    uint64_t flaps = 0;            //!< link-down events seen
+    uint64_t hostBytes = 0;        //!< bytes the hosts' NIC ports sent
+    uint64_t uplinkBytes = 0;      //!< bytes T0s sent up to T1s
+    double simUs = 0;              //!< simulated time at the end
+    double wall = 0;               //!< wall seconds
+};
+
+/**
+ * Run a training job.
+ * @param scheme scheme
+ * @param fab fabric
+ * @param job job
+ * @param faults faults (targets must exist on the scheme's fabric)
+ * @param seed seed
+ * @return the result
+ */
+TrainingResult RunTraining(Scheme scheme,
+                           const FabricSpec& fab,
+                           const JobSpec& job,
+                           const FaultPlan& faults,
+                           uint32_t seed);
+
+/** One point-to-point message. */
+struct FlowSpec
+{
+    uint32_t src;   //!< sender
+    uint32_t dst;   //!< receiver
+    uint64_t bytes; //!< message size
+    double startUs; //!< posted at
+};
+
+/** A run of point-to-point flows. */
+struct FlowRun
+{
+    std::vector<FlowSpec> flows; //!< the flows
+    std::vector<uint32_t> watch; //!< flows whose received bytes are sampled every binUs
+    double binUs = 5;            //!< sampling bin
+    double stopUs = 60e6;        //!< simulated time limit
+    /**
+     * At this time (us, > 0), take the busiest T0-T1 uplink of flow 0's T0 in plane 0 (the one
+     * with the most bytes sent so far: on RoCE the flow's own path) and apply busyAction to it;
+     * its name goes to FlowResult::downedLink.
+     */
+    double busyUplinkAtUs = 0;
+    /** "down" (permanently) or "lossy" (FaultPlan::lossy's rate until its toUs) */
+    std::string busyAction = "down";
+};
+
+/** What a flow run produced. */
+struct FlowResult
+{
+    std::vector<double> fctUs;                         //!< per flow (NaN: not completed)
+    std::vector<std::vector<uint64_t>> samples;        //!< per watched flow: bytes received per bin
+    std::vector<std::pair<double, uint8_t>> evChanges; //!< (time us, new state) on watched flows
+    std::vector<std::pair<double, uint16_t>> badEvs;   //!< (time, EV) to ASSUMED_BAD, flow 0
+    std::vector<std::pair<double, uint16_t>> goodEvs;  //!< (time, EV) ASSUMED_BAD to GOOD, flow 0
+    std::vector<MrcPathSelector::Ev> evs0;             //!< flow 0's EVs at the end
+    uint64_t retirements = 0;                          //!< EV transitions to ASSUMED_BAD, all flows
+    std::vector<uint64_t> retireCauses
+        = std::vector<uint64_t>(16, 0); //!< those transitions by MrcPathSelector::Cause
+    uint64_t timeouts = 0;              //!< RTO expiries
+    uint64_t retx = 0;                  //!< retransmissions
+    uint64_t trims = 0;                 //!< trimmed packets
+    uint64_t pauses = 0;                //!< PFC pauses sent
+    uint64_t failedQps = 0;             //!< QPs in error
+    std::string downedLink;             //!< the uplink chosen by busyUplinkAtUs
+    double firstLossUs = NAN;           //!< busyAction lossy: when its first frame was lost
+    double wall = 0;                    //!< wall seconds
+};
+
+/**
+ * Run point-to-point flows (one QP pair each).
+ * @param scheme MRC or ROCE
+ * @param fab fabric
+ * @param run flows and sampling
+ * @param faults faults
+ * @param seed seed
+ * @return the result
+ */
+FlowResult RunFlows(Scheme scheme,
+                    const FabricSpec& fab,
+                    const FlowRun& run,
+                    const FaultPlan& faults,
+                    uint32_t seed);
+
+/**
+ * @param v values
+ * @return mean (NaN if empty)
+ */
+double Mean(const std::vector<double>& v);
+/**
+ * @param v values
+ * @param q quantile in [0, 1], linearly interpolated (numpy's default)
+ * @return the quantile (NaN if empty)
+ */
+double Quantile(std::vector<double> v, double q);
+/**
+ * @param v values
+ * @return coefficient of variation (NaN if empty)
+ */
+double Cov(const std::vector<double>& v);
+/**
+ * @param v values
+ * @return Jain's fairness index (NaN if empty)
+ */
+double Jain(const std::vector<double>& v);
+
+} // namespace claims
+} // namespace ns3
+
+#endif /* MRC_CLAIMS_SCENARIO_H */

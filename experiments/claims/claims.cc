@@ -1,0 +1,665 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief The claims suite: measures each claim of the MRC paper, MRC against the baseline, and
+ * writes claims.csv, figures.csv, claims.md, run.json and one PNG per claim.
+ *
+ *   ./ns3 run claims                                  # every claim, quick scale
+ *   ./ns3 run "claims --claim=C2 --scale=full"
+ *   ./ns3 run "claims --help"
+ *
+ * Verdicts come from the checks each claim function writes next to its measurements: every
+ * check passed, reproduced; some, partly; none, not reproduced.
+ */
+
+#include "claims.h"
+
+#include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+using namespace ns3;
+using namespace ns3::claims;
+
+namespace ns3
+{
+namespace claims
+{
+
+bool
+GetScale(const std::string& name, Scale& s)
+{
+    s = Scale();
+    s.name = name;
+    if (name == "tiny")
+    {
+        s.fabric.hosts = 16;
+        s.fabric.planes = 4;
+        s.fabric.hostsPerT0 = 4;
+        s.fabric.t1 = 4;
+        s.job.bytes = 1 << 20;
+        s.job.steps = 3;
+        s.bwJob = s.job;
+        s.bwJob.bytes = 16 << 20;
+        s.bwJob.steps = 2;
+        s.permHosts = 16;
+        s.permPerT0 = 4;
+        s.permBytes = 2000000;
+        s.longBytes = 8000000;
+        s.flapStress = {1, 1e3, 1e9};
+        s.incastSenders = 8;
+        s.incastBytes = 1000000;
+        return true;
+    }
+    if (name == "quick")
+    {
+        s.fabric.hosts = 32;
+        s.fabric.planes = 8;
+        s.fabric.hostsPerT0 = 8;
+        s.fabric.t1 = 8;
+        s.job.bytes = 4 << 20;
+        s.job.steps = 4;
+        s.bwJob = s.job;
+        s.bwJob.bytes = 64 << 20;
+        s.bwJob.steps = 2;
+        s.permHosts = 64;
+        s.permPerT0 = 8;
+        s.permBytes = 8000000;
+        s.longBytes = 40000000;
+        s.flapStress = {1, 10, 1e3, 1e6, 1e8, 1e9};
+        s.incastSenders = 16;
+        s.incastBytes = 2000000;
+        return true;
+    }
+    if (name == "full")
+    {
+        s.fabric.hosts = 1024;
+        s.fabric.planes = 8;
+        s.fabric.hostsPerT0 = 32;
+        s.fabric.t1 = 32;
+        s.job.bytes = 64 << 20;
+        s.job.steps = 3;
+        s.bwJob = s.job;
+        s.bwJob.bytes = uint64_t(1) << 30;
+        s.bwJob.steps = 1;
+        s.permHosts = 1024;
+        s.permPerT0 = 32;
+        s.permBytes = 8000000;
+        s.longBytes = 100000000;
+        s.flapStress = {1, 10, 1e3, 1e6, 1e7, 1e8};
+        s.incastSenders = 64;
+        s.incastBytes = 2000000;
+        return true;
+    }
+    return false;
+}
+
+void
+ClaimReport::Check(const std::string& metric,
+                   const std::string& unit,
+                   double mrc,
+                   double baseline,
+                   const std::string& threshold,
+                   bool pass)
+{
+    rows.push_back(Row{metric, unit, mrc, baseline, threshold, pass ? 1 : 0});
+}
+
+void
+ClaimReport::Info(const std::string& metric, const std::string& unit, double mrc, double baseline)
+{
+    rows.push_back(Row{metric, unit, mrc, baseline, "", -1});
+}
+
+std::string
+ClaimReport::Verdict() const
+{
+    uint32_t checks = 0;
+    uint32_t passed = 0;
+    for (const auto& r : rows)
+    {
+        checks += r.check >= 0 ? 1 : 0;
+        passed += r.check == 1 ? 1 : 0;
+    }
+    if (checks > 0 && passed == checks)
+    {
+        return "reproduced";
+    }
+    return passed > 0 ? "partly" : "not reproduced";
+}
+
+const TrainingResult&
+Context::Training(const std::string& key,
+                  Scheme scheme,
+                  const FabricSpec& fab,
+                  const JobSpec& job,
+                  const FaultPlan& faults)
+{
+    const std::string k = key.empty() ? "#" + std::to_string(runs) : key;
+    auto it = cache.find(k);
+    if (it != cache.end())
+    {
+        return it->second;
+    }
+    ++runs;
+    TrainingResult r = RunTraining(scheme, fab, job, faults, seed);
+    std::cerr << "  run " << runs << ": training, " << SchemeName(scheme) << ", " << fab.hosts
+              << " GPUs, " << r.stepsDone << "/" << r.stepsPlanned << " steps, " << std::fixed
+              << std::setprecision(1) << r.wall << " s" << std::endl;
+    return cache.emplace(k, std::move(r)).first->second;
+}
+
+FlowResult
+Context::Flows(Scheme scheme, const FabricSpec& fab, const FlowRun& run, const FaultPlan& faults)
+{
+    ++runs;
+    FlowResult r = RunFlows(scheme, fab, run, faults, seed);
+    std::cerr << "  run " << runs << ": " << run.flows.size() << " flow(s), " << SchemeName(scheme)
+              << ", " << std::fixed << std::setprecision(1) << r.wall << " s" << std::endl;
+    return r;
+}
+
+const TrainingResult&
+Context::Reference(Scheme scheme)
+{
+    return Training(
+        std::string("ref-") + SchemeName(scheme), scheme, scale.fabric, scale.job, FaultPlan());
+}
+
+const TrainingResult&
+Context::BandwidthReference(Scheme scheme)
+{
+    return Training(
+        std::string("bw-") + SchemeName(scheme), scheme, scale.fabric, scale.bwJob, FaultPlan());
+}
+
+std::string
+FormatUs(double us)
+{
+    std::ostringstream os;
+    os << std::setprecision(3);
+    if (us >= 1e6)
+    {
+        os << us / 1e6 << " s";
+    }
+    else if (us >= 1e3)
+    {
+        os << us / 1e3 << " ms";
+    }
+    else
+    {
+        os << us << " us";
+    }
+    return os.str();
+}
+
+std::vector<double>
+RateGbps(const std::vector<uint64_t>& bytes, double binUs)
+{
+    std::vector<double> out;
+    out.reserve(bytes.size());
+    for (uint64_t b : bytes)
+    {
+        out.push_back(b * 8.0 / (binUs * 1e3));
+    }
+    return out;
+}
+
+} // namespace claims
+} // namespace ns3
+
+namespace
+{
+
+/** A claim function with its id. */
+struct Entry
+{
+    const char* id;               //!< C1 .. C12
+    ClaimReport (*run)(Context&); //!< the function
+};
+
+/// Every claim, in order.
+const Entry CLAIMS[] = {
+    {"C1", &ClaimC1},
+    {"C2", &ClaimC2},
+    {"C3", &ClaimC3},
+    {"C4", &ClaimC4},
+    {"C5", &ClaimC5},
+    {"C6", &ClaimC6},
+    {"C7", &ClaimC7},
+    {"C8", &ClaimC8},
+    {"C9", &ClaimC9},
+    {"C10", &ClaimC10},
+    {"C11", &ClaimC11},
+    {"C12", &ClaimC12},
+};
+
+/**
+ * @param x a value
+ * @return it for a CSV or a table ("" or "-" for NaN is the caller's choice: here "")
+ */
+std::string
+Num(double x)
+{
+    if (std::isnan(x))
+    {
+        return "";
+    }
+    std::ostringstream os;
+    os << std::setprecision(6) << x;
+    return os.str();
+}
+
+/**
+ * @param s text
+ * @return it quoted for CSV
+ */
+std::string
+Csv(const std::string& s)
+{
+    if (s.find_first_of(",\"\n") == std::string::npos)
+    {
+        return s;
+    }
+    std::string q = "\"";
+    for (char ch : s)
+    {
+        q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    }
+    return q + "\"";
+}
+
+/**
+ * @param s text
+ * @return it escaped for a JSON string
+ */
+std::string
+Json(const std::string& s)
+{
+    std::string q;
+    for (char ch : s)
+    {
+        if (ch == '"' || ch == '\\')
+        {
+            q += '\\';
+        }
+        q += ch;
+    }
+    return q;
+}
+
+/**
+ * @param x a value
+ * @return it for a Markdown table (4 significant digits, "-" for NaN)
+ */
+std::string
+Md(double x)
+{
+    if (std::isnan(x))
+    {
+        return "-";
+    }
+    std::ostringstream os;
+    os << std::setprecision(4) << x;
+    return os.str();
+}
+
+/**
+ * Write the result files into a fresh file, renamed into place when complete.
+ * @param path the file
+ * @param text its content
+ * @return false on an I/O error
+ */
+bool
+WriteFile(const std::string& path, const std::string& text)
+{
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream f(tmp);
+        f << text;
+        if (!f)
+        {
+            return false;
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    return !ec;
+}
+
+/**
+ * @param reports the claims' reports
+ * @return claims.csv
+ */
+std::string
+ClaimsCsv(const std::vector<ClaimReport>& reports)
+{
+    std::ostringstream os;
+    os << "claim,metric,unit,mrc,baseline,threshold,check,verdict\n";
+    for (const auto& c : reports)
+    {
+        const std::string verdict = c.Verdict();
+        for (const auto& r : c.rows)
+        {
+            os << c.id << "," << Csv(r.metric) << "," << Csv(r.unit) << "," << Num(r.mrc) << ","
+               << Num(r.baseline) << "," << Csv(r.threshold) << ","
+               << (r.check < 0 ? "info" : (r.check ? "pass" : "fail")) << "," << verdict << "\n";
+        }
+    }
+    return os.str();
+}
+
+/**
+ * @param reports the claims' reports
+ * @return figures.csv (one row per point)
+ */
+std::string
+FiguresCsv(const std::vector<ClaimReport>& reports)
+{
+    std::ostringstream os;
+    os << "claim,panel,kind,title,xlabel,ylabel,logx,logy,categories,series,x,y\n";
+    for (const auto& c : reports)
+    {
+        for (std::size_t p = 0; p < c.figures.size(); ++p)
+        {
+            const Figure& f = c.figures[p];
+            std::string cats;
+            for (std::size_t i = 0; i < f.categories.size(); ++i)
+            {
+                cats += (i ? "|" : "") + f.categories[i];
+            }
+            for (const auto& s : f.series)
+            {
+                for (std::size_t i = 0; i < s.y.size(); ++i)
+                {
+                    os << c.id << "," << p << "," << f.kind << "," << Csv(f.title) << ","
+                       << Csv(f.xlabel) << "," << Csv(f.ylabel) << "," << (f.logx ? 1 : 0) << ","
+                       << (f.logy ? 1 : 0) << "," << Csv(cats) << "," << Csv(s.name) << ","
+                       << (i < s.x.size() ? Num(s.x[i]) : "") << "," << Num(s.y[i]) << "\n";
+                }
+            }
+        }
+    }
+    return os.str();
+}
+
+/**
+ * @param reports the claims' reports
+ * @param scale the scale
+ * @param seed seed
+ * @param command the command line
+ * @param wall wall seconds
+ * @return claims.md
+ */
+std::string
+ClaimsMd(const std::vector<ClaimReport>& reports,
+         const Scale& scale,
+         uint32_t seed,
+         const std::string& command,
+         double wall)
+{
+    std::ostringstream os;
+    char date[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M", std::localtime(&now));
+    os << "# The MRC paper's claims, measured\n\n"
+       << "Command: `" << command << "`; scale `" << scale.name << "`, seed " << seed << ", "
+       << date << ", wall time " << std::fixed << std::setprecision(0) << wall << " s. "
+       << "Training fabric: " << scale.fabric.hosts << " GPUs, " << scale.fabric.planes
+       << " planes of " << scale.fabric.planeRate << " for MRC (the baseline: one plane at "
+       << scale.fabric.planes << "x the rate), " << scale.fabric.hostsPerT0 << " hosts per T0, "
+       << scale.fabric.t1 << " T1s per plane; job: ring all-reduce of " << scale.job.bytes
+       << " bytes, " << scale.job.steps
+       << " steps, ranks placed at random (C10 and C12: " << scale.bwJob.bytes << " bytes, "
+       << scale.bwJob.steps << " steps, so that transfers "
+       << "are bandwidth-bound). Timers are deployed "
+       << "values on both sides; what is scaled (workload, fault rates, durations) is stated "
+       << "per claim.\n\n"
+       << "Verdicts are computed from the checks next to each claim in "
+       << "`experiments/claims/`: all pass, *reproduced*; some, *partly*; none, *not "
+       << "reproduced*.\n\n"
+       << "| claim | statement | verdict | checks passed |\n| --- | --- | --- | --- |\n";
+    for (const auto& c : reports)
+    {
+        uint32_t n = 0;
+        uint32_t p = 0;
+        for (const auto& r : c.rows)
+        {
+            n += r.check >= 0 ? 1 : 0;
+            p += r.check == 1 ? 1 : 0;
+        }
+        os << "| " << c.id << " | " << c.claim << " | **" << c.Verdict() << "** | " << p << "/" << n
+           << " |\n";
+    }
+    for (const auto& c : reports)
+    {
+        os << "\n## " << c.id << ": " << c.Verdict() << "\n\n> " << c.claim << "\n\n"
+           << "Baseline column: " << c.baselineName << ". " << c.runs << " simulation(s), "
+           << std::setprecision(1) << c.wall << " s.\n\n"
+           << "| metric | unit | MRC | baseline | check | result |\n"
+           << "| --- | --- | --- | --- | --- | --- |\n";
+        for (const auto& r : c.rows)
+        {
+            os << "| " << r.metric << " | " << r.unit << " | " << Md(r.mrc) << " | "
+               << Md(r.baseline) << " | " << r.threshold << " | "
+               << (r.check < 0 ? "" : (r.check ? "pass" : "**fail**")) << " |\n";
+        }
+        for (const auto& n : c.notes)
+        {
+            os << "\n" << n << "\n";
+        }
+        if (!c.figures.empty())
+        {
+            os << "\n![" << c.id << "](" << c.id << ".png)\n";
+        }
+    }
+    return os.str();
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string which = "all";
+    std::string scaleName = "quick";
+    uint32_t seed = 1;
+    std::string out;
+    bool overwrite = false;
+    bool plots = true;
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Measures the MRC paper's claims C1-C12, MRC against the baseline, and writes "
+              "claims.csv, figures.csv, claims.md, run.json and a PNG per claim.");
+    cmd.AddValue("claim", "Claims to run: all, or a comma-separated list such as C2,C5", which);
+    cmd.AddValue("scale",
+                 "tiny (tests, about a minute), quick (every claim in minutes) or full "
+                 "(1024 GPUs, 8 planes: hours)",
+                 scaleName);
+    cmd.AddValue("seed", "Random seed", seed);
+    cmd.AddValue("out", "Results directory (default results/claims-<time>)", out);
+    cmd.AddValue("overwrite", "Clear --out first if it is not empty", overwrite);
+    cmd.AddValue("plots", "Draw the PNGs (needs /usr/bin/python3 and matplotlib)", plots);
+    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    {
+        return 1;
+    }
+    if (!MrcCommandLine::CheckSeed(seed))
+    {
+        return 1;
+    }
+    Context ctx;
+    ctx.seed = seed;
+    if (!GetScale(scaleName, ctx.scale))
+    {
+        std::cerr << "error: --scale must be tiny, quick or full (got '" << scaleName << "')"
+                  << std::endl;
+        return 1;
+    }
+    std::vector<const Entry*> selected;
+    {
+        std::string list = which == "all" ? std::string() : which;
+        std::istringstream is(list);
+        std::string id;
+        while (std::getline(is, id, ','))
+        {
+            const Entry* found = nullptr;
+            for (const auto& e : CLAIMS)
+            {
+                found = (id == e.id || id == std::string("c") + (e.id + 1)) ? &e : found;
+            }
+            if (!found)
+            {
+                std::cerr << "error: --claim must be all or a comma-separated list of C1 to C12 "
+                             "(got '"
+                          << id << "')" << std::endl;
+                return 1;
+            }
+            selected.push_back(found);
+        }
+        if (which == "all")
+        {
+            for (const auto& e : CLAIMS)
+            {
+                selected.push_back(&e);
+            }
+        }
+        if (selected.empty())
+        {
+            std::cerr << "error: --claim must be all or a comma-separated list of C1 to C12"
+                      << std::endl;
+            return 1;
+        }
+    }
+    if (out.empty())
+    {
+        char stamp[32];
+        const std::time_t now = std::time(nullptr);
+        std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
+        out = std::string("results/claims-") + stamp;
+    }
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(out, ec) && !fs::is_empty(out, ec))
+    {
+        if (!overwrite)
+        {
+            std::cerr << "error: --out: '" << out
+                      << "' exists and is not empty (choose another, or add --overwrite)"
+                      << std::endl;
+            return 1;
+        }
+        fs::remove_all(out, ec);
+    }
+    fs::create_directories(out, ec);
+    if (ec)
+    {
+        std::cerr << "error: --out: cannot create '" << out << "': " << ec.message() << std::endl;
+        return 1;
+    }
+
+    std::ostringstream command;
+    command << "./ns3 run \"claims";
+    for (int i = 1; i < argc; ++i)
+    {
+        command << " " << argv[i];
+    }
+    command << "\"";
+    std::vector<ClaimReport> reports;
+    const auto start = std::chrono::steady_clock::now();
+    for (const Entry* e : selected)
+    {
+        std::cerr << "[" << e->id << "] " << std::flush;
+        const uint32_t runsBefore = ctx.runs;
+        const auto t0 = std::chrono::steady_clock::now();
+        std::cerr << "running (scale " << ctx.scale.name << ")" << std::endl;
+        ClaimReport r = e->run(ctx);
+        r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.runs = ctx.runs - runsBefore;
+        std::cerr << "[" << e->id << "] " << r.Verdict() << " (" << std::fixed
+                  << std::setprecision(1) << r.wall << " s)" << std::endl;
+        reports.push_back(std::move(r));
+    }
+    const double wall
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    // The table.
+    std::cout << "\n"
+              << std::left << std::setw(5) << "claim" << std::setw(16) << "verdict"
+              << "statement\n";
+    for (const auto& c : reports)
+    {
+        std::cout << std::left << std::setw(5) << c.id << std::setw(16) << c.Verdict() << c.claim
+                  << "\n";
+        for (const auto& r : c.rows)
+        {
+            if (r.check >= 0)
+            {
+                std::cout << "       " << (r.check ? "pass " : "FAIL ") << r.metric
+                          << (r.unit.empty() ? "" : " (" + r.unit + ")") << ": mrc " << Md(r.mrc)
+                          << ", baseline " << Md(r.baseline) << "; " << r.threshold << "\n";
+            }
+        }
+    }
+    std::ostringstream claimsJson;
+    claimsJson << "{";
+    for (std::size_t i = 0; i < reports.size(); ++i)
+    {
+        claimsJson << (i ? "," : "") << "\"" << reports[i].id << "\":{\"verdict\":\""
+                   << reports[i].Verdict() << "\",\"wall_time_s\":" << reports[i].wall
+                   << ",\"simulations\":" << reports[i].runs << ",\"claim\":\""
+                   << Json(reports[i].claim) << "\",\"baseline\":\""
+                   << Json(reports[i].baselineName) << "\"}";
+    }
+    claimsJson << "}";
+    std::string err;
+    const bool ok
+        = WriteFile(out + "/claims.csv", ClaimsCsv(reports))
+       && WriteFile(out + "/figures.csv", FiguresCsv(reports))
+       && WriteFile(out + "/claims.md", ClaimsMd(reports, ctx.scale, seed, command.str(), wall))
+       && MrcRecorder::WriteRunJson(out,
+                                    "claims",
+                                    MRC_VERSION,
+                                    seed,
+                                    {{"claim", which},
+                                     {"scale", scaleName},
+                                     {"seed", std::to_string(seed)},
+                                     {"out", out},
+                                     {"plots", plots ? "true" : "false"},
+                                     {"overwrite", overwrite ? "true" : "false"}},
+                                    {{"wall_time_s", std::to_string(wall)},
+                                     {"ns3_version", std::string("\"ns-") + MRC_NS3_VERSION + "\""},
+                                     {"simulations", std::to_string(ctx.runs)},
+                                     {"timers_scaled", "false"},
+                                     {"claims", claimsJson.str()}},
+                                    err);
+    if (!ok)
+    {
+        std::cerr << "error: --out: cannot write the results into '" << out << "' " << err
+                  << std::endl;
+        return 1;
+    }
+    std::cout << "\nresults: " << out << "/{claims.csv,figures.csv,claims.md,run.json}"
+              << std::endl;
+    if (plots)
+    {
+        const std::string line = std::string("/usr/bin/python3 ") + MRC_SOURCE_DIR
+                               + "/analysis/plot_claims.py '" + out + "'";
+        if (std::system(line.c_str()) != 0)
+        {
+            std::cerr << "warning: the plots could not be made (" << line << ")" << std::endl;
+        }
+    }
+    return 0;
+}
