@@ -94,6 +94,16 @@ MrcQueuePair::GetTypeId()
                             TimeValue(Time(0)),
                             MakeTimeAccessor(&MrcQueuePair::m_reorderWindowAttr),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute("IncastLossGuard",
+                            "A loss found by out-of-order detection during an incast (from a "
+                            "last-hop trim NACK until an RTT sample is back under 1.5 base RTTs) "
+                            "is retransmitted but does not retire its EV: the planes' last-hop "
+                            "queues then differ by up to a queue's worth of delay, and packets "
+                            "behind a fuller one only look lost. Losses found by timeout, or "
+                            "outside an incast, still retire their EV",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcQueuePair::m_incastGuard),
+                            MakeBooleanChecker())
               .AddAttribute("ProbeInterval",
                             "Interval between probes of retired EVs",
                             TimeValue(MicroSeconds(50)),
@@ -178,6 +188,9 @@ MrcQueuePair::MrcQueuePair()
     , m_bytesAcked(0)
     , m_cwnd(0)
 {
+    m_incastGuard = true;
+    m_inIncast = false;
+    m_incastLosses = 0;
 }
 
 MrcQueuePair::~MrcQueuePair() = default;
@@ -743,7 +756,11 @@ MrcQueuePair::DetectLosses()
         ++m_sackLosses;
         const uint16_t ev = p.ev;
         const uint16_t generation = p.evGen;
-        const bool current = EvIsCurrent(p);
+        // During an incast (from a last-hop trim until the queues drain) the loss may be
+        // queueing skew between planes: retransmit, but do not retire the EV on this alone.
+        const bool incast = m_incastGuard && m_inIncast;
+        const bool current = EvIsCurrent(p) && !incast;
+        m_incastLosses += incast ? 1 : 0;
         DeclareLost(s.psn, TX_RETX_SACK);
         if (current)
         {
@@ -808,6 +825,10 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     if (rtt.IsStrictlyPositive())
     {
         m_rackRtt = rtt; // the RTT of the newest acknowledged transmission
+        if (m_inIncast && rtt < m_baseRtt * 3 / 2)
+        {
+            m_inIncast = false; // the last-hop queues have drained
+        }
         m_srtt = m_srtt.IsZero() ? rtt : (m_srtt * 7 + rtt) / 8;
     }
     m_recoveryOps->OnAckProcessed(*this);
@@ -852,6 +873,10 @@ MrcQueuePair::HandleNack(const MrcHeader& h)
         return;
     }
     const bool lastHop = h.GetNackReason() == MrcHeader::NACK_TRIMMED_LAST_HOP;
+    if (lastHop)
+    {
+        m_inIncast = true;
+    }
     if (h.GetPsn() >= m_psnBase && h.GetPsn() < m_nextPsn)
     {
         const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
@@ -1163,6 +1188,12 @@ uint64_t
 MrcQueuePair::GetSackLosses() const
 {
     return m_sackLosses;
+}
+
+uint64_t
+MrcQueuePair::GetIncastLosses() const
+{
+    return m_incastLosses;
 }
 
 uint64_t

@@ -198,6 +198,8 @@ public:
     uint64_t GetTimeouts() const;
     /** @return packets declared lost by out-of-order (SACK) detection */
     uint64_t GetSackLosses() const;
+    /** @return out-of-order losses during an incast, which did not retire their EV */
+    uint64_t GetIncastLosses() const;
     /** @return out-of-order losses that turned out spurious (the original arrived) */
     uint64_t GetSpuriousRetransmissions() const;
     /** @return the time rule's reorder window in force */
@@ -522,6 +524,9 @@ private:
     uint64_t m_sackLosses;        //!< packets declared lost by the out-of-order rule
     uint64_t m_spurious;          //!< out-of-order losses whose original arrived after all
     Time m_lastSpurious;          //!< last spurious retransmission (or window decay)
+    bool m_incastGuard;           //!< IncastLossGuard
+    bool m_inIncast;              //!< a last-hop trim seen, queues not drained since
+    uint64_t m_incastLosses;      //!< out-of-order losses that did not retire an EV (incast)
 
     MrcQpReceiver m_rx;                //!< the receiving side
     Ptr<MrcRecoveryOps> m_recoveryOps; //!< loss recovery (from LossRecovery)

@@ -164,6 +164,72 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief Congestion is not mistaken for failure: in an 8-to-1 incast on a 4-plane fabric with
+ * trimming, the planes' last-hop queues differ by tens of microseconds, so packets behind a
+ * fuller one look lost to out-of-order detection. With IncastLossGuard (the default) they are
+ * retransmitted and no EV is retired; without it, EVs are retired.
+ */
+class MrcIncastNoRetirementTestCase : public TestCase
+{
+public:
+    MrcIncastNoRetirementTestCase()
+        : TestCase("incast with trimming: losses that are queueing skew retire no EV")
+    {
+    }
+
+private:
+    /**
+     * Run the incast.
+     * @param guard IncastLossGuard
+     * @param incastLosses set to the losses the guard kept from retiring an EV
+     * @return EV retirements over every sender
+     */
+    uint64_t Run(bool guard, uint64_t& incastLosses)
+    {
+        Config::SetDefault("ns3::MrcQueuePair::IncastLossGuard", BooleanValue(guard));
+        Net n = MakeNet(4, 4, 4, 4, "ns3::MrcAdaptiveSpray", 128);
+        uint64_t retired = 0;
+        std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
+        for (uint32_t s = 1; s <= 8; ++s)
+        {
+            pairs.push_back(n.stack.Connect(s, 0));
+            pairs.back().first->GetPathSelector()->TraceConnectWithoutContext(
+                "EvStateChange",
+                MakeBoundCallback(
+                    +[](uint64_t* r, uint16_t, uint8_t, uint8_t to, uint8_t)
+                    {
+                        *r += to == MrcPathSelector::ASSUMED_BAD ? 1 : 0;
+                    },
+                    &retired));
+            pairs.back().first->PostWrite(1000000, 0);
+        }
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        incastLosses = 0;
+        for (const auto& p : pairs)
+        {
+            NS_TEST_EXPECT_MSG_EQ(p.second->GetBytesPlaced(), 1000000u, "delivered");
+            incastLosses += p.first->GetIncastLosses();
+        }
+        NS_TEST_EXPECT_MSG_GT(n.fabric->GetTrimmedTotal(), 100u, "the last hop trims");
+        Simulator::Destroy();
+        Config::SetDefault("ns3::MrcQueuePair::IncastLossGuard", BooleanValue(true));
+        return retired;
+    }
+
+    void DoRun() override
+    {
+        uint64_t guarded = 0;
+        uint64_t unguarded = 0;
+        NS_TEST_ASSERT_MSG_EQ(Run(true, guarded), 0u, "no EV retired by congestion");
+        NS_TEST_ASSERT_MSG_GT(guarded, 0u, "the guard kept out-of-order losses from retiring");
+        NS_TEST_ASSERT_MSG_GT(Run(false, unguarded), 0u, "without the guard, EVs are retired");
+        NS_TEST_ASSERT_MSG_EQ(unguarded, 0u, "and nothing is counted as guarded");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Path selector bookkeeping: slot generations, probe ids, and one SKIP rotation per
  * selection.
  */
@@ -357,6 +423,7 @@ public:
         AddTestCase(new MrcWireTimestampTestCase);
         AddTestCase(new MrcLinkDeathBypassTestCase);
         AddTestCase(new MrcTrimBudgetTestCase);
+        AddTestCase(new MrcIncastNoRetirementTestCase);
         AddTestCase(new MrcProbeStopsTestCase);
     }
 };
