@@ -129,7 +129,8 @@ def test_c7_victim_untouched(tiny):
 
 def test_c8_lossy_path_retired_at_once(tiny):
     _, rows, _ = tiny
-    assert value(rows, "C8", "20% loss: first frame lost to the path's EV retired", "mrc") < 50
+    assert value(rows, "C8", "20% loss: first frame lost to an EV on the lossy path retired",
+                 "mrc") < 50
     assert (value(rows, "C8", "20% loss: rate during the loss / before", "mrc")
             > value(rows, "C8", "20% loss: rate during the loss / before", "baseline"))
 

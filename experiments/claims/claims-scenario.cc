@@ -441,23 +441,32 @@ RunFlows(
     // EV state changes of flow 0 (the flow the failover claims look at).
     if (n > 0)
     {
-        senders[0]->GetPathSelector()->TraceConnectWithoutContext(
+        Ptr<MrcPathSelector> sel = senders[0]->GetPathSelector();
+        sel->TraceConnectWithoutContext(
             "EvStateChange",
             MakeBoundCallback(
-                +[](FlowResult* res, uint16_t ev, uint8_t from, uint8_t to, uint8_t)
+                +[](FlowResult* res,
+                    MrcPathSelector* s,
+                    uint16_t ev,
+                    uint8_t from,
+                    uint8_t to,
+                    uint8_t cause)
                 {
                     const double now = Simulator::Now().GetNanoSeconds() / 1000.0;
                     res->evChanges.emplace_back(now, to);
+                    const auto& e = s->GetEv(ev);
+                    const FlowResult::EvChange c{now, ev, e.plane, e.path, cause};
                     if (to == MrcPathSelector::ASSUMED_BAD)
                     {
-                        res->badEvs.emplace_back(now, ev);
+                        res->badEvs.push_back(c);
                     }
                     else if (from == MrcPathSelector::ASSUMED_BAD && to == MrcPathSelector::GOOD)
                     {
-                        res->goodEvs.emplace_back(now, ev);
+                        res->goodEvs.push_back(c);
                     }
                 },
-                &r));
+                &r,
+                PeekPointer(sel)));
     }
     // Received bytes of the watched flows, per bin, until every flow is done.
     r.samples.assign(run.watch.size(), {});
@@ -503,6 +512,7 @@ RunFlows(
                 std::ostringstream name;
                 name << "plane0/t0-" << t0 << "/t1-" << best;
                 r.downedLink = name.str();
+                r.downedT1 = static_cast<int32_t>(best);
                 if (run.busyAction == "lossy")
                 {
                     Ptr<MrcChannel> ch = w.fabric->GetUplink(0, t0, best);

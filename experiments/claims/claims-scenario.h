@@ -163,10 +163,20 @@ struct FlowResult
     std::vector<double> fctUs;                         //!< per flow (NaN: not completed)
     std::vector<std::vector<uint64_t>> samples;        //!< per watched flow: bytes received per bin
     std::vector<std::pair<double, uint8_t>> evChanges; //!< (time us, new state) on watched flows
-    std::vector<std::pair<double, uint16_t>> badEvs;   //!< (time, EV) to ASSUMED_BAD, flow 0
-    std::vector<std::pair<double, uint16_t>> goodEvs;  //!< (time, EV) ASSUMED_BAD to GOOD, flow 0
-    std::vector<MrcPathSelector::Ev> evs0;             //!< flow 0's EVs at the end
-    uint64_t retirements = 0;                          //!< EV transitions to ASSUMED_BAD, all flows
+    /** An EV state change of flow 0. */
+    struct EvChange
+    {
+        double us;      //!< when
+        uint16_t ev;    //!< EV slot
+        uint16_t plane; //!< its plane then
+        uint16_t path;  //!< its path index in the plane then (two tiers: the T1)
+        uint8_t cause;  //!< MrcPathSelector::Cause
+    };
+
+    std::vector<EvChange> badEvs;          //!< to ASSUMED_BAD, flow 0
+    std::vector<EvChange> goodEvs;         //!< ASSUMED_BAD to GOOD, flow 0
+    std::vector<MrcPathSelector::Ev> evs0; //!< flow 0's EVs at the end
+    uint64_t retirements = 0;              //!< EV transitions to ASSUMED_BAD, all flows
     std::vector<uint64_t> retireCauses
         = std::vector<uint64_t>(16, 0); //!< those transitions by MrcPathSelector::Cause
     uint64_t timeouts = 0;              //!< RTO expiries
@@ -175,6 +185,7 @@ struct FlowResult
     uint64_t pauses = 0;                //!< PFC pauses sent
     uint64_t failedQps = 0;             //!< QPs in error
     std::string downedLink;             //!< the uplink chosen by busyUplinkAtUs
+    int32_t downedT1 = -1;              //!< its T1 index (within the pod)
     double firstLossUs = NAN;           //!< busyAction lossy: when its first frame was lost
     double wall = 0;                    //!< wall seconds
 };

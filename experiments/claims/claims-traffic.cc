@@ -201,7 +201,15 @@ ClaimC7(Context& ctx)
             {
                 run.flows.push_back(FlowSpec{h, 0, 6000000, 0});
             }
-            run.flows.push_back(FlowSpec{k, 0, 300000, 0});
+            // A burst from every other host of T0 1: incast traffic on every T1 -> T0 0 link,
+            // whichever the victim's path is.
+            for (uint32_t h = k; h < 2 * k; ++h)
+            {
+                if (h != k + 1)
+                {
+                    run.flows.push_back(FlowSpec{h, 0, 300000, 0});
+                }
+            }
         }
         return ctx.Flows(scheme, fab, run, FaultPlan()).fctUs[0];
     };

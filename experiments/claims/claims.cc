@@ -89,16 +89,21 @@ GetScale(const std::string& name, Scale& s)
         s.fabric.planes = 8;
         s.fabric.hostsPerT0 = 32;
         s.fabric.t1 = 32;
-        s.job.bytes = 64 << 20;
-        s.job.steps = 3;
+        // A ring over 1024 ranks has 2046 rounds a step: 4 KiB transfers keep it to about two
+        // million packets a step (latency-bound, as the quick job).
+        s.job.bytes = 4 << 20;
+        s.job.steps = 2;
+        // A bandwidth-bound ring at this size would be half a billion packets a step: the
+        // bandwidth-bound job is a pairwise exchange of 16 MB (pipeline-parallel traffic).
         s.bwJob = s.job;
-        s.bwJob.bytes = uint64_t(1) << 30;
-        s.bwJob.steps = 1;
+        s.bwJob.collective = MrcCollective::SENDRECV;
+        s.bwJob.bytes = 16000000;
+        s.bwJob.steps = 2;
         s.permHosts = 1024;
         s.permPerT0 = 32;
         s.permBytes = 8000000;
         s.longBytes = 100000000;
-        s.flapStress = {1, 10, 1e3, 1e6, 1e7, 1e8};
+        s.flapStress = {1, 10, 1e3, 1e5, 1e6, 1e7};
         s.incastSenders = 64;
         s.incastBytes = 2000000;
         return true;
