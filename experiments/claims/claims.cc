@@ -103,7 +103,7 @@ GetScale(const std::string& name, Scale& s)
         s.permPerT0 = 32;
         s.permBytes = 8000000;
         s.longBytes = 100000000;
-        s.flapStress = {1, 10, 1e3, 1e5, 1e6, 1e7};
+        s.flapStress = {1, 1e3, 1e6, 1e7};
         s.incastSenders = 64;
         s.incastBytes = 2000000;
         return true;
