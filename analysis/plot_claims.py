@@ -114,7 +114,11 @@ def draw(claim, panels, verdict, out_dir):
         if p["logx"]:
             ax.set_xscale("log")
         if p["logy"]:
-            ax.set_yscale("log")
+            ys = [y for n in names for y in p["series"][n][1] if y == y]
+            if ys and min(ys) <= 0:
+                ax.set_yscale("symlog", linthresh=0.1)  # zeros and negatives (inflation)
+            else:
+                ax.set_yscale("log")
         ax.set_title(p["title"], fontsize="medium")
         ax.set_xlabel(p["xlabel"])
         ax.set_ylabel(p["ylabel"])

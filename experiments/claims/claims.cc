@@ -59,6 +59,7 @@ GetScale(const std::string& name, Scale& s)
         s.permBytes = 2000000;
         s.longBytes = 8000000;
         s.flapStress = {1, 1e3, 1e9};
+        s.singleFlaps = 2;
         s.incastSenders = 8;
         s.incastBytes = 1000000;
         return true;
@@ -79,6 +80,7 @@ GetScale(const std::string& name, Scale& s)
         s.permBytes = 8000000;
         s.longBytes = 40000000;
         s.flapStress = {1, 10, 1e3, 1e6, 1e8, 1e9};
+        s.singleFlaps = 4;
         s.incastSenders = 16;
         s.incastBytes = 2000000;
         return true;
@@ -104,6 +106,7 @@ GetScale(const std::string& name, Scale& s)
         s.permBytes = 8000000;
         s.longBytes = 100000000;
         s.flapStress = {1, 1e3, 1e6, 1e7};
+        s.singleFlaps = 2;
         s.incastSenders = 64;
         s.incastBytes = 2000000;
         return true;

@@ -35,6 +35,7 @@ struct Scale
     uint64_t permBytes;             //!< C6: bytes per host
     uint64_t longBytes;             //!< C4, C5, C8: bytes of the long flow
     std::vector<double> flapStress; //!< C2: per-link flap-rate multiples of the paper's rate
+    uint32_t singleFlaps;           //!< C2: single-flap runs measuring the cost of one flap
     uint32_t incastSenders;         //!< C9: incast fan-in
     uint64_t incastBytes;           //!< C9: bytes per incast sender
 };
