@@ -389,61 +389,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     return s;
 }
 
-/**
- * The quantile as numpy.percentile and pandas compute it by default (linear interpolation
- * between closest ranks), so that the table and analysis/summary.py agree.
- * @param v values
- * @param q quantile in [0, 1]
- * @return the quantile (NaN if empty)
- */
-double
-Quantile(std::vector<double> v, double q)
-{
-    if (v.empty())
-    {
-        return NAN;
-    }
-    std::sort(v.begin(), v.end());
-    const double pos = q * (v.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (pos - lo);
-}
-
-/**
- * @param v values
- * @return mean (NaN if empty)
- */
-double
-Mean(const std::vector<double>& v)
-{
-    if (v.empty())
-    {
-        return NAN;
-    }
-    double s = 0;
-    for (double x : v)
-    {
-        s += x;
-    }
-    return s / v.size();
-}
-
-/**
- * @param v values
- * @return coefficient of variation (NaN if empty)
- */
-double
-Cov(const std::vector<double>& v)
-{
-    const double m = Mean(v);
-    double s = 0;
-    for (double x : v)
-    {
-        s += (x - m) * (x - m);
-    }
-    return v.empty() || m == 0 ? NAN : std::sqrt(s / v.size()) / m;
-}
+using Stats = MrcStats; //!< the statistics, as the analysis scripts compute them
 
 /**
  * Print the comparison table.
@@ -487,7 +433,7 @@ PrintTable(const std::vector<Summary>& runs)
         "step time mean (us)",
         [](const Summary& r)
         {
-            return Mean(r.steps);
+            return Stats::Mean(r.steps);
         },
         1);
     row(
@@ -501,42 +447,42 @@ PrintTable(const std::vector<Summary>& runs)
         "inflation from flaps + reboot (%)",
         [](const Summary& r)
         {
-            return (Mean(r.steps) / r.refMean - 1) * 100;
+            return (Stats::Mean(r.steps) / r.refMean - 1) * 100;
         },
         2);
     row(
         "step time p99 (us)",
         [](const Summary& r)
         {
-            return Quantile(r.steps, 0.99);
+            return Stats::Quantile(r.steps, 0.99);
         },
         1);
     row(
         "step time max (us)",
         [](const Summary& r)
         {
-            return Quantile(r.steps, 1.0);
+            return Stats::Quantile(r.steps, 1.0);
         },
         1);
     row(
         "slowest flow (Gbps)",
         [](const Summary& r)
         {
-            return Quantile(r.flowGbps, 0.0);
+            return Stats::Quantile(r.flowGbps, 0.0);
         },
         1);
     row(
         "median flow (Gbps)",
         [](const Summary& r)
         {
-            return Quantile(r.flowGbps, 0.5);
+            return Stats::Quantile(r.flowGbps, 0.5);
         },
         1);
     row(
         "flow throughput CoV",
         [](const Summary& r)
         {
-            return Cov(r.flowGbps);
+            return Stats::Cov(r.flowGbps);
         },
         3);
     row(
@@ -775,7 +721,7 @@ main(int argc, char* argv[])
                 ref.faults.file.clear();
                 ref.withReboot = false;
                 const Summary r = RunScheme(ref, scheme == "baseline", nullptr, false, &err);
-                runs.back().refMean = Mean(r.steps);
+                runs.back().refMean = Stats::Mean(r.steps);
             }
         }
     }

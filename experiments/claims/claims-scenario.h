@@ -205,27 +205,37 @@ FlowResult RunFlows(Scheme scheme,
                     const FaultPlan& faults,
                     uint32_t seed);
 
-/**
- * @param v values
- * @return mean (NaN if empty)
- */
-double Mean(const std::vector<double>& v);
-/**
- * @param v values
- * @param q quantile in [0, 1], linearly interpolated (numpy's default)
- * @return the quantile (NaN if empty)
- */
-double Quantile(std::vector<double> v, double q);
-/**
- * @param v values
- * @return coefficient of variation (NaN if empty)
- */
-double Cov(const std::vector<double>& v);
-/**
- * @param v values
- * @return Jain's fairness index (NaN if empty)
- */
-double Jain(const std::vector<double>& v);
+/** @name Statistics, as the analysis scripts compute them (MrcStats) */
+/// @{
+/** @copydoc MrcStats::Mean */
+inline double
+Mean(const std::vector<double>& v)
+{
+    return MrcStats::Mean(v);
+}
+
+/** @copydoc MrcStats::Quantile */
+inline double
+Quantile(const std::vector<double>& v, double q)
+{
+    return MrcStats::Quantile(v, q);
+}
+
+/** @copydoc MrcStats::Cov */
+inline double
+Cov(const std::vector<double>& v)
+{
+    return MrcStats::Cov(v);
+}
+
+/** @copydoc MrcStats::Jain */
+inline double
+Jain(const std::vector<double>& v)
+{
+    return MrcStats::Jain(v);
+}
+
+/// @}
 
 } // namespace claims
 } // namespace ns3
