@@ -60,6 +60,8 @@ def test_files_and_formats(tiny):
     assert meta["parameters"]["scale"] == "tiny"
     assert set(meta["claims"]) == set(IDS)
     assert meta["timers_scaled"] is False
+    assert meta["complete"] is True and meta["claims_done"] == meta["claims_planned"] == 12
+    assert "Partial" not in open(os.path.join(out, "claims.md")).read()
     for c in IDS:
         assert meta["claims"][c]["verdict"] in ("reproduced", "partly", "not reproduced")
     assert "verdict" in stdout and "results:" in stdout

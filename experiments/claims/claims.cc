@@ -105,7 +105,7 @@ GetScale(const std::string& name, Scale& s)
         s.permPerT0 = 32;
         s.permBytes = 8000000;
         s.longBytes = 100000000;
-        s.flapStress = {1, 1e3, 1e6, 1e7};
+        s.flapStress = {1, 1e3, 1e6};
         s.singleFlaps = 2;
         s.incastSenders = 64;
         s.incastBytes = 2000000;
@@ -325,7 +325,7 @@ Md(double x)
 }
 
 /**
- * Write the result files into a fresh file, renamed into place when complete.
+ * Write a result file through a temporary file, renamed into place when complete.
  * @param path the file
  * @param text its content
  * @return false on an I/O error
@@ -409,6 +409,7 @@ FiguresCsv(const std::vector<ClaimReport>& reports)
  * @param seed seed
  * @param command the command line
  * @param wall wall seconds
+ * @param planned claims selected (more than reports: a partial file, written as claims finish)
  * @return claims.md
  */
 std::string
@@ -416,22 +417,30 @@ ClaimsMd(const std::vector<ClaimReport>& reports,
          const Scale& scale,
          uint32_t seed,
          const std::string& command,
-         double wall)
+         double wall,
+         std::size_t planned)
 {
     std::ostringstream os;
     char date[32];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M", std::localtime(&now));
-    os << "# The MRC paper's claims, measured\n\n"
-       << "Command: `" << command << "`; scale `" << scale.name << "`, seed " << seed << ", "
+    os << "# The MRC paper's claims, measured\n\n";
+    if (reports.size() < planned)
+    {
+        os << "**Partial: " << reports.size() << " of " << planned
+           << " claims so far; the run is still going, or was stopped.**\n\n";
+    }
+    os << "Command: `" << command << "`; scale `" << scale.name << "`, seed " << seed << ", "
        << date << ", wall time " << std::fixed << std::setprecision(0) << wall << " s. "
        << "Training fabric: " << scale.fabric.hosts << " GPUs, " << scale.fabric.planes
        << " planes of " << scale.fabric.planeRate << " for MRC (the baseline: one plane at "
        << scale.fabric.planes << "x the rate), " << scale.fabric.hostsPerT0 << " hosts per T0, "
-       << scale.fabric.t1 << " T1s per plane; job: ring all-reduce of " << scale.job.bytes
-       << " bytes, " << scale.job.steps
-       << " steps, ranks placed at random (C10 and C12: " << scale.bwJob.bytes << " bytes, "
-       << scale.bwJob.steps << " steps, so that transfers "
+       << scale.fabric.t1
+       << " T1s per plane; job: " << MrcCollective::TypeName(scale.job.collective) << " of "
+       << scale.job.bytes << " bytes, " << scale.job.steps
+       << " steps, ranks placed at random (C10 and C12: "
+       << MrcCollective::TypeName(scale.bwJob.collective) << " of " << scale.bwJob.bytes
+       << " bytes, " << scale.bwJob.steps << " steps, so that transfers "
        << "are bandwidth-bound). Timers are deployed "
        << "values on both sides; what is scaled (workload, fault rates, durations) is stated "
        << "per claim.\n\n"
@@ -586,21 +595,71 @@ main(int argc, char* argv[])
     command << "\"";
     std::vector<ClaimReport> reports;
     const auto start = std::chrono::steady_clock::now();
+    // Every file is rewritten (through a temporary name) as each claim finishes, so a long run
+    // that is stopped keeps what it measured; run.json says whether the run is complete.
+    auto write = [&](double wall)
+    {
+        const bool complete = reports.size() == selected.size();
+        std::ostringstream claimsJson;
+        claimsJson << "{";
+        for (std::size_t i = 0; i < reports.size(); ++i)
+        {
+            claimsJson << (i ? "," : "") << "\"" << reports[i].id << "\":{\"verdict\":\""
+                       << reports[i].Verdict() << "\",\"wall_time_s\":" << reports[i].wall
+                       << ",\"simulations\":" << reports[i].runs << ",\"claim\":\""
+                       << Json(reports[i].claim) << "\",\"baseline\":\""
+                       << Json(reports[i].baselineName) << "\"}";
+        }
+        claimsJson << "}";
+        std::string err;
+        const bool ok
+            = WriteFile(out + "/claims.csv", ClaimsCsv(reports))
+           && WriteFile(out + "/figures.csv", FiguresCsv(reports))
+           && WriteFile(out + "/claims.md",
+                        ClaimsMd(reports, ctx.scale, seed, command.str(), wall, selected.size()))
+           && MrcRecorder::WriteRunJson(
+                  out,
+                  "claims",
+                  MRC_VERSION,
+                  seed,
+                  {{"claim", which},
+                   {"scale", scaleName},
+                   {"seed", std::to_string(seed)},
+                   {"out", out},
+                   {"plots", plots ? "true" : "false"},
+                   {"overwrite", overwrite ? "true" : "false"}},
+                  {{"wall_time_s", std::to_string(wall)},
+                   {"ns3_version", std::string("\"ns-") + MRC_NS3_VERSION + "\""},
+                   {"simulations", std::to_string(ctx.runs)},
+                   {"timers_scaled", "false"},
+                   {"complete", complete ? "true" : "false"},
+                   {"claims_done", std::to_string(reports.size())},
+                   {"claims_planned", std::to_string(selected.size())},
+                   {"claims", claimsJson.str()}},
+                  err);
+        if (!ok)
+        {
+            std::cerr << "error: --out: cannot write the results into '" << out << "' " << err
+                      << std::endl;
+        }
+        return ok;
+    };
     for (const Entry* e : selected)
     {
-        std::cerr << "[" << e->id << "] " << std::flush;
+        std::cerr << "[" << e->id << "] running (scale " << ctx.scale.name << ")" << std::endl;
         const uint32_t runsBefore = ctx.runs;
         const auto t0 = std::chrono::steady_clock::now();
-        std::cerr << "running (scale " << ctx.scale.name << ")" << std::endl;
         ClaimReport r = e->run(ctx);
         r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         r.runs = ctx.runs - runsBefore;
         std::cerr << "[" << e->id << "] " << r.Verdict() << " (" << std::fixed
                   << std::setprecision(1) << r.wall << " s)" << std::endl;
         reports.push_back(std::move(r));
+        if (!write(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()))
+        {
+            return 1;
+        }
     }
-    const double wall
-        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     // The table.
     std::cout << "\n"
@@ -619,44 +678,6 @@ main(int argc, char* argv[])
                           << ", baseline " << Md(r.baseline) << "; " << r.threshold << "\n";
             }
         }
-    }
-    std::ostringstream claimsJson;
-    claimsJson << "{";
-    for (std::size_t i = 0; i < reports.size(); ++i)
-    {
-        claimsJson << (i ? "," : "") << "\"" << reports[i].id << "\":{\"verdict\":\""
-                   << reports[i].Verdict() << "\",\"wall_time_s\":" << reports[i].wall
-                   << ",\"simulations\":" << reports[i].runs << ",\"claim\":\""
-                   << Json(reports[i].claim) << "\",\"baseline\":\""
-                   << Json(reports[i].baselineName) << "\"}";
-    }
-    claimsJson << "}";
-    std::string err;
-    const bool ok
-        = WriteFile(out + "/claims.csv", ClaimsCsv(reports))
-       && WriteFile(out + "/figures.csv", FiguresCsv(reports))
-       && WriteFile(out + "/claims.md", ClaimsMd(reports, ctx.scale, seed, command.str(), wall))
-       && MrcRecorder::WriteRunJson(out,
-                                    "claims",
-                                    MRC_VERSION,
-                                    seed,
-                                    {{"claim", which},
-                                     {"scale", scaleName},
-                                     {"seed", std::to_string(seed)},
-                                     {"out", out},
-                                     {"plots", plots ? "true" : "false"},
-                                     {"overwrite", overwrite ? "true" : "false"}},
-                                    {{"wall_time_s", std::to_string(wall)},
-                                     {"ns3_version", std::string("\"ns-") + MRC_NS3_VERSION + "\""},
-                                     {"simulations", std::to_string(ctx.runs)},
-                                     {"timers_scaled", "false"},
-                                     {"claims", claimsJson.str()}},
-                                    err);
-    if (!ok)
-    {
-        std::cerr << "error: --out: cannot write the results into '" << out << "' " << err
-                  << std::endl;
-        return 1;
     }
     std::cout << "\nresults: " << out << "/{claims.csv,figures.csv,claims.md,run.json}"
               << std::endl;
