@@ -436,7 +436,13 @@ RunFlows(
         Simulator::Schedule(
             Us(f.startUs), &MrcQueuePair::PostWrite, qps.first, f.bytes, uint64_t(0));
     }
-    ApplyFaults(plan, w);
+    // A busy-uplink loss is applied below, to the cable chosen then, and only there.
+    FaultPlan scheduled = plan;
+    if (run.busyUplinkAtUs > 0 && run.busyAction == "lossy")
+    {
+        scheduled.lossy.rate = 0;
+    }
+    ApplyFaults(scheduled, w);
     CountRetirements(w);
     // EV state changes of flow 0 (the flow the failover claims look at).
     if (n > 0)
