@@ -436,7 +436,6 @@ ClaimC3(Context& ctx)
                       "T1s in different planes; the baseline, whose single plane has 1/planes as "
                       "many (wider) T1s, reboots the same number divided by the planes, at least "
                       "one (a larger share of its core).");
-    (void) doneB;
     return c;
 }
 
@@ -527,7 +526,7 @@ ClaimC4(Context& ctx)
     c.figures.push_back(f);
     c.notes.push_back("The transfer: host 0 to a host under another T0, "
                       + std::to_string(ctx.scale.longBytes)
-                      + " bytes; the port is down from 20% "
+                      + " bytes; the port is down from 10% "
                         "to 30% of its ideal time. MRC loses the port on its last plane, the "
                         "baseline its only port. Training: host 0's port is down for two mean "
                         "steps from the middle of the first.");
