@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Tests of the claims suite (`claims`, experiments/claims/) at its tiny scale.
+"""Tests of the claims suite (`claims`, experiments/claims/).
 
-One run of every claim at --scale=tiny (16 GPUs, 4 planes; about 15 s) is shared by the tests.
+One run of every claim at the quick scale, the program's default (32 GPUs, 8 planes; about
+three and a half minutes), is shared by the tests; the determinism test runs two claims twice
+at the tiny scale (seconds).
 They assert the files and their formats, that every claim C1-C12 has measured rows and a
 verdict computed from its checks, and the *direction* of each result the model is built to
 produce (MRC's bypass in microseconds against the routed fabric's seconds, the victim flow
@@ -34,9 +36,9 @@ def run(args, **kw):
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("claims") / "tiny")
-    r = run(["--scale=tiny", "--plots=0", "--out=" + out])
+def quick(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("claims") / "quick")
+    r = run(["--scale=quick", "--plots=0", "--out=" + out])
     assert r.returncode == 0, r.stderr
     with open(os.path.join(out, "claims.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
@@ -50,14 +52,14 @@ def value(rows, claim, metric, scheme):
     raise AssertionError("no row %s / %s" % (claim, metric))
 
 
-def test_files_and_formats(tiny):
-    out, rows, stdout = tiny
+def test_files_and_formats(quick):
+    out, rows, stdout = quick
     for name in ("claims.csv", "figures.csv", "claims.md", "run.json"):
         assert os.path.getsize(os.path.join(out, name)) > 0, name
     assert not [n for n in os.listdir(out) if n.endswith(".tmp")]
     meta = json.load(open(os.path.join(out, "run.json")))
     assert meta["program"] == "claims" and meta["seed"] == 1
-    assert meta["parameters"]["scale"] == "tiny"
+    assert meta["parameters"]["scale"] == "quick"
     assert set(meta["claims"]) == set(IDS)
     assert meta["timers_scaled"] is False
     assert meta["complete"] is True and meta["claims_done"] == meta["claims_planned"] == 12
@@ -67,8 +69,8 @@ def test_files_and_formats(tiny):
     assert "verdict" in stdout and "results:" in stdout
 
 
-def test_every_claim_has_rows_and_a_computed_verdict(tiny):
-    _, rows, _ = tiny
+def test_every_claim_has_rows_and_a_computed_verdict(quick):
+    _, rows, _ = quick
     for c in IDS:
         mine = [r for r in rows if r["claim"] == c]
         assert mine, c
@@ -82,79 +84,79 @@ def test_every_claim_has_rows_and_a_computed_verdict(tiny):
                 assert r["threshold"], (c, r["metric"])
 
 
-def test_c1_fabric_arithmetic(tiny):
-    _, rows, _ = tiny
+def test_c1_fabric_arithmetic(quick):
+    _, rows, _ = quick
     assert value(rows, "C1", "NICs reached with 2 tiers", "mrc") == 131072
     assert value(rows, "C1", "NICs reached with 2 tiers", "baseline") == 2048
     assert value(rows, "C1", "tiers needed for that many NICs", "baseline") == 4
 
 
-def test_c2_a_flap_costs_mrc_less(tiny):
-    _, rows, _ = tiny
+def test_c2_a_flap_costs_mrc_less(quick):
+    _, rows, _ = quick
     m = value(rows, "C2", "job time lost per flap", "mrc")
     b = value(rows, "C2", "job time lost per flap", "baseline")
     assert m < b
     assert value(rows, "C2", "x1: flaps during the run", "mrc") == 0
 
 
-def test_c3_mrc_completes_through_reboots(tiny):
-    _, rows, _ = tiny
+def test_c3_mrc_completes_through_reboots(quick):
+    _, rows, _ = quick
     assert value(rows, "C3", "job completed", "mrc") == 1
     assert value(rows, "C3", "failed QPs", "mrc") == 0
     assert (value(rows, "C3", "mean step inflation", "mrc")
             < value(rows, "C3", "mean step inflation", "baseline"))
 
 
-def test_c4_port_loss_costs_one_port(tiny):
-    _, rows, _ = tiny
+def test_c4_port_loss_costs_one_port(quick):
+    _, rows, _ = quick
     during = value(rows, "C4", "rate during the loss / before", "mrc")
-    assert 0.65 <= during <= 0.85  # 4 planes: 3/4
+    assert 0.8 <= during <= 0.95  # 8 planes: 7/8
     assert value(rows, "C4", "rate during the loss / before", "baseline") < 0.05
 
 
-def test_c5_bypass_in_microseconds(tiny):
-    _, rows, _ = tiny
+def test_c5_bypass_in_microseconds(quick):
+    _, rows, _ = quick
     assert value(rows, "C5", "failure to 90% of the rate before", "mrc") < 100
     assert value(rows, "C5", "failure to 90% of the rate before", "baseline") >= 1e5
 
 
-def test_c6_single_path_flows_collide(tiny):
-    _, rows, _ = tiny
+def test_c6_single_path_flows_collide(quick):
+    _, rows, _ = quick
     assert value(rows, "C6", "share of flows below 0.6 x line rate", "baseline") >= 0.1
     assert value(rows, "C6", "share of flows below 0.6 x line rate", "mrc") == 0
 
 
-def test_c7_victim_slowed_less_than_under_pfc(tiny):
-    _, rows, _ = tiny
+def test_c7_victim_slowed_less_than_under_pfc(quick):
+    _, rows, _ = quick
     m = value(rows, "C7", "victim slowdown from the incast", "mrc")
     b = value(rows, "C7", "victim slowdown from the incast", "baseline")
     assert m < 1.2 and b > 1.3 and m < b  # PFC's head-of-line blocking
 
 
-def test_c8_lossy_path_retired_at_once(tiny):
-    _, rows, _ = tiny
+def test_c8_lossy_path_retired_at_once(quick):
+    _, rows, _ = quick
     assert value(rows, "C8", "20% loss: first frame lost to an EV on the lossy path retired",
                  "mrc") < 50
     assert (value(rows, "C8", "20% loss: rate during the loss / before", "mrc")
             > value(rows, "C8", "20% loss: rate during the loss / before", "baseline"))
 
 
-def test_c9_trimming_retires_no_ev_dropping_does(tiny):
-    _, rows, _ = tiny
+def test_c9_trimming_retires_no_ev_dropping_does(quick):
+    _, rows, _ = quick
     metric = "EV retirements (congestion taken for failure)"
     assert value(rows, "C9", metric, "mrc") == 0  # IncastLossGuard
     assert value(rows, "C9", metric, "baseline") > 0
 
 
-def test_c10_c12_spraying_lowers_variance_and_step(tiny):
-    _, rows, _ = tiny
+def test_c10_c12_spraying_lowers_variance_and_step(quick):
+    _, rows, _ = quick
     assert (value(rows, "C10", "per-transfer throughput CoV", "mrc")
             < value(rows, "C10", "per-transfer throughput CoV", "baseline"))
     assert value(rows, "C12", "mean step", "baseline") > value(rows, "C12", "mean step", "mrc")
 
 
-def test_c11_traffic_stays_under_the_t0(tiny):
-    _, rows, _ = tiny
+def test_c11_traffic_stays_under_the_t0(quick):
+    _, rows, _ = quick
     metric = "share of bytes crossing T1 (ring all-reduce, simulated)"
     assert value(rows, "C11", metric, "mrc") < value(rows, "C11", metric, "baseline")
 
@@ -193,9 +195,9 @@ def test_non_empty_out_refused(tmp_path):
     assert (tmp_path / "keep.txt").exists()
 
 
-def test_plots(tiny):
+def test_plots(quick):
     pytest.importorskip("matplotlib")
-    out, _, _ = tiny
+    out, _, _ = quick
     r = subprocess.run([PYTHON, os.path.join(ROOT, "analysis", "plot_claims.py"), out],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
