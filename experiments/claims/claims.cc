@@ -501,8 +501,8 @@ main(int argc, char* argv[])
               "claims.csv, figures.csv, claims.md, run.json and a PNG per claim.");
     cmd.AddValue("claim", "Claims to run: all, or a comma-separated list such as C2,C5", which);
     cmd.AddValue("scale",
-                 "tiny (tests, about a minute), quick (every claim in minutes) or full "
-                 "(1024 GPUs, 8 planes: hours)",
+                 "tiny (16 GPUs: seconds), quick (32 GPUs, 8 planes: a few minutes; the "
+                 "tests run it) or full (1024 GPUs, 8 planes: about two hours of CPU)",
                  scaleName);
     cmd.AddValue("seed", "Random seed", seed);
     cmd.AddValue("out", "Results directory (default results/claims-<time>)", out);
