@@ -60,7 +60,7 @@ struct MrcSender
     void Send()
     {
         Ptr<Packet> p = Create<Packet>(size);
-        Ipv6Header h;
+        MrcIpv6Fields h;
         h.SetSource(srcAddr);
         h.SetDestination(carriers[next].GetAddress());
         h.SetNextHeader(17);
@@ -80,7 +80,9 @@ struct MrcSender
 class Counter : public MrcFrameReceiver
 {
 public:
-    void ReceiveFrame(uint32_t /* port */, Ptr<Packet> /* packet */, Ipv6Header& /* h */) override
+    void ReceiveFrame(uint32_t /* port */,
+                      Ptr<Packet> /* packet */,
+                      MrcIpv6Fields& /* h */) override
     {
         ++received;
     }

@@ -26,7 +26,7 @@ namespace
 class Sink : public MrcFrameReceiver
 {
 public:
-    void ReceiveFrame(uint32_t /* port */, Ptr<Packet> /* p */, Ipv6Header& h) override
+    void ReceiveFrame(uint32_t /* port */, Ptr<Packet> /* p */, MrcIpv6Fields& h) override
     {
         if (MrcDscp::Dscp(h.GetTrafficClass()) == MrcDscp::DATA)
         {

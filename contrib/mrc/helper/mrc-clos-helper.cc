@@ -669,7 +669,7 @@ MrcClosHelper::SendRawPacket(uint32_t src, const MrcPath& path, uint32_t bytes, 
     {
         p = Create<Packet>(bytes);
     }
-    Ipv6Header h;
+    MrcIpv6Fields h;
     h.SetSource(GetHostAddress(src, path.plane));
     h.SetDestination(path.carrier.GetAddress());
     h.SetNextHeader(17);

@@ -74,7 +74,10 @@ MrcChannel::Attach(Ptr<MrcNetDevice> device)
 }
 
 bool
-MrcChannel::Transmit(Ptr<Packet> packet, const Ipv6Header& header, MrcNetDevice* src, Time txTime)
+MrcChannel::Transmit(Ptr<Packet> packet,
+                     const MrcIpv6Fields& header,
+                     MrcNetDevice* src,
+                     Time txTime)
 {
     if (!m_up || m_nDevices != 2)
     {
@@ -100,7 +103,7 @@ MrcChannel::Transmit(Ptr<Packet> packet, const Ipv6Header& header, MrcNetDevice*
 }
 
 void
-MrcChannel::Deliver(Ptr<Packet> packet, Ipv6Header header, uint8_t dst, uint32_t epoch)
+MrcChannel::Deliver(Ptr<Packet> packet, MrcIpv6Fields header, uint8_t dst, uint32_t epoch)
 {
     if (epoch != m_epoch || !m_up)
     {

@@ -5,8 +5,9 @@
 #ifndef MRC_CHANNEL_H
 #define MRC_CHANNEL_H
 
+#include "mrc-ipv6-fields.h"
+
 #include "ns3/channel.h"
-#include "ns3/ipv6-header.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
@@ -51,7 +52,7 @@ public:
      * @param txTime serialization time of the frame
      * @return false if the cable is down (the frame is not sent)
      */
-    bool Transmit(Ptr<Packet> packet, const Ipv6Header& header, MrcNetDevice* src, Time txTime);
+    bool Transmit(Ptr<Packet> packet, const MrcIpv6Fields& header, MrcNetDevice* src, Time txTime);
 
     /**
      * Send an IEEE 802.1Qbb PAUSE frame (a MAC control frame, never queued behind data) to the
@@ -106,7 +107,7 @@ private:
      * @param dst index of the receiving device
      * @param epoch the cable's epoch when the frame was sent
      */
-    void Deliver(Ptr<Packet> packet, Ipv6Header header, uint8_t dst, uint32_t epoch);
+    void Deliver(Ptr<Packet> packet, MrcIpv6Fields header, uint8_t dst, uint32_t epoch);
     /**
      * Hand a PAUSE frame to its receiver.
      * @param quanta pause quanta

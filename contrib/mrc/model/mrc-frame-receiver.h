@@ -5,7 +5,8 @@
 #ifndef MRC_FRAME_RECEIVER_H
 #define MRC_FRAME_RECEIVER_H
 
-#include "ns3/ipv6-header.h"
+#include "mrc-ipv6-fields.h"
+
 #include "ns3/packet.h"
 
 namespace ns3
@@ -30,7 +31,7 @@ public:
      * @param packet the IPv6 payload
      * @param header the IPv6 header (may be modified by the receiver)
      */
-    virtual void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) = 0;
+    virtual void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) = 0;
 
     /**
      * A data frame that arrived on a port was queued intact at an egress queue (PFC ingress

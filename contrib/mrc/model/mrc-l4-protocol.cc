@@ -220,7 +220,7 @@ void
 MrcL4Protocol::SendPacket(
     uint32_t plane, const Ipv6Address& dst, uint32_t flowLabel, uint8_t tc, Ptr<Packet> packet)
 {
-    Ipv6Header h;
+    MrcIpv6Fields h;
     h.SetSource(m_addresses[plane]);
     h.SetDestination(dst);
     h.SetNextHeader(17);
@@ -238,7 +238,7 @@ MrcL4Protocol::GetTxStartTime(uint32_t plane) const
 }
 
 void
-MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header)
+MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header)
 {
     MrcHeader h;
     if (packet->GetSize() < MrcHeader::SIZE)

@@ -120,7 +120,7 @@ public:
     int64_t AssignStreams(int64_t stream);
 
     // MrcFrameReceiver
-    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) override;
+    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
 
     /** @return packets that named no known queue pair */
     uint64_t GetUnknownQpDrops() const;

@@ -186,7 +186,7 @@ MrcNetDevice::GetDataRate() const
 }
 
 bool
-MrcNetDevice::SendFrame(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress)
+MrcNetDevice::SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress)
 {
     if (!m_linkUp)
     {
@@ -201,7 +201,7 @@ MrcNetDevice::SendFrame(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress
             return false;
         }
         Ptr<Packet> p;
-        Ipv6Header h;
+        MrcIpv6Fields h;
         m_queue->Dequeue(p, h);
         StartTransmission(p, h);
         return true;
@@ -222,7 +222,7 @@ MrcNetDevice::SendFrame(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress
 }
 
 void
-MrcNetDevice::StartTransmission(Ptr<Packet> packet, const Ipv6Header& header)
+MrcNetDevice::StartTransmission(Ptr<Packet> packet, const MrcIpv6Fields& header)
 {
     const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
     // Round to the nearest nanosecond when that is the Time resolution (the default).
@@ -236,13 +236,13 @@ MrcNetDevice::StartTransmission(Ptr<Packet> packet, const Ipv6Header& header)
 }
 
 void
-MrcNetDevice::Sniff(Ptr<const Packet> packet, const Ipv6Header& header)
+MrcNetDevice::Sniff(Ptr<const Packet> packet, const MrcIpv6Fields& header)
 {
     // Only build the full frame (a copy with the header serialized) when someone listens.
     if (!m_snifferTrace.IsEmpty())
     {
         Ptr<Packet> full = packet->Copy();
-        full->AddHeader(header);
+        full->AddHeader(header.ToIpv6Header());
         m_snifferTrace(full);
     }
 }
@@ -252,7 +252,7 @@ MrcNetDevice::TransmitComplete()
 {
     m_txEventPending = false;
     Ptr<Packet> p;
-    Ipv6Header h;
+    MrcIpv6Fields h;
     if (!m_linkUp || !m_queue->Dequeue(p, h, !m_paused))
     {
         return;
@@ -266,7 +266,7 @@ MrcNetDevice::TransmitComplete()
 }
 
 void
-MrcNetDevice::Receive(Ptr<Packet> packet, Ipv6Header& header)
+MrcNetDevice::Receive(Ptr<Packet> packet, MrcIpv6Fields& header)
 {
     ++m_rxPackets;
     m_macRxTrace(packet);
@@ -278,7 +278,7 @@ MrcNetDevice::Receive(Ptr<Packet> packet, Ipv6Header& header)
     }
     if (!m_rxCallback.IsNull())
     {
-        packet->AddHeader(header);
+        packet->AddHeader(header.ToIpv6Header());
         m_rxCallback(this, packet, IPV6_ETHERTYPE, Mac48Address::GetBroadcast());
     }
 }
@@ -542,8 +542,9 @@ MrcNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t proto
         return false;
     }
     Ptr<Packet> p = packet->Copy();
-    Ipv6Header h;
-    p->RemoveHeader(h);
+    Ipv6Header ip;
+    p->RemoveHeader(ip);
+    MrcIpv6Fields h(ip);
     return SendFrame(p, h);
 }
 

@@ -6,10 +6,10 @@
 #define MRC_NET_DEVICE_H
 
 #include "mrc-frame-receiver.h"
+#include "mrc-ipv6-fields.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
-#include "ns3/ipv6-header.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -71,14 +71,14 @@ public:
      * @param ingress the switch port it arrived on, charged while it waits (PFC), or 0xffff
      * @return false if it was dropped (queue full or link down)
      */
-    bool SendFrame(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress = 0xffff);
+    bool SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress = 0xffff);
 
     /**
      * Called by the channel when a frame arrives.
      * @param packet the IPv6 payload
      * @param header its IPv6 header
      */
-    void Receive(Ptr<Packet> packet, Ipv6Header& header);
+    void Receive(Ptr<Packet> packet, MrcIpv6Fields& header);
 
     /**
      * Called by the channel when the cable goes up or down.
@@ -185,7 +185,7 @@ private:
      * @param packet the IPv6 payload
      * @param header its header
      */
-    void Sniff(Ptr<const Packet> packet, const Ipv6Header& header);
+    void Sniff(Ptr<const Packet> packet, const MrcIpv6Fields& header);
     /** Start sending the next queued frame if the serializer is idle. */
     void TransmitComplete();
     /** The pause ended (quanta ran out, a zero-quanta PAUSE came, or the watchdog broke it). */
@@ -197,7 +197,7 @@ private:
      * @param packet the payload
      * @param header its header
      */
-    void StartTransmission(Ptr<Packet> packet, const Ipv6Header& header);
+    void StartTransmission(Ptr<Packet> packet, const MrcIpv6Fields& header);
 
     Ptr<Node> m_node;              //!< owner
     uint32_t m_nodeId;             //!< owner id

@@ -423,7 +423,7 @@ MrcSwitchNetDevice::Drop(Ptr<const Packet> packet, DropReason reason)
 }
 
 void
-MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, Ipv6Header& header)
+MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, MrcIpv6Fields& header)
 {
     ++m_received;
     if (m_blackhole)
@@ -444,7 +444,7 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, Ipv6Header
         return;
     }
     uint8_t a[16];
-    header.GetDestination().GetBytes(a);
+    std::memcpy(a, header.dst, sizeof(a));
     if (std::memcmp(a, m_block, m_blockBytes) != 0)
     {
         Drop(packet, WRONG_BLOCK);
@@ -481,18 +481,16 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, Ipv6Header
         return;
     }
     header.SetHopLimit(hopLimit - 1);
-    header.SetDestination(Ipv6Address(a));
+    std::memcpy(header.dst, a, sizeof(a));
     ++m_forwarded;
     m_forwardTrace(packet, inPort, out);
     port->SendFrame(packet, header, static_cast<uint16_t>(inPort));
 }
 
 void
-MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, Ipv6Header& header)
+MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, MrcIpv6Fields& header)
 {
-    uint8_t dst[16];
-    header.GetDestination().GetBytes(dst);
-    const uint32_t host = HostIdOf(dst);
+    const uint32_t host = HostIdOf(header.dst);
     if (host >= m_hostGroup.size())
     {
         Drop(packet, NO_ROUTE);
@@ -504,9 +502,8 @@ MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, Ipv6Header&
         Drop(packet, HOP_LIMIT);
         return;
     }
-    uint8_t src[16];
-    header.GetSource().GetBytes(src);
-    const uint16_t out = PickEcmp(m_hostGroup[host], HostIdOf(src), host, header.GetFlowLabel());
+    const uint16_t out
+        = PickEcmp(m_hostGroup[host], HostIdOf(header.src), host, header.GetFlowLabel());
     if (out == NO_PORT)
     {
         Drop(packet, NO_ROUTE);

@@ -236,7 +236,7 @@ public:
     uint64_t GetDroppedTotal() const;
 
     // MrcFrameReceiver
-    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) override;
+    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
     void IngressCharge(uint32_t port, uint32_t bytes) override;
     void IngressRelease(uint32_t port, uint32_t bytes) override;
 
@@ -284,7 +284,7 @@ private:
      * @param packet payload
      * @param header IPv6 header
      */
-    void ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, Ipv6Header& header);
+    void ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, MrcIpv6Fields& header);
     /**
      * Hash a flow onto a usable member of a next-hop group.
      * @param group the group

@@ -140,7 +140,7 @@ MrcTrimmingQueue::DoDispose()
 }
 
 MrcTrimmingQueue::Outcome
-MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress)
+MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress)
 {
     ++m_arrivals;
     const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
@@ -225,7 +225,7 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingre
 }
 
 bool
-MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, Ipv6Header& header, bool dataAllowed)
+MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, MrcIpv6Fields& header, bool dataAllowed)
 {
     Ring* q;
     if (!m_control.Empty())
@@ -300,7 +300,7 @@ MrcTrimmingQueue::FlushData(DropReason reason)
 }
 
 void
-MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const Ipv6Header& header, uint16_t ingress)
+MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const MrcIpv6Fields& header, uint16_t ingress)
 {
     if (m_size == m_items.size())
     {

@@ -6,8 +6,8 @@
 #define MRC_TRIMMING_QUEUE_H
 
 #include "mrc-frame-receiver.h"
+#include "mrc-ipv6-fields.h"
 
-#include "ns3/ipv6-header.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
@@ -99,7 +99,7 @@ public:
      *        packet queued intact is charged to it at the ingress owner until it leaves
      * @return the outcome
      */
-    Outcome Enqueue(Ptr<Packet> packet, Ipv6Header& header, uint16_t ingress = NO_INGRESS);
+    Outcome Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress = NO_INGRESS);
 
     /**
      * Take the next packet, control class first.
@@ -108,7 +108,7 @@ public:
      * @param dataAllowed false while the data class is paused (PFC): only control leaves
      * @return false if nothing may leave
      */
-    bool Dequeue(Ptr<Packet>& packet, Ipv6Header& header, bool dataAllowed = true);
+    bool Dequeue(Ptr<Packet>& packet, MrcIpv6Fields& header, bool dataAllowed = true);
 
     /** @return true if both classes are empty */
     bool IsEmpty() const
@@ -185,9 +185,9 @@ private:
     /** A queued packet with its parsed header. */
     struct Item
     {
-        Ptr<Packet> packet; //!< IPv6 payload
-        Ipv6Header header;  //!< IPv6 header
-        uint16_t ingress;   //!< switch ingress port charged for it, or NO_INGRESS
+        Ptr<Packet> packet;   //!< IPv6 payload
+        MrcIpv6Fields header; //!< IPv6 header
+        uint16_t ingress;     //!< switch ingress port charged for it, or NO_INGRESS
     };
 
     /**
@@ -215,7 +215,7 @@ private:
          * @param header header
          * @param ingress ingress port charged for it, or NO_INGRESS
          */
-        void Push(Ptr<Packet> packet, const Ipv6Header& header, uint16_t ingress);
+        void Push(Ptr<Packet> packet, const MrcIpv6Fields& header, uint16_t ingress);
         /** @return the oldest item */
         Item& Front()
         {

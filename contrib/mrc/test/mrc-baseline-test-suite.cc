@@ -433,7 +433,7 @@ private:
     static void Send(Ptr<MrcNetDevice> port, uint8_t dscp)
     {
         Ptr<Packet> p = Create<Packet>(1000);
-        Ipv6Header h;
+        MrcIpv6Fields h;
         h.SetTrafficClass(MrcDscp::TrafficClass(dscp, MrcDscp::ECN_NOT_ECT));
         h.SetPayloadLength(1000);
         port->SendFrame(p, h);

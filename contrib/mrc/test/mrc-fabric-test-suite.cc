@@ -47,7 +47,7 @@ public:
     {
     }
 
-    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, Ipv6Header& header) override
+    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override
     {
         const uint8_t tc = header.GetTrafficClass();
         arrivals.push_back({port / m_planes,
@@ -431,7 +431,7 @@ private:
         auto send = [&](Ipv6Address dst, uint8_t hopLimit)
         {
             Ptr<Packet> p = Create<Packet>(100);
-            Ipv6Header h;
+            MrcIpv6Fields h;
             h.SetSource(f->GetHostAddress(0, 0));
             h.SetDestination(dst);
             h.SetHopLimit(hopLimit);
