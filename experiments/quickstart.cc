@@ -79,6 +79,7 @@ struct Summary
     std::vector<double> steps;    //!< step durations (us)
     std::vector<double> flowGbps; //!< per-transfer throughput
     uint64_t retx = 0;            //!< retransmissions
+    uint64_t timeouts = 0;        //!< retransmission timer expiries
     uint64_t trims = 0;           //!< trimmed packets
     uint64_t retirements = 0;     //!< EV transitions to ASSUMED_BAD
     uint64_t failed = 0;          //!< failed transfers
@@ -356,6 +357,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         {
             Ptr<MrcQueuePair> qp = l4->GetQueuePair(q);
             s.retx += qp->GetRetransmissions();
+            s.timeouts += qp->GetTimeouts();
             s.failedQps += qp->IsInError() ? 1 : 0;
             if (s.rtoUs == 0)
             {
@@ -525,6 +527,13 @@ PrintTable(const std::vector<Summary>& runs)
         [](const Summary& r)
         {
             return double(r.retx);
+        },
+        0);
+    row(
+        "retransmission timeouts",
+        [](const Summary& r)
+        {
+            return double(r.timeouts);
         },
         0);
     row(
