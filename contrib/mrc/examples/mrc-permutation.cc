@@ -201,6 +201,18 @@ main(int argc, char* argv[])
             flowOf.push_back(h);
         }
     }
+    uint64_t retired = 0; // EV transitions to ASSUMED_BAD
+    for (auto& qp : senders)
+    {
+        qp->GetPathSelector()->TraceConnectWithoutContext(
+            "EvStateChange",
+            MakeBoundCallback(
+                +[](uint64_t* n, uint16_t, uint8_t, uint8_t to, uint8_t)
+                {
+                    *n += (to == MrcPathSelector::ASSUMED_BAD) ? 1 : 0;
+                },
+                &retired));
+    }
     for (std::size_t i = 0; i < senders.size(); ++i)
     {
         Ptr<MrcQueuePair> qp = senders[i];
@@ -227,12 +239,18 @@ main(int argc, char* argv[])
     uint64_t dataPackets = 0;
     uint64_t retx = 0;
     uint64_t acks = 0;
+    uint64_t sackLosses = 0;
+    uint64_t timeouts = 0;
+    uint64_t spurious = 0;
     uint32_t done = 0;
     std::vector<double> v;
     for (std::size_t i = 0; i < senders.size(); ++i)
     {
         dataPackets += senders[i]->GetDataPacketsSent();
         retx += senders[i]->GetRetransmissions();
+        sackLosses += senders[i]->GetSackLosses();
+        timeouts += senders[i]->GetTimeouts();
+        spurious += senders[i]->GetSpuriousRetransmissions();
         Ptr<MrcL4Protocol> peer = stack.GetL4(partner[flowOf[i]]);
         acks += peer->GetQueuePair(senders[i]->GetRemoteQpn())->GetAcksSent();
     }
@@ -353,6 +371,8 @@ main(int argc, char* argv[])
               << " retransmissions: " << retx << " trims: " << trims
               << " events: " << Simulator::GetEventCount() << " wall: " << std::setprecision(3)
               << wall << " s" << std::endl;
+    std::cout << "loss detection: out-of-order " << sackLosses << " timeouts " << timeouts
+              << " spurious " << spurious << " ev-retirements " << retired << std::endl;
     std::cout << std::setprecision(0) << "data-packets-per-wall-second: " << dataPackets / wall
               << std::endl;
     Simulator::Destroy();

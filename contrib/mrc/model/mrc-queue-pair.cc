@@ -89,7 +89,8 @@ MrcQueuePair::GetTypeId()
               .AddAttribute("ReorderWindow",
                             "Out-of-order loss detection, time rule: a transmission is lost "
                             "once something sent after it is acknowledged and it is older than "
-                            "the newest RTT plus this. 0: adaptive, from a quarter of the base "
+                            "the largest recent RTT (at least the newest) plus this. 0: adaptive, "
+                            "from a quarter of the base "
                             "RTT, doubled (up to the base RTT) after a spurious retransmission",
                             TimeValue(Time(0)),
                             MakeTimeAccessor(&MrcQueuePair::m_reorderWindowAttr),
@@ -261,6 +262,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_reorderWindow = m_reorderWindowAttr.IsStrictlyPositive() ? m_reorderWindowAttr : baseRtt / 4;
     m_lastSpurious = Simulator::Now();
     m_rackRtt = baseRtt;
+    m_rttMaxStart = Simulator::Now();
     m_cwnd = m_cc->GetCwnd();
     m_planeTx.assign(m_paths.size(), 0);
     MrcQpReceiver::Config rc{m_payloadSize,
@@ -742,9 +744,16 @@ MrcQueuePair::DetectLosses()
             return; // nothing sent after it has been acknowledged yet
         }
         // Something sent after it was acknowledged. It is lost once enough was (count rule),
-        // or once it is older than the newest RTT plus the reorder window (time rule, which
-        // also finds losses near the end of a message, where too few packets follow).
-        const Time deadline = s.at + m_rackRtt + m_reorderWindow;
+        // or once it is older than the RTT the paths currently show plus the reorder window
+        // (time rule, which also finds losses near the end of a message, where too few
+        // packets follow). "The RTT the paths currently show" is the largest RTT measured
+        // over the last few base RTTs, not only the newest: sprayed paths differ by their
+        // queueing delay, and a packet on the slowest healthy path is not lost.
+        // (The recent maximum counts up to half the timeout: in an incast the last-hop queues
+        // make RTTs of tens of microseconds, and the rule must still fire before the timeout,
+        // which would retire the EV whatever IncastLossGuard says.)
+        const Time deadline
+            = s.at + std::max(m_rackRtt, std::min(m_rttMax[0], m_rto / 2)) + m_reorderWindow;
         if (s.txSeq + m_reorderPkts >= m_ackedTxSeq && now < deadline)
         {
             m_reorderEvent.Cancel();
@@ -809,6 +818,7 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     const bool ecn = (h.GetFlags() & MrcHeader::FLAG_ECN_ECHO) != 0;
     // The reflected EV speaks for the path of the packet that triggered the ACK, if its slot
     // still names that path.
+    bool karn = false; // the RTT sample is of a known transmission (Karn's rule)
     if (h.GetPsn() >= m_psnBase && h.GetPsn() < m_nextPsn)
     {
         const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
@@ -816,6 +826,7 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
         {
             m_selector->OnAck(h.GetEv(), ecn);
         }
+        karn = p.tries == 1 || h.GetTimestamp() == static_cast<uint64_t>(p.sentAt.GetNanoSeconds());
     }
     const Time now = Simulator::Now();
     const Time rtt = NanoSeconds(static_cast<int64_t>(h.GetTimestamp())) <= now
@@ -830,6 +841,20 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
             m_inIncast = false; // the last-hop queues have drained
         }
         m_srtt = m_srtt.IsZero() ? rtt : (m_srtt * 7 + rtt) / 8;
+        if (karn)
+        {
+            // Windowed maximum over two buckets of RTT_MAX_BUCKET base RTTs each.
+            if (now - m_rttMaxStart >= m_baseRtt * RTT_MAX_BUCKET)
+            {
+                m_rttMax[1] = now - m_rttMaxStart >= m_baseRtt * (2 * RTT_MAX_BUCKET)
+                                ? Time(0)
+                                : m_rttMaxBucket;
+                m_rttMaxBucket = Time(0);
+                m_rttMaxStart = now;
+            }
+            m_rttMaxBucket = std::max(m_rttMaxBucket, rtt);
+            m_rttMax[0] = std::max(m_rttMaxBucket, m_rttMax[1]);
+        }
     }
     m_recoveryOps->OnAckProcessed(*this);
     CompleteSends();

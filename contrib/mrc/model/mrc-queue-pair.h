@@ -510,23 +510,27 @@ private:
         Time at;        //!< when it started onto the wire
     };
 
-    std::deque<Sent> m_sentOrder; //!< transmissions in send order
-    uint64_t m_inflight;          //!< payload bytes in flight
-    EventId m_rtoEvent;           //!< retransmission timer
-    EventId m_probeEvent;         //!< probe timer
-    EventId m_reorderEvent;       //!< time-rule loss detection timer
-    Time m_rackRtt;               //!< RTT of the newest acknowledged transmission
-    uint32_t m_highestAcked;      //!< highest PSN acknowledged + 1
-    uint64_t m_txSeq;             //!< transmissions so far (next send-order number)
-    uint64_t m_ackedTxSeq;        //!< highest send-order number acknowledged + 1
-    uint32_t m_probeSeq;          //!< probe sequence number
-    Time m_probeWait;             //!< current probe interval (backs off while probes fail)
-    uint64_t m_sackLosses;        //!< packets declared lost by the out-of-order rule
-    uint64_t m_spurious;          //!< out-of-order losses whose original arrived after all
-    Time m_lastSpurious;          //!< last spurious retransmission (or window decay)
-    bool m_incastGuard;           //!< IncastLossGuard
-    bool m_inIncast;              //!< a last-hop trim seen, queues not drained since
-    uint64_t m_incastLosses;      //!< out-of-order losses that did not retire an EV (incast)
+    std::deque<Sent> m_sentOrder;                //!< transmissions in send order
+    uint64_t m_inflight;                         //!< payload bytes in flight
+    EventId m_rtoEvent;                          //!< retransmission timer
+    EventId m_probeEvent;                        //!< probe timer
+    EventId m_reorderEvent;                      //!< time-rule loss detection timer
+    Time m_rackRtt;                              //!< RTT of the newest acknowledged transmission
+    static constexpr int64_t RTT_MAX_BUCKET = 4; //!< base RTTs per bucket of m_rttMax
+    Time m_rttMax[2];        //!< [0]: largest Karn-valid RTT of the last 1-2 buckets; [1]: previous
+    Time m_rttMaxBucket;     //!< largest Karn-valid RTT of the current bucket
+    Time m_rttMaxStart;      //!< start of the current bucket
+    uint32_t m_highestAcked; //!< highest PSN acknowledged + 1
+    uint64_t m_txSeq;        //!< transmissions so far (next send-order number)
+    uint64_t m_ackedTxSeq;   //!< highest send-order number acknowledged + 1
+    uint32_t m_probeSeq;     //!< probe sequence number
+    Time m_probeWait;        //!< current probe interval (backs off while probes fail)
+    uint64_t m_sackLosses;   //!< packets declared lost by the out-of-order rule
+    uint64_t m_spurious;     //!< out-of-order losses whose original arrived after all
+    Time m_lastSpurious;     //!< last spurious retransmission (or window decay)
+    bool m_incastGuard;      //!< IncastLossGuard
+    bool m_inIncast;         //!< a last-hop trim seen, queues not drained since
+    uint64_t m_incastLosses; //!< out-of-order losses that did not retire an EV (incast)
 
     MrcQpReceiver m_rx;                //!< the receiving side
     Ptr<MrcRecoveryOps> m_recoveryOps; //!< loss recovery (from LossRecovery)

@@ -230,6 +230,69 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief Queueing skew between sprayed paths is not loss: in a lossless all-to-next-T0 pattern
+ * (64 hosts, 8 T1s, 1 MB each), no transmission is declared lost while its sender is still
+ * sending new data behind it, so no healthy EV is retired mid-stream: the time rule's deadline
+ * uses the largest RTT the paths recently showed. When it used the newest RTT sample alone,
+ * this pattern retired EVs whenever one path's queue ran a quarter RTT behind another's.
+ */
+class MrcSprayReorderingTestCase : public TestCase
+{
+public:
+    MrcSprayReorderingTestCase()
+        : TestCase("lossless spraying: RTT skew between paths retires no EV mid-stream")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Net n = MakeNet(1, 8, 8, 8, "ns3::MrcAdaptiveSpray", 128);
+        const uint32_t hosts = 64;
+        std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
+        std::vector<TxLog> logs(hosts);
+        uint64_t retired = 0;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            pairs.push_back(n.stack.Connect(h, (h + 9) % hosts)); // always the next T0
+            logs[h].Attach(pairs.back().first);
+            pairs.back().first->GetPathSelector()->TraceConnectWithoutContext(
+                "EvStateChange",
+                MakeBoundCallback(
+                    +[](uint64_t* r, uint16_t, uint8_t, uint8_t to, uint8_t)
+                    {
+                        *r += to == MrcPathSelector::ASSUMED_BAD ? 1 : 0;
+                    },
+                    &retired));
+            pairs.back().first->PostWrite(1000000, 0);
+        }
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+        uint64_t midStream = 0;
+        uint64_t retx = 0;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            NS_TEST_EXPECT_MSG_EQ(pairs[h].second->GetBytesPlaced(), 1000000u, "delivered");
+            Time lastNew;
+            for (const auto& t : logs[h].txs)
+            {
+                lastNew = t.cause == MrcQueuePair::TX_NEW ? t.at : lastNew;
+            }
+            for (const auto& t : logs[h].txs)
+            {
+                midStream += (t.cause == MrcQueuePair::TX_RETX_SACK && t.at < lastNew) ? 1 : 0;
+                retx += t.cause != MrcQueuePair::TX_NEW ? 1 : 0;
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(n.fabric->GetTrimmedTotal(), 0u, "lossless: nothing trimmed");
+        NS_TEST_ASSERT_MSG_EQ(midStream, 0u, "no loss declared while new data still followed");
+        NS_TEST_ASSERT_MSG_LT(retired, 8u, "at most a few EVs retired (at flows' tails)");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Path selector bookkeeping: slot generations, probe ids, and one SKIP rotation per
  * selection.
  */
@@ -424,6 +487,7 @@ public:
         AddTestCase(new MrcLinkDeathBypassTestCase);
         AddTestCase(new MrcTrimBudgetTestCase);
         AddTestCase(new MrcIncastNoRetirementTestCase);
+        AddTestCase(new MrcSprayReorderingTestCase);
         AddTestCase(new MrcProbeStopsTestCase);
     }
 };
