@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Whole-run fingerprints, as OMNeT++/INET's fingerprint tests: each example program and a small
+quickstart run is hashed (SHA-256 of its outputs, with the wall-clock lines left out) and
+compared with the value recorded in test/fingerprints.json. Any change in behaviour (a packet
+sent at another time, a counter off by one) changes the hash.
+
+An *intended* behaviour change updates the recorded values in the same commit, with the
+reason in the commit message:
+
+    /usr/bin/python3 test/test_fingerprints.py --update
+
+The recorded values hold for this project's toolchain (Debian bookworm's g++ 12 and ns-3.37,
+Release or Debug alike); another compiler or ns-3 may order floating-point work differently.
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD_DIR = os.environ.get("MRC_BUILD_DIR", os.path.join(ROOT, "build"))
+BIN = os.path.join(BUILD_DIR, "bin")
+RECORD = os.path.join(ROOT, "test", "fingerprints.json")
+
+QUICKSTART_SMALL = ["--gpus=8", "--hostsPerT0=2", "--t1=2", "--planes=2", "--steps=2",
+                    "--bytes=262144", "--flapRate=2000", "--portLossAtUs=30", "--portLossUs=40",
+                    "--rebootAtUs=60", "--rebootUs=40", "--portLossHost=1", "--rebootT1=1",
+                    "--binUs=10", "--plots=0"]
+
+# name -> (program, arguments, what to hash: "stdout" or a list of output files in --out)
+RUNS = {
+    "quickstart-small": ("quickstart", QUICKSTART_SMALL,
+                         ["flows.csv", "steps.csv", "events.csv", "links.csv"]),
+    "mrc-permutation": ("mrc-permutation", ["--hosts=32", "--hostsPerT0=8", "--t1=8",
+                                            "--planes=2", "--size=500000"], "stdout"),
+    "mrc-permutation-roce": ("mrc-permutation", ["--hosts=32", "--hostsPerT0=8", "--t1=8",
+                                                 "--planes=1", "--size=500000", "--roce"],
+                             "stdout"),
+    "mrc-link-flap": ("mrc-link-flap", [], "stdout"),
+    "mrc-fabric-demo": ("mrc-fabric-demo", [], "stdout"),
+    "mrc-fabric-sizing": ("mrc-fabric-sizing", [], "stdout"),
+    "claims-tiny-C5-C9": ("claims", ["--claim=C5,C9", "--scale=tiny", "--plots=0"],
+                          ["claims.csv", "figures.csv"]),
+}
+
+WALL_WORDS = ("wall", "Elapsed", "per-wall-second", "results:", "plots:")
+
+
+def normalised_stdout(text):
+    """The program's stdout without the lines that depend on the machine's speed or paths."""
+    return "\n".join(line for line in text.splitlines()
+                     if not any(w in line for w in WALL_WORDS)) + "\n"
+
+
+def fingerprint(name, extra=()):
+    """Run one entry of RUNS (with extra arguments) and return (sha256 hex, size hashed)."""
+    prog, args, what = RUNS[name]
+    args = list(args) + list(extra)
+    exe = os.path.join(BIN, prog)
+    assert os.path.isfile(exe), "build the programs first (./ns3 build): %s is missing" % exe
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out")
+        cmd = [exe] + args + ([] if what == "stdout" else ["--out=" + out])
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp)
+        assert p.returncode in (0, 2), "%s failed (%d):\n%s" % (" ".join(cmd), p.returncode,
+                                                                 p.stderr[-2000:])
+        h = hashlib.sha256()
+        if what == "stdout":
+            data = normalised_stdout(p.stdout).encode()
+            h.update(data)
+            return h.hexdigest(), len(data)
+        size = 0
+        for f in what:
+            with open(os.path.join(out, f), "rb") as fh:
+                data = fh.read()
+            h.update(f.encode() + b"\0" + data)
+            size += len(data)
+        return h.hexdigest(), size
+
+
+def recorded():
+    with open(RECORD) as f:
+        return json.load(f)
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_fingerprint(name):
+    rec = recorded()
+    assert name in rec, "no recorded fingerprint for %s: run %s --update" % (name, __file__)
+    got, size = fingerprint(name)
+    assert size > 100, "%s produced almost nothing to hash (%d bytes)" % (name, size)
+    assert got == rec[name], (
+        "%s behaves differently from the recorded run (fingerprint %s, recorded %s). If the "
+        "change is intended, run `/usr/bin/python3 test/test_fingerprints.py --update` and say "
+        "why in the commit message." % (name, got[:16], rec[name][:16]))
+
+
+@pytest.mark.parametrize("name,extra", [
+    ("quickstart-small", ["--seed=2"]),
+    ("mrc-permutation", ["--ns3::MrcQueuePair::ReorderThreshold=8"]),
+])
+def test_a_change_in_behaviour_changes_the_fingerprint(name, extra):
+    """The fingerprints are not blind: another seed, or one attribute changed, gives another."""
+    assert fingerprint(name, extra)[0] != recorded()[name]
+
+
+def test_every_recorded_run_still_exists():
+    assert sorted(recorded()) == sorted(RUNS)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--update"]:
+        sys.exit("usage: test_fingerprints.py --update   (record the current fingerprints)")
+    values = {}
+    for n in sorted(RUNS):
+        values[n] = fingerprint(n)[0]
+        print("%-24s %s" % (n, values[n]))
+    with open(RECORD, "w") as f:
+        json.dump(values, f, indent=2, sort_keys=True)
+        f.write("\n")
+    print("wrote", RECORD)
