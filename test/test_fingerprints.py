@@ -109,6 +109,14 @@ def test_a_change_in_behaviour_changes_the_fingerprint(name, extra):
     assert fingerprint(name, extra)[0] != recorded()[name]
 
 
+def test_setting_the_defaults_explicitly_changes_nothing():
+    """Every documented default can be set explicitly (ReorderThreshold=0 and ReorderWindow=0,
+    "choose automatically", were once refused by their checkers) and gives the same run."""
+    got = fingerprint("mrc-permutation", ["--ns3::MrcQueuePair::ReorderThreshold=0",
+                                          "--ns3::MrcQueuePair::ReorderWindow=0s"])[0]
+    assert got == recorded()["mrc-permutation"]
+
+
 def test_every_recorded_run_still_exists():
     assert sorted(recorded()) == sorted(RUNS)
 

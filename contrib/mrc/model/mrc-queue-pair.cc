@@ -85,7 +85,7 @@ MrcQueuePair::GetTypeId()
                             "the bandwidth-delay product in packets (at least 16)",
                             UintegerValue(0),
                             MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
-                            MakeUintegerChecker<uint32_t>(1))
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("ReorderWindow",
                             "Out-of-order loss detection, time rule: a transmission is lost "
                             "once something sent after it is acknowledged and it is older than "
