@@ -26,6 +26,7 @@ using namespace ns3;
 namespace
 {
 
+using mrctest::CountRetirements;
 using mrctest::MakeNet;
 using mrctest::Net;
 using mrctest::TxLog;
@@ -193,14 +194,7 @@ private:
         for (uint32_t s = 1; s <= 8; ++s)
         {
             pairs.push_back(n.stack.Connect(s, 0));
-            pairs.back().first->GetPathSelector()->TraceConnectWithoutContext(
-                "EvStateChange",
-                MakeBoundCallback(
-                    +[](uint64_t* r, uint16_t, uint8_t, uint8_t to, uint8_t)
-                    {
-                        *r += to == MrcPathSelector::ASSUMED_BAD ? 1 : 0;
-                    },
-                    &retired));
+            CountRetirements(pairs.back().first, &retired);
             pairs.back().first->PostWrite(1000000, 0);
         }
         Simulator::Stop(MilliSeconds(20));
@@ -256,14 +250,7 @@ private:
         {
             pairs.push_back(n.stack.Connect(h, (h + 9) % hosts)); // always the next T0
             logs[h].Attach(pairs.back().first);
-            pairs.back().first->GetPathSelector()->TraceConnectWithoutContext(
-                "EvStateChange",
-                MakeBoundCallback(
-                    +[](uint64_t* r, uint16_t, uint8_t, uint8_t to, uint8_t)
-                    {
-                        *r += to == MrcPathSelector::ASSUMED_BAD ? 1 : 0;
-                    },
-                    &retired));
+            CountRetirements(pairs.back().first, &retired);
             pairs.back().first->PostWrite(1000000, 0);
         }
         Simulator::Stop(MilliSeconds(5));

@@ -11,6 +11,7 @@
  */
 
 #include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-stack-helper.h"
 
@@ -82,6 +83,24 @@ MakeNet(uint32_t planes,
     stream += n.fabric->AssignStreams(stream);
     n.stack.AssignStreams(stream);
     return n;
+}
+
+/**
+ * Count a queue pair's EV retirements (transitions to ASSUMED_BAD) into a counter.
+ * @param qp the queue pair
+ * @param retired the counter, which must outlive the simulation
+ */
+inline void
+CountRetirements(Ptr<MrcQueuePair> qp, uint64_t* retired)
+{
+    qp->GetPathSelector()->TraceConnectWithoutContext(
+        "EvStateChange",
+        MakeBoundCallback(
+            +[](uint64_t* r, uint16_t, uint8_t, uint8_t to, uint8_t)
+            {
+                *r += to == MrcPathSelector::ASSUMED_BAD ? 1 : 0;
+            },
+            retired));
 }
 
 /** Records data transmissions: time, plane, EV. */
