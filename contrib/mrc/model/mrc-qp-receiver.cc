@@ -179,6 +179,7 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
             m.bits[index] = true;
             ++m.got;
             m_bytesPlaced += h.GetPayloadLen();
+            m_qp->NotifyPlaced(h.GetMsn(), h.GetOffset(), h.GetPayloadLen());
             if (m.got == m.pkts)
             {
                 m.complete = true;

@@ -144,6 +144,11 @@ MrcQueuePair::GetTypeId()
                               "The QP failed (qpn, psn that exhausted its retries)",
                               MakeTraceSourceAccessor(&MrcQueuePair::m_errorTrace),
                               "ns3::MrcQueuePair::ErrorTracedCallback")
+              .AddTraceSource("Place",
+                              "Responder side: a payload was placed in memory for the first time "
+                              "(msn, remote offset, bytes)",
+                              MakeTraceSourceAccessor(&MrcQueuePair::m_placeTrace),
+                              "ns3::MrcQueuePair::PlaceTracedCallback")
               .AddTraceSource("Cwnd",
                               "Congestion window, bytes",
                               MakeTraceSourceAccessor(&MrcQueuePair::m_cwnd),

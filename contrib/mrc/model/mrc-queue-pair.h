@@ -129,6 +129,14 @@ public:
      */
     typedef void (*CompletionTracedCallback)(const MrcCompletion& c);
 
+    /**
+     * Signature of the Place trace.
+     * @param msn the message's sequence number
+     * @param remoteOffset where the payload lands in the responder's memory
+     * @param bytes payload bytes
+     */
+    typedef void (*PlaceTracedCallback)(uint32_t msn, uint64_t remoteOffset, uint32_t bytes);
+
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcQueuePair();
@@ -415,6 +423,16 @@ private:
      */
     void DeliverRecvCompletion(const MrcCompletion& c);
     /**
+     * Trace a payload placed in memory for the first time (called by the receiver).
+     * @param msn the message's sequence number
+     * @param remoteOffset where it lands
+     * @param bytes payload bytes
+     */
+    void NotifyPlaced(uint32_t msn, uint64_t remoteOffset, uint32_t bytes)
+    {
+        m_placeTrace(msn, remoteOffset, bytes);
+    }
+    /**
      * Trace a completion and hand it to a callback: the one way completions are delivered.
      * @param trace the trace source
      * @param cb the callback (may be null)
@@ -546,8 +564,9 @@ private:
     TracedCallback<Ptr<const Packet>, uint32_t, uint16_t, uint8_t> m_txTrace; //!< Tx
     TracedCallback<const MrcCompletion&> m_sendCompleteTrace;                 //!< SendComplete
     TracedCallback<const MrcCompletion&> m_recvCompleteTrace;                 //!< RecvComplete
-    TracedCallback<uint32_t, uint32_t> m_errorTrace; //!< QpError (qpn, psn)
-    TracedValue<uint32_t> m_cwnd;                    //!< Cwnd
+    TracedCallback<uint32_t, uint32_t> m_errorTrace;           //!< QpError (qpn, psn)
+    TracedCallback<uint32_t, uint64_t, uint32_t> m_placeTrace; //!< Place
+    TracedValue<uint32_t> m_cwnd;                              //!< Cwnd
 };
 
 } // namespace ns3
