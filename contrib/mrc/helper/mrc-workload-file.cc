@@ -249,6 +249,11 @@ public:
         }
         os << msg;
         m_error = os.str();
+        // Keys and values are quoted from the input: keep the message on one line.
+        for (char& c : m_error)
+        {
+            c = (c == '\n' || c == '\r') ? ' ' : c;
+        }
         return false;
     }
 
@@ -489,6 +494,16 @@ MrcWorkloadFile::Parse(const std::string& text,
         what = at == std::string::npos ? what : what.substr(at);
         std::replace(what.begin(), what.end(), '\n', ' ');
         error = "line " + std::to_string(line) + ": JSON " + what;
+        return false;
+    }
+    catch (const Json::exception& e)
+    {
+        // Not a syntax error: e.g. a number too large for any JSON number type.
+        std::string what = e.what();
+        const std::size_t at = what.find("] ");
+        what = at == std::string::npos ? what : what.substr(at + 2);
+        std::replace(what.begin(), what.end(), '\n', ' ');
+        error = "JSON: " + what;
         return false;
     }
     JsonReader rd(text, error);

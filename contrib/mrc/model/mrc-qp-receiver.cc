@@ -9,6 +9,8 @@
 
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -29,6 +31,7 @@ MrcQpReceiver::MrcQpReceiver()
     , m_lastCnp(0)
     , m_cnpsSent(0)
     , m_bytesPlaced(0)
+    , m_malformed(0)
     , m_dups(0)
     , m_acksSent(0)
 {
@@ -137,6 +140,13 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
         SendNack(h, psn, MrcHeader::NACK_OUT_OF_WINDOW);
         return;
     }
+    if (!IsPlausible(h))
+    {
+        // Fields no sender could have written (a NIC would fail the packet's ICRC): drop it
+        // before it touches any state, and answer nothing.
+        ++m_malformed;
+        return;
+    }
     // A new gap opens when a packet lands beyond the highest PSN seen so far + 1: answer at
     // once so the sender learns of the hole; packets filling gaps wait for the coalescing rule.
     const bool newGap = psn > m_rxHighest;
@@ -213,6 +223,33 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
     {
         m_ackTimer = Simulator::Schedule(m_ackDelay, &MrcQpReceiver::SendAck, this);
     }
+}
+
+bool
+MrcQpReceiver::IsPlausible(const MrcHeader& h) const
+{
+    const uint64_t length = h.GetMsgLen();
+    const uint64_t index = h.GetSackBase();
+    if (length == 0 || index * m_payloadSize >= length)
+    {
+        return false;
+    }
+    if (h.GetPayloadLen() != std::min<uint64_t>(m_payloadSize, length - index * m_payloadSize))
+    {
+        return false;
+    }
+    if (h.GetMsn() < m_rxMsnBase)
+    {
+        return true; // a message already complete: nothing will be placed
+    }
+    // Every message between the first incomplete one and this one holds at least one PSN between
+    // the cumulative PSN and this packet's, so a genuine MSN is never further ahead than that.
+    const uint64_t idx = h.GetMsn() - m_rxMsnBase;
+    if (idx > h.GetPsn() - m_rxCum)
+    {
+        return false;
+    }
+    return idx >= m_rxMsgs.size() || m_rxMsgs[idx].pkts == 0 || m_rxMsgs[idx].length == length;
 }
 
 void

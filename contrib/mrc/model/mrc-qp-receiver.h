@@ -87,6 +87,12 @@ public:
         return m_dups;
     }
 
+    /** @return data packets dropped because their fields cannot be genuine */
+    uint64_t GetMalformedPackets() const
+    {
+        return m_malformed;
+    }
+
     /** @return CNPs sent */
     uint64_t GetCnpsSent() const
     {
@@ -126,6 +132,15 @@ private:
      * @param reason MrcHeader::NackReason
      */
     void SendNack(const MrcHeader& data, uint32_t psn, uint8_t reason);
+    /**
+     * Whether a data packet's message fields could have been written by a sender: a positive
+     * message length, a packet index inside it, the payload length that index implies, an MSN
+     * no further ahead than its PSN allows, and the same length as earlier packets of its
+     * message.
+     * @param h its header (PSN already inside the receive window)
+     * @return true if it may be placed
+     */
+    bool IsPlausible(const MrcHeader& h) const;
     /** Acknowledge what has been received so far (one or two SACKs). */
     void SendAck();
     /**
@@ -157,6 +172,7 @@ private:
     Time m_lastCnp;                  //!< last CNP sent
     uint64_t m_cnpsSent;             //!< CNPs sent
     uint64_t m_bytesPlaced;          //!< bytes placed
+    uint64_t m_malformed;            //!< implausible data packets dropped
     uint64_t m_dups;                 //!< duplicates
     uint64_t m_acksSent;             //!< ACKs sent
     std::vector<uint64_t> m_planeRx; //!< data packets per plane

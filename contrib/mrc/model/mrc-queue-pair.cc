@@ -834,7 +834,8 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
         karn = p.tries == 1 || h.GetTimestamp() == static_cast<uint64_t>(p.sentAt.GetNanoSeconds());
     }
     const Time now = Simulator::Now();
-    const Time rtt = NanoSeconds(static_cast<int64_t>(h.GetTimestamp())) <= now
+    // An echo from the future (or a negative one) is no sample.
+    const Time rtt = h.GetTimestamp() <= static_cast<uint64_t>(now.GetNanoSeconds())
                        ? now - NanoSeconds(static_cast<int64_t>(h.GetTimestamp()))
                        : Time(0);
     m_cc->OnAck(newly, rtt, ecn);
@@ -1272,6 +1273,12 @@ uint64_t
 MrcQueuePair::GetDuplicatePackets() const
 {
     return m_rx.GetDuplicatePackets();
+}
+
+uint64_t
+MrcQueuePair::GetMalformedPackets() const
+{
+    return m_rx.GetMalformedPackets();
 }
 
 uint64_t

@@ -242,6 +242,8 @@ public:
     uint64_t GetAcksSent() const;
     /** @return duplicate data packets received */
     uint64_t GetDuplicatePackets() const;
+    /** @return data packets dropped because their fields cannot be genuine (forged, corrupt) */
+    uint64_t GetMalformedPackets() const;
     /**
      * @param plane a plane
      * @return data packets this QP sent on that plane

@@ -687,6 +687,65 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief Forged data packets whose fields no sender could write are dropped before they touch
+ * the receiver's state (found by fuzzing: an MSN far ahead grew the receiver by gigabytes).
+ */
+class MrcForgedPacketTestCase : public TestCase
+{
+public:
+    MrcForgedPacketTestCase()
+        : TestCase("forged data packets are dropped and counted; the real transfer is intact")
+    {
+    }
+
+private:
+    /**
+     * Hand a forged data packet to a host's protocol, as its NIC would.
+     * @param l4 the protocol
+     * @param h the header
+     */
+    static void Inject(Ptr<MrcL4Protocol> l4, MrcHeader h)
+    {
+        Ptr<Packet> p = Create<Packet>(h.GetPayloadLen());
+        p->AddHeader(h);
+        MrcIpv6Fields f;
+        f.trafficClass = MrcDscp::DATA << 2;
+        l4->ReceiveFrame(0, p, f);
+    }
+
+    void DoRun() override
+    {
+        Net n = MakeNet(1, 2, 1, 1);
+        auto qps = n.stack.Connect(0, 1);
+        const uint64_t size = 200000;
+        qps.first->PostWrite(size, 0);
+        auto forged = [&](uint32_t msn, uint32_t msgLen, uint32_t index, uint16_t len)
+        {
+            MrcHeader h;
+            h.SetOpcode(MrcHeader::WRITE);
+            h.SetDstQpn(qps.second->GetQpn());
+            h.SetPsn(3);
+            h.SetMsn(msn);
+            h.SetMsgLen(msgLen);
+            h.SetSackBase(index);
+            h.SetPayloadLen(len);
+            Simulator::Schedule(NanoSeconds(10), &Inject, n.stack.GetL4(1), h);
+        };
+        forged(4000000000u, 4096, 0, 4096); // an MSN far beyond any in flight
+        forged(0, 0, 0, 0);                 // an empty message
+        forged(0, 10000, 5, 4096);          // a packet index beyond the message
+        forged(0, 10000, 2, 4096);          // the wrong payload length for the last packet
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetMalformedPackets(), 4u, "all four dropped");
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), size, "the real message, once");
+        NS_TEST_ASSERT_MSG_EQ(qps.first->GetPendingMessages(), 0u, "completed");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Same seed, same event trace; another seed, another trace.
  */
 class MrcDeterminismTestCase : public TestCase
@@ -776,6 +835,7 @@ public:
         AddTestCase(new MrcPortDownTestCase);
         AddTestCase(new MrcSinglePathTestCase);
         AddTestCase(new MrcDeterminismTestCase);
+        AddTestCase(new MrcForgedPacketTestCase);
     }
 };
 
