@@ -581,7 +581,7 @@ int
 main(int argc, char* argv[])
 {
     Params prm;
-    CommandLine cmd(__FILE__);
+    MrcCommandLine cmd(__FILE__);
     cmd.Usage("Synchronous training on a faulty fabric: MRC (multi-plane SRv6, packet spray) "
               "versus the RoCE baseline as deployed (single-plane ECMP with resilient hashing, "
               "PFC, one path per QP, go-back-N, DCQCN, InfiniBand timeouts). Writes CSVs, "
@@ -617,6 +617,7 @@ main(int argc, char* argv[])
                  prm.hashing);
     cmd.AddValue("binUs", "links.csv time bin, microseconds", prm.binUs);
     cmd.AddValue("seed", "Random seed", prm.seed);
+    cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
     cmd.AddValue("out", "Results directory (default results/quickstart-<time>)", prm.out);
     cmd.AddValue("overwrite",
                  "Clear --out first if it exists and is not empty (otherwise that is an error)",
@@ -636,6 +637,9 @@ main(int argc, char* argv[])
         return 1;
     }
 
+    // Times in microseconds: up to 1e9 us (1000 s), so that every one is exact in ns-3's Time.
+    const double maxUs = 1e9;
+    uint64_t bps = 0; // checked here; DataRate reads prm.linkRate itself
     const bool ok
         = MrcCommandLine::CheckSeed(prm.seed)
        && Check("gpus", prm.gpus >= 4 && prm.gpus <= 4096, "must be between 4 and 4096")
@@ -645,23 +649,26 @@ main(int argc, char* argv[])
                 "must divide --gpus into at least 2 T0s")
        && Check("planes", prm.planes >= 1 && prm.planes <= 64, "must be between 1 and 64")
        && Check("t1", prm.t1 >= 1 && prm.t1 <= 4096, "must be between 1 and 4096")
-       && Check("steps", prm.steps >= 1, "must be at least 1")
+       && MrcCommandLine::ParseRate("linkRate", prm.linkRate, 1e9, 1.6e12, bps)
+       && Check("steps", prm.steps >= 1 && prm.steps <= 100000, "must be between 1 and 100000")
+       && Check("chunks", prm.chunks >= 1 && prm.chunks <= 1024, "must be between 1 and 1024")
+       && Check(
+              "qpsPerPeer", prm.qpsPerPeer >= 1 && prm.qpsPerPeer <= 64, "must be between 1 and 64")
        && Check("bytes",
                 prm.bytes >= prm.gpus && prm.bytes / prm.gpus / prm.chunks < (uint64_t(1) << 32),
                 "must be at least --gpus bytes, and each ring chunk (bytes / gpus / chunks) "
                 "under 4 GiB")
-       && Check("chunks", prm.chunks >= 1, "must be at least 1")
-       && Check("qpsPerPeer", prm.qpsPerPeer >= 1, "must be at least 1")
-       && Check("computeUs",
-                prm.computeUs >= 0 && prm.jitterUs >= 0,
-                "and --jitterUs must be non-negative")
+       && MrcCommandLine::CheckRange("computeUs", prm.computeUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("jitterUs", prm.jitterUs, 0, maxUs, " us")
        && Check("portLossHost", prm.portLossHost < prm.gpus, "must be a host index below --gpus")
        && Check("rebootT1", prm.rebootT1 < prm.t1, "must be a T1 index below --t1")
-       && Check("portLossUs",
-                prm.portLossUs >= 0 && prm.portLossAtUs >= 0 && prm.rebootUs >= 0
-                    && prm.rebootAtUs >= 0,
-                "and the other fault times must be non-negative")
-       && Check("binUs", prm.binUs > 0, "must be positive")
+       && MrcCommandLine::CheckRange("portLossAtUs", prm.portLossAtUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("portLossUs", prm.portLossUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("rebootAtUs", prm.rebootAtUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("rebootUs", prm.rebootUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("detectionUs", prm.detectionUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("reconvergenceUs", prm.reconvergenceUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("binUs", prm.binUs, 0.1, maxUs, " us")
        && Check("ecmpHashing",
                 prm.hashing == "resilient" || prm.hashing == "modulo",
                 "must be resilient or modulo (got '" + prm.hashing + "')")
@@ -670,9 +677,7 @@ main(int argc, char* argv[])
                     || prm.schemes == "baseline,mrc",
                 "must be mrc,baseline, mrc or baseline");
     DataRateValue rate;
-    if (ok
-        && (!rate.DeserializeFromString(prm.linkRate, MakeDataRateChecker())
-            || rate.Get().GetBitRate() == 0))
+    if (ok && !rate.DeserializeFromString(prm.linkRate, MakeDataRateChecker()))
     {
         std::cerr << "error: --linkRate must be a rate such as 100Gbps (got '" << prm.linkRate
                   << "')" << std::endl;

@@ -21,6 +21,7 @@
 
 #include "ns3/core-module.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -496,7 +497,7 @@ main(int argc, char* argv[])
     std::string out;
     bool overwrite = false;
     bool plots = true;
-    CommandLine cmd(__FILE__);
+    MrcCommandLine cmd(__FILE__);
     cmd.Usage("Measures the MRC paper's claims C1-C12, MRC against the baseline, and writes "
               "claims.csv, figures.csv, claims.md, run.json and a PNG per claim.");
     cmd.AddValue("claim", "Claims to run: all, or a comma-separated list such as C2,C5", which);
@@ -505,6 +506,7 @@ main(int argc, char* argv[])
                  "tests run it) or full (1024 GPUs, 8 planes: about two hours of CPU)",
                  scaleName);
     cmd.AddValue("seed", "Random seed", seed);
+    cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
     cmd.AddValue("out", "Results directory (default results/claims-<time>)", out);
     cmd.AddValue("overwrite", "Clear --out first if it is not empty", overwrite);
     cmd.AddValue("plots", "Draw the PNGs (needs /usr/bin/python3 and matplotlib)", plots);
@@ -541,6 +543,11 @@ main(int argc, char* argv[])
                 std::cerr << "error: --claim must be all or a comma-separated list of C1 to C12 "
                              "(got '"
                           << id << "')" << std::endl;
+                return 1;
+            }
+            if (std::find(selected.begin(), selected.end(), found) != selected.end())
+            {
+                std::cerr << "error: --claim names " << found->id << " twice" << std::endl;
                 return 1;
             }
             selected.push_back(found);

@@ -259,7 +259,7 @@ int
 main(int argc, char* argv[])
 {
     Params prm;
-    CommandLine cmd(__FILE__);
+    MrcCommandLine cmd(__FILE__);
     cmd.AddValue("hostsPerT0", "Hosts per T0", prm.hostsPerT0);
     cmd.AddValue("t0", "T0 switches", prm.t0);
     cmd.AddValue("t1", "T1 switches", prm.t1);
@@ -270,14 +270,19 @@ main(int argc, char* argv[])
     {
         return 1;
     }
-    if (prm.t0 < 2 || prm.hostsPerT0 < 1 || prm.t1 < 1 || prm.packets < 1 || prm.size < 64
-        || prm.size > 8000)
+    uint64_t bps = 0;
+    const uint32_t hosts = prm.t0 * prm.hostsPerT0; // both at most 64: no overflow
+    const bool ok = MrcCommandLine::CheckRange("t0", prm.t0, 2, 64)
+                 && MrcCommandLine::CheckRange("hostsPerT0", prm.hostsPerT0, 1, 64)
+                 && MrcCommandLine::CheckRange("t1", prm.t1, 1, 64)
+                 && MrcCommandLine::CheckRange("packets", prm.packets, hosts, 1e9)
+                 && MrcCommandLine::CheckRange("size", prm.size, 64, 8000)
+                 && MrcCommandLine::ParseRate("linkRate", prm.rate, 1e9, 1.6e12, bps);
+    if (!ok)
     {
-        std::cerr << "error: need --t0>=2, --hostsPerT0>=1, --t1>=1, --packets>=1 and "
-                     "64<=--size<=8000"
-                  << std::endl;
-        return 1;
+        return 1; // (--packets: at least one per host, --t0 x --hostsPerT0)
     }
+    prm.rate = std::to_string(bps) + "bps";
     uint64_t mrcHops = 0;
     uint64_t ipv4Hops = 0;
     const double mrcWall = RunMrc(prm, mrcHops);

@@ -66,16 +66,17 @@ main(int argc, char* argv[])
     uint32_t t1 = 4;
     uint32_t packets = 200;
     bool pcap = false;
-    CommandLine cmd(__FILE__);
+    MrcCommandLine cmd(__FILE__);
     cmd.AddValue("planes", "Planes", planes);
     cmd.AddValue("hostsPerT0", "Hosts per T0", hostsPerT0);
     cmd.AddValue("t0", "T0s per plane", t0);
     cmd.AddValue("t1", "T1s per plane", t1);
     cmd.AddValue("packets", "Packets per host", packets);
     cmd.AddValue("pcap", "Write pcap files of every host port (mrc-fabric-demo-H-P.pcap)", pcap);
-    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    if (!MrcCommandLine::Parse(cmd, argc, argv) || !MrcCommandLine::CheckRange("t0", t0, 2, 4096)
+        || !MrcCommandLine::CheckRange("packets", packets, 1, 1e6))
     {
-        return 1;
+        return 1; // (--t0: traffic crosses the T1s only between T0s)
     }
 
     Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
@@ -86,7 +87,13 @@ main(int argc, char* argv[])
     const std::string err = f->Validate();
     if (!err.empty())
     {
-        std::cerr << "error: " << err << std::endl;
+        std::cerr << "error: "
+                  << MrcCommandLine::InOptionTerms(err,
+                                                   {{"Planes", "--planes"},
+                                                    {"HostsPerT0", "--hostsPerT0"},
+                                                    {"T0sPerPlane", "--t0"},
+                                                    {"T1sPerPlane", "--t1"}})
+                  << std::endl;
         return 1;
     }
     f->Build();

@@ -116,7 +116,7 @@ main(int argc, char* argv[])
         };
     };
 
-    CommandLine cmd(__FILE__);
+    MrcCommandLine cmd(__FILE__);
     cmd.AddValue("radix",
                  "Switch radix (ports per switch) in the multi-plane design",
                  storeIn(radixText),

@@ -337,7 +337,7 @@ int
 main(int argc, char* argv[])
 {
     Params prm;
-    CommandLine cmd(__FILE__);
+    MrcCommandLine cmd(__FILE__);
     cmd.AddValue("flows", "Transfers, host i to host i + hostsPerT0", prm.flows);
     cmd.AddValue("planes",
                  "MRC planes (NIC ports per host); the baseline has one plane of planes x "
@@ -355,6 +355,7 @@ main(int argc, char* argv[])
         "reconvergence", "Baseline: BGP reconvergence delay, microseconds", prm.reconvergenceUs);
     cmd.AddValue("linkRate", "Link rate", prm.rate);
     cmd.AddValue("seed", "Random seed", prm.seed);
+    cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
     if (!MrcCommandLine::Parse(cmd, argc, argv))
     {
         return 1;
@@ -367,23 +368,27 @@ main(int argc, char* argv[])
         }
         return ok;
     };
+    // Times in microseconds: up to 1e9 us (1000 s), so that every one is exact in ns-3's Time.
+    const double maxUs = 1e9;
     DataRateValue rate;
+    uint64_t bps = 0; // checked here; RunScheme reads prm.rate itself
     const bool ok
-        = check(prm.hostsPerT0 >= 1, "hostsPerT0", "at least 1")
+        = check(prm.hostsPerT0 >= 1 && prm.hostsPerT0 <= 3840, "hostsPerT0", "between 1 and 3840")
        && check(
               prm.flows >= 1 && prm.flows <= prm.hostsPerT0, "flows", "between 1 and --hostsPerT0")
        && check(prm.planes >= 1 && prm.planes <= 64, "planes", "between 1 and 64")
        && check(prm.t1 >= 2 && prm.t1 <= 4096, "t1", "between 2 and 4096")
        && check(
               prm.size >= 1 && prm.size <= 0xffffffffULL, "size", "between 1 and 4294967295 bytes")
-       && check(prm.flapDownUs > 0, "flapDown", "positive")
+       && MrcCommandLine::CheckRange("flapDown", prm.flapDownUs, 0.001, maxUs, " us")
+       && MrcCommandLine::CheckRange("flapPeriod", prm.flapPeriodUs, 0.001, maxUs, " us")
        && check(prm.flapPeriodUs > prm.flapDownUs, "flapPeriod", "above --flapDown")
-       && check(prm.firstFlapUs >= 0, "firstFlap", "non-negative")
-       && check(prm.binUs > 0, "bin", "positive")
-       && check(prm.detectionUs >= 0, "detection", "non-negative")
-       && check(prm.reconvergenceUs >= 0, "reconvergence", "non-negative")
-       && check(rate.DeserializeFromString(prm.rate, MakeDataRateChecker())
-                    && rate.Get().GetBitRate() > 0,
+       && MrcCommandLine::CheckRange("firstFlap", prm.firstFlapUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("bin", prm.binUs, 0.1, maxUs, " us")
+       && MrcCommandLine::CheckRange("detection", prm.detectionUs, 0, maxUs, " us")
+       && MrcCommandLine::CheckRange("reconvergence", prm.reconvergenceUs, 0, maxUs, " us")
+       && MrcCommandLine::ParseRate("linkRate", prm.rate, 1e9, 1.6e12, bps)
+       && check(rate.DeserializeFromString(prm.rate, MakeDataRateChecker()),
                 "linkRate",
                 "a rate such as 100Gbps");
     if (!ok || !MrcCommandLine::CheckSeed(prm.seed))

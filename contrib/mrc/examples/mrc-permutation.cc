@@ -52,7 +52,7 @@ main(int argc, char* argv[])
     uint32_t t1 = 16;
     uint64_t size = 2000000;
     std::string linkRate = "100Gbps";
-    Time linkDelay = MicroSeconds(1);
+    std::string linkDelay = "1us";
     std::string selector = "adaptive";
     std::string cc = "nscc";
     uint32_t evSetSize = 128;
@@ -62,7 +62,7 @@ main(int argc, char* argv[])
     bool pfc = true;
     std::string pcap;
 
-    CommandLine cmd(__FILE__);
+    MrcCommandLine cmd(__FILE__);
     cmd.AddValue("hosts", "Number of hosts", hosts);
     cmd.AddValue("planes", "Planes (NIC ports per host)", planes);
     cmd.AddValue("hostsPerT0", "Hosts per T0 switch", hostsPerT0);
@@ -75,6 +75,7 @@ main(int argc, char* argv[])
     cmd.AddValue("evSetSize", "EVs per queue pair", evSetSize);
     cmd.AddValue("trim", "Switches trim (1) or drop (0)", trim);
     cmd.AddValue("seed", "Random seed", seed);
+    cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
     cmd.AddValue("pcap", "Write pcap files of every host port with this prefix", pcap);
     cmd.AddValue(
         "roce",
@@ -115,7 +116,12 @@ main(int argc, char* argv[])
                   << std::endl;
         return 1;
     }
-    if (!MrcCommandLine::CheckSeed(seed))
+    uint64_t bps = 0;
+    Time delay;
+    if (!MrcCommandLine::CheckSeed(seed)
+        || !MrcCommandLine::ParseRate("linkRate", linkRate, 1e9, 1.6e12, bps)
+        || !MrcCommandLine::ParseTime("linkDelay", linkDelay, 0, 1e-3, delay)
+        || !MrcCommandLine::CheckRange("evSetSize", evSetSize, 1, 4096))
     {
         return 1;
     }
@@ -126,8 +132,8 @@ main(int argc, char* argv[])
     fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
     fabric->SetAttribute("T0sPerPlane", UintegerValue(hosts / hostsPerT0));
     fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    fabric->SetAttribute("LinkRate", DataRateValue(DataRate(linkRate)));
-    fabric->SetAttribute("LinkDelay", TimeValue(linkDelay));
+    fabric->SetAttribute("LinkRate", DataRateValue(DataRate(bps)));
+    fabric->SetAttribute("LinkDelay", TimeValue(delay));
     fabric->SetAttribute("TrimEnabled", BooleanValue(trim));
     if (roce)
     {
@@ -137,7 +143,13 @@ main(int argc, char* argv[])
     const std::string err = fabric->Validate();
     if (!err.empty())
     {
-        std::cerr << "error: " << err << std::endl;
+        std::cerr << "error: "
+                  << MrcCommandLine::InOptionTerms(err,
+                                                   {{"Planes", "--planes"},
+                                                    {"HostsPerT0", "--hostsPerT0"},
+                                                    {"T0sPerPlane", "--hosts / --hostsPerT0"},
+                                                    {"T1sPerPlane", "--t1"}})
+                  << std::endl;
         return 1;
     }
     fabric->Build();
@@ -231,6 +243,9 @@ main(int argc, char* argv[])
                             });
     }
 
+    // A watchdog, not a deadline: a permutation ends in milliseconds of simulated time, and a
+    // run still busy after 10 s (something re-arming forever) reports its unfinished flows.
+    Simulator::Stop(Seconds(10));
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     const double wall
@@ -376,5 +391,11 @@ main(int argc, char* argv[])
     std::cout << std::setprecision(0) << "data-packets-per-wall-second: " << dataPackets / wall
               << std::endl;
     Simulator::Destroy();
-    return done == hosts ? 0 : 2;
+    if (done != hosts)
+    {
+        std::cerr << "error: " << hosts - done
+                  << " flows did not complete within 10 s of simulated time" << std::endl;
+        return 2;
+    }
+    return 0;
 }

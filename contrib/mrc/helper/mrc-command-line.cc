@@ -8,11 +8,62 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
 namespace ns3
 {
+
+namespace
+{
+
+/**
+ * Split "12.5Gbps" into a finite number and a unit.
+ * @param text the text
+ * @param number set to the number
+ * @param unit set to what follows it
+ * @return false if it does not start with a finite, non-negative number
+ */
+bool
+SplitNumber(const std::string& text, double& number, std::string& unit)
+{
+    if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.'))
+    {
+        return false;
+    }
+    char* end = nullptr;
+    errno = 0;
+    number = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || errno == ERANGE || !std::isfinite(number))
+    {
+        return false;
+    }
+    unit = std::string(end);
+    return true;
+}
+
+/**
+ * @param x a number
+ * @return it as the shortest text that reads back the same
+ */
+std::string
+Show(double x)
+{
+    std::ostringstream os;
+    os << std::setprecision(15) << x;
+    return os.str();
+}
+
+} // namespace
+
+MrcCommandLine::MrcCommandLine(const std::string& filename)
+    : CommandLine(filename)
+{
+}
 
 std::vector<std::string>
 MrcCommandLine::KnownOptions(const CommandLine& cmd)
@@ -111,6 +162,202 @@ MrcCommandLine::CheckSeed(uint64_t seed)
     }
     std::cerr << "error: --seed must be between 1 and 4294967086" << std::endl;
     return false;
+}
+
+bool
+MrcCommandLine::CheckRange(
+    const std::string& option, double value, double lo, double hi, const std::string& unit)
+{
+    if (std::isfinite(value) && value >= lo && value <= hi)
+    {
+        return true;
+    }
+    std::cerr << "error: --" << option << " must be between " << Show(lo) << unit << " and "
+              << Show(hi) << unit << " (got " << Show(value) << ")" << std::endl;
+    return false;
+}
+
+bool
+MrcCommandLine::ParseRate(
+    const std::string& option, const std::string& text, double lo, double hi, uint64_t& bps)
+{
+    double x = 0;
+    std::string unit;
+    double scale = 0;
+    if (SplitNumber(text, x, unit))
+    {
+        const std::pair<const char*, double> units[] = {{"", 1},
+                                                        {"bps", 1},
+                                                        {"kbps", 1e3},
+                                                        {"Kbps", 1e3},
+                                                        {"Mbps", 1e6},
+                                                        {"Gbps", 1e9},
+                                                        {"Tbps", 1e12}};
+        for (const auto& u : units)
+        {
+            scale = unit == u.first ? u.second : scale;
+        }
+    }
+    const double rate = x * scale;
+    if (scale == 0 || rate < lo || rate > hi)
+    {
+        std::cerr << "error: --" << option << " must be a rate from " << Show(lo / 1e9)
+                  << "Gbps to " << Show(hi / 1e9)
+                  << "Gbps, written like 800Gbps (units bps, Kbps, Mbps, Gbps, Tbps; got '" << text
+                  << "')" << std::endl;
+        return false;
+    }
+    bps = static_cast<uint64_t>(std::llround(rate));
+    return true;
+}
+
+bool
+MrcCommandLine::ParseTime(
+    const std::string& option, const std::string& text, double lo, double hi, Time& t)
+{
+    double x = 0;
+    std::string unit;
+    double scale = 0;
+    if (SplitNumber(text, x, unit))
+    {
+        const std::pair<const char*, double> units[]
+            = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
+        for (const auto& u : units)
+        {
+            scale = unit == u.first ? u.second : scale;
+        }
+    }
+    const double seconds = x * scale;
+    if (scale == 0 || seconds < lo || seconds > hi)
+    {
+        std::cerr << "error: --" << option << " must be a time from " << Show(lo * 1e6) << "us to "
+                  << Show(hi * 1e6)
+                  << "us, written like 500ns or 1.5us (units s, ms, us, ns, ps; got '" << text
+                  << "')" << std::endl;
+        return false;
+    }
+    t = PicoSeconds(static_cast<int64_t>(std::llround(seconds * 1e12)));
+    return true;
+}
+
+void
+MrcCommandLine::SetRange(const std::string& name, unsigned long long lo, unsigned long long hi)
+{
+    for (auto& d : m_kinds)
+    {
+        if (d.first == name)
+        {
+            d.second.lo = 0;
+            d.second.min = lo;
+            d.second.hi = hi;
+        }
+    }
+}
+
+std::string
+MrcCommandLine::InOptionTerms(const std::string& error,
+                              const std::vector<std::pair<std::string, std::string>>& options)
+{
+    for (const auto& o : options)
+    {
+        if (error.rfind(o.first + " ", 0) == 0)
+        {
+            return o.second + error.substr(o.first.size());
+        }
+    }
+    return error;
+}
+
+bool
+MrcCommandLine::CheckValue(const std::string& name, const std::string& value, bool hasValue) const
+{
+    const KindInfo* k = nullptr;
+    for (const auto& d : m_kinds)
+    {
+        k = d.first == name ? &d.second : k;
+    }
+    if (k == nullptr || k->kind == OTHER)
+    {
+        return true;
+    }
+    std::string why;
+    if (k->kind == BOOLEAN)
+    {
+        std::string v = value;
+        std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+        if (!hasValue || v == "true" || v == "false" || v == "1" || v == "0")
+        {
+            return true;
+        }
+        why = "true or false (or 1 or 0)";
+    }
+    else if (k->kind == REAL)
+    {
+        char* end = nullptr;
+        errno = 0;
+        const double x = std::strtod(value.c_str(), &end);
+        if (!value.empty() && *end == '\0' && errno != ERANGE && std::isfinite(x)
+            && !std::isspace(static_cast<unsigned char>(value[0])))
+        {
+            return true;
+        }
+        why = "a finite number";
+    }
+    else
+    {
+        const bool neg = !value.empty() && value[0] == '-';
+        const std::string digits = value.empty() || value[0] == '-' || value[0] == '+'
+                                     ? value.substr(value.empty() ? 0 : 1)
+                                     : value;
+        bool ok = !digits.empty() && digits.size() <= 20
+               && std::all_of(digits.begin(),
+                              digits.end(),
+                              [](char c)
+                              {
+                                  return c >= '0' && c <= '9';
+                              });
+        if (ok)
+        {
+            errno = 0;
+            const unsigned long long mag = std::strtoull(digits.c_str(), nullptr, 10);
+            ok = errno != ERANGE
+              && (neg ? mag <= k->lo && (mag == 0 || k->min == 0) : mag >= k->min && mag <= k->hi);
+        }
+        if (ok)
+        {
+            return true;
+        }
+        why = "a whole number from "
+            + (k->lo > 0 ? "-" + std::to_string(k->lo) : std::to_string(k->min)) + " to "
+            + std::to_string(k->hi);
+    }
+    std::cerr << "error: --" << name << " must be " << why << " (got '" << value << "')"
+              << std::endl;
+    return false;
+}
+
+bool
+MrcCommandLine::Parse(MrcCommandLine& cmd, int argc, char* argv[])
+{
+    return cmd.Parse(argc, argv);
+}
+
+bool
+MrcCommandLine::Parse(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        arg = arg.substr(arg.rfind("--", 0) == 0 ? 2 : (arg.rfind('-', 0) == 0 ? 1 : 0));
+        const std::size_t eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+        if (argv[i][0] == '-' && !CheckValue(name, value, eq != std::string::npos))
+        {
+            return false;
+        }
+    }
+    return Parse(static_cast<CommandLine&>(*this), argc, argv);
 }
 
 bool

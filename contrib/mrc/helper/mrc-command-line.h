@@ -6,8 +6,13 @@
 #define MRC_COMMAND_LINE_H
 
 #include "ns3/command-line.h"
+#include "ns3/nstime.h"
 
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -17,29 +22,78 @@ namespace ns3
  * @ingroup mrc
  * @brief Strict command-line parsing for the module's programs.
  *
- * ns-3's CommandLine answers an unknown option by printing the whole usage text. Before handing
- * the arguments to CommandLine::Parse, MrcParseCommandLine checks every `--name[=value]` against
- * the options the program declared and ns-3's general ones (`--PrintHelp`, `--PrintAttributes`,
- * ..., and `--ns3::Type::Attribute=value` / `--GlobalName=value` for attributes and globals), and
- * rejects an unknown one with a single line that names it and the closest known option:
- *
+ * ns-3's CommandLine answers an unknown option by printing the whole usage text, and reads
+ * numbers leniently (`--steps=1.5` is 1, `--steps=-1` wraps to 4294967295, `--steps=abc` prints
+ * the usage). MrcCommandLine is a CommandLine that remembers the type of every value declared
+ * with AddValue. Parse() checks every `--name[=value]` before ns-3 sees it: the name against the
+ * declared options and ns-3's general ones (`--PrintHelp`, `--PrintAttributes`, ...,
+ * `--ns3::Type::Attribute=value`, `--GlobalName=value`), and the value against its type (whole
+ * numbers in the type's range, finite decimals, true/false). Either mistake is one line:
  * @verbatim
    error: unknown option '--gpu' (did you mean '--gpus'? --help lists every option)
+   error: --steps must be a whole number from 0 to 4294967295 (got '-1')
    @endverbatim
+ * Programs then check ranges of their own (CheckRange, ParseRate, ParseTime).
  */
-class MrcCommandLine
+class MrcCommandLine : public CommandLine
 {
 public:
+    /**
+     * @param filename the program's source file (__FILE__), as for CommandLine
+     */
+    explicit MrcCommandLine(const std::string& filename);
+
+    using CommandLine::AddValue;
+
+    /**
+     * Declare an option, as CommandLine::AddValue does, and remember its type for Parse.
+     * @tparam T the value's type
+     * @param name the option's name
+     * @param help its help text
+     * @param value where its value goes (its current value is the default)
+     */
+    template<typename T>
+    void AddValue(const std::string& name, const std::string& help, T& value)
+    {
+        CommandLine::AddValue(name, help, value);
+        m_kinds.emplace_back(name, KindOf<T>());
+    }
+
+    /**
+     * Narrow the accepted range of a whole-number option declared with AddValue; Parse then
+     * names that range in its message.
+     * @param name the option
+     * @param lo smallest accepted
+     * @param hi largest accepted
+     */
+    void SetRange(const std::string& name, unsigned long long lo, unsigned long long hi);
+
     /**
      * Check the arguments, then parse them. Before parsing, MrcHeapScheduler is made the
      * default event scheduler (SchedulerType): it runs events in exactly the order of ns-3's
      * MapScheduler, faster; `--SchedulerType=ns3::MapScheduler` still picks ns-3's.
-     * @param cmd the program's CommandLine, with every AddValue done
      * @param argc argument count
      * @param argv arguments
      * @return true if parsed; false after printing the one-line error (the caller exits 1)
      */
+    bool Parse(int argc, char* argv[]);
+
+    /**
+     * The same for a plain CommandLine (names are checked, values are not).
+     * @param cmd the program's CommandLine, with every AddValue done
+     * @param argc argument count
+     * @param argv arguments
+     * @return true if parsed; false after printing the one-line error
+     */
     static bool Parse(CommandLine& cmd, int argc, char* argv[]);
+    /**
+     * The same as cmd.Parse(argc, argv).
+     * @param cmd the program's MrcCommandLine
+     * @param argc argument count
+     * @param argv arguments
+     * @return true if parsed; false after printing the one-line error
+     */
+    static bool Parse(MrcCommandLine& cmd, int argc, char* argv[]);
 
     /**
      * @param cmd a CommandLine
@@ -61,6 +115,116 @@ public:
      * @return true if usable; false after printing "error: --seed must be ..."
      */
     static bool CheckSeed(uint64_t seed);
+
+    /**
+     * Check that a value lies in [lo, hi] (and is finite).
+     * @param option the option's name, without dashes
+     * @param value its value
+     * @param lo smallest accepted
+     * @param hi largest accepted
+     * @param unit appended to the bounds in the message (e.g. " us"), may be empty
+     * @return true if inside; false after printing "error: --option must be between lo and hi"
+     */
+    static bool CheckRange(const std::string& option,
+                           double value,
+                           double lo,
+                           double hi,
+                           const std::string& unit = "");
+
+    /**
+     * Parse a rate such as 800Gbps strictly (units bps, kbps/Kbps, Mbps, Gbps, Tbps; a
+     * plain number is bits per second, as in ns-3) and check it lies in [lo, hi].
+     * @param option the option's name, for the message
+     * @param text the value
+     * @param lo smallest accepted, bits per second
+     * @param hi largest accepted, bits per second
+     * @param bps set to the rate
+     * @return true if accepted; false after printing a one-line error
+     */
+    static bool ParseRate(
+        const std::string& option, const std::string& text, double lo, double hi, uint64_t& bps);
+
+    /**
+     * Parse a time such as 500ns or 1.5us strictly (units s, ms, us, ns, ps; a plain number is
+     * seconds, as in ns-3) and check it lies in [lo, hi] seconds.
+     * @param option the option's name, for the message
+     * @param text the value
+     * @param lo smallest accepted, seconds
+     * @param hi largest accepted, seconds
+     * @param t set to the time
+     * @return true if accepted; false after printing a one-line error
+     */
+    static bool ParseTime(
+        const std::string& option, const std::string& text, double lo, double hi, Time& t);
+
+    /**
+     * Say a configuration error in the program's terms: a message that starts with an attribute
+     * name (as MrcClosHelper::Validate's do) gets the option that sets it instead.
+     * @param error the message, e.g. "T1sPerPlane must be between 1 and 4096 (got 0)"
+     * @param options attribute name -> option text, e.g. {"T1sPerPlane", "--t1"}
+     * @return the message, e.g. "--t1 must be between 1 and 4096 (got 0)"
+     */
+    static std::string InOptionTerms(
+        const std::string& error, const std::vector<std::pair<std::string, std::string>>& options);
+
+private:
+    /** What a declared value accepts. */
+    enum Kind : uint8_t
+    {
+        OTHER,    //!< parsed by ns-3 (strings, attribute values)
+        BOOLEAN,  //!< true, false, 1, 0
+        UNSIGNED, //!< whole numbers from 0
+        SIGNED,   //!< whole numbers, either sign
+        REAL      //!< finite decimals
+    };
+
+    /** A declared value's kind and range. */
+    struct KindInfo
+    {
+        Kind kind = OTHER;          //!< kind
+        unsigned long long lo = 0;  //!< magnitude of the smallest whole number (<= 0)
+        unsigned long long hi = 0;  //!< largest whole number
+        unsigned long long min = 0; //!< smallest whole number when it is not negative
+    };
+
+    /**
+     * @tparam T a value type
+     * @return what it accepts
+     */
+    template<typename T>
+    static KindInfo KindOf()
+    {
+        KindInfo k;
+        if constexpr (std::is_same_v<T, bool>)
+        {
+            k.kind = BOOLEAN;
+        }
+        else if constexpr (std::is_integral_v<T>)
+        {
+            k.kind = std::is_signed_v<T> ? SIGNED : UNSIGNED;
+            // |min| as unsigned: -(min + 1) + 1 does not overflow.
+            k.lo = std::is_signed_v<T>
+                     ? static_cast<unsigned long long>(-(std::numeric_limits<T>::min() + 1)) + 1
+                     : 0;
+            k.hi = static_cast<unsigned long long>(std::numeric_limits<T>::max());
+        }
+        else if constexpr (std::is_floating_point_v<T>)
+        {
+            k.kind = REAL;
+        }
+        return k;
+    }
+
+    /**
+     * Check one value against its declared kind.
+     * @param name the option
+     * @param value its text
+     * @param hasValue whether `=value` was given
+     * @return true if acceptable; false after printing the one-line error
+     */
+    bool CheckValue(const std::string& name, const std::string& value, bool hasValue) const;
+
+    std::vector<std::pair<std::string, KindInfo>> m_kinds; //!< declared values
 };
 
 } // namespace ns3

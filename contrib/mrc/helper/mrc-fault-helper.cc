@@ -672,7 +672,7 @@ MrcFaultHelper::NextTierFlap(uint32_t tier, double rate, Time meanDown, Time sto
 }
 
 void
-MrcFaultHelper::AddCommandLineOptions(CommandLine& cmd, Options& o)
+MrcFaultHelper::AddCommandLineOptions(MrcCommandLine& cmd, Options& o)
 {
     cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", o.file);
     cmd.AddValue(
@@ -695,18 +695,22 @@ MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
         error = "--faultFile: " + error;
         return false;
     }
+    if (!(o.rate >= 0 && o.rate <= 1e9))
+    {
+        std::ostringstream e;
+        e << "--flapRate must be between 0 and 1e9 flaps per second (got " << o.rate << ")";
+        error = e.str();
+        return false;
+    }
     if (o.tier.empty() || o.tier == "none" || o.rate == 0)
     {
-        if (o.rate < 0)
-        {
-            error = "--flapRate must be non-negative (got " + std::to_string(o.rate) + ")";
-            return false;
-        }
         return true;
     }
-    if (!(o.downUs > 0) || o.startUs < 0 || o.stopUs < o.startUs)
+    if (!(o.downUs > 0 && o.downUs <= 1e9) || !(o.startUs >= 0) || !(o.stopUs >= o.startUs)
+        || !(o.stopUs <= 1e12))
     {
-        error = "--flapDown must be positive and 0 <= --flapStart <= --flapStop";
+        error = "--flapDown must be between 0 and 1e9 us (exclusive of 0), and 0 <= --flapStart "
+                "<= --flapStop <= 1e12 us";
         return false;
     }
     if (o.periodic)

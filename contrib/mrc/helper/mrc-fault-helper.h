@@ -6,8 +6,8 @@
 #define MRC_FAULT_HELPER_H
 
 #include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-command-line.h"
 
-#include "ns3/command-line.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
@@ -140,7 +140,7 @@ public:
      * @param cmd the command line
      * @param options where the parsed values go
      */
-    static void AddCommandLineOptions(CommandLine& cmd, Options& options);
+    static void AddCommandLineOptions(MrcCommandLine& cmd, Options& options);
     /**
      * Act on fault options: load the schedule file and start the flap process.
      * @param options the options

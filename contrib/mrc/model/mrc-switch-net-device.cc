@@ -605,10 +605,17 @@ MrcSwitchNetDevice::IsEcmpMode() const
     return m_ecmp;
 }
 
-void
+bool
 MrcSwitchNetDevice::SetEcmpRoutes(std::vector<uint32_t> hostGroup,
                                   std::vector<std::vector<uint16_t>> groups)
 {
+    if (!m_ecmp && (m_frozen || Simulator::Now().IsStrictlyPositive()))
+    {
+        NS_LOG_WARN("switch " << m_usid
+                              << ": an SRv6 switch's tables are immutable once the "
+                                 "simulation runs");
+        return false;
+    }
     m_portUsable.resize(m_ports.size(), 1);
     if (!m_resilient || m_baseGroups.empty())
     {
@@ -625,7 +632,7 @@ MrcSwitchNetDevice::SetEcmpRoutes(std::vector<uint32_t> hostGroup,
         }
         m_hostGroup = std::move(hostGroup);
         m_groups = std::move(groups);
-        return;
+        return true;
     }
     // Resilient hashing across reconvergence: a destination whose new group is a subset of its
     // first group keeps the first group's member order, with the withdrawn members masked, so
@@ -674,6 +681,7 @@ MrcSwitchNetDevice::SetEcmpRoutes(std::vector<uint32_t> hostGroup,
     m_hostGroup = std::move(outHostGroup);
     m_groups = std::move(outGroups);
     m_groupMask = std::move(outMasks);
+    return true;
 }
 
 void

@@ -165,12 +165,14 @@ public:
     /** @return true in ECMP mode */
     bool IsEcmpMode() const;
     /**
-     * Install ECMP routes (what BGP would have computed). Unlike the SRv6 table this may change
-     * while the simulation runs: it models reconvergence.
+     * Install ECMP routes (what BGP would have computed). In ECMP mode they may change while
+     * the simulation runs: that models reconvergence. An SRv6 switch has only its static table:
+     * there they are refused once the simulation runs, like AddRoute.
      * @param hostGroup for each destination host id, the index of its next-hop group
      * @param groups the next-hop groups (port lists)
+     * @return false if refused
      */
-    void SetEcmpRoutes(std::vector<uint32_t> hostGroup, std::vector<std::vector<uint16_t>> groups);
+    bool SetEcmpRoutes(std::vector<uint32_t> hostGroup, std::vector<std::vector<uint16_t>> groups);
     /**
      * Local failure detection (BFD-like): stop or resume hashing onto a port.
      * @param port the port

@@ -7,6 +7,7 @@
  * @brief Tests of the SRv6 switch, trimming queues and the multi-plane Clos helper.
  */
 
+#include "mrc-test-net.h"
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-header.h"
@@ -239,7 +240,7 @@ private:
                 }
             }
         }
-        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "the run ends by itself");
         NS_TEST_ASSERT_MSG_EQ(rec.arrivals.size(), nPaths, "every packet arrived");
         for (const auto& a : rec.arrivals)
         {
@@ -304,7 +305,7 @@ private:
                 ++sent;
             }
         }
-        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "the run ends by itself");
 
         uint32_t full = 0;
         uint32_t trimmedMid = 0;
@@ -415,6 +416,7 @@ private:
         NS_TEST_ASSERT_MSG_EQ(t0->AddRoute(0x0777, 0), true, "configuration time: accepted");
         bool late = true;
         bool lateBlock = true;
+        bool lateEcmp = true;
         uint16_t before = 0;
         const uint16_t usid = t0->GetUsid();
         Simulator::Schedule(MicroSeconds(1),
@@ -424,6 +426,7 @@ private:
                                 late = t0->AddRoute(MrcClosHelper::HostUsid(0), 1);
                                 t0->SetUsid(0x0999);
                                 lateBlock = t0->SetLocatorBlock(Ipv6Address("fcbb:aaaa::"), 32);
+                                lateEcmp = t0->SetEcmpRoutes({0, 0}, {{1}});
                             });
         // Bad packets: wrong block, not this switch, unknown next uSID, hop limit.
         Recorder rec(1);
@@ -450,7 +453,7 @@ private:
                 send(Ipv6Address("fcbb:bbbb:1000:101::"), 1);   // hop limit
                 send(Ipv6Address("fcbb:bbbb:1000:101::"), 64);  // fine: to host 1
             });
-        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "the run ends by itself");
         NS_TEST_ASSERT_MSG_EQ(t0->IsFrozen(), true, "frozen once running");
         NS_TEST_ASSERT_MSG_EQ(late, false, "run time: refused");
         NS_TEST_ASSERT_MSG_EQ(t0->GetUsid(), usid, "the uSID too");
@@ -458,6 +461,7 @@ private:
                               false,
                               "and the locator block (the packets below still "
                               "use the old one)");
+        NS_TEST_ASSERT_MSG_EQ(lateEcmp, false, "and ECMP routes on an SRv6 switch");
         NS_TEST_ASSERT_MSG_EQ(t0->GetRoute(MrcClosHelper::HostUsid(0)), before, "unchanged");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::WRONG_BLOCK), 1u, "wrong block");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::NOT_MINE), 1u, "not mine");
@@ -510,7 +514,7 @@ private:
                             {
                                 SendOne(f, 0u, path, 4000, MrcDscp::ECN_ECT0);
                             });
-        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "the run ends by itself");
         Ptr<MrcTrimmingQueue> q = f->GetHostPort(0, 0)->GetQueue();
         const uint64_t flushed = q->GetDropped(MrcTrimmingQueue::LINK_DOWN);
         const uint64_t inFlight = link->GetLostInFlight();

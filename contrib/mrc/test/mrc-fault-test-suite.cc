@@ -7,6 +7,7 @@
  * @brief Tests of fault injection and of the routed RoCE-style baseline.
  */
 
+#include "mrc-test-net.h"
 #include "ns3/mrc-module.h"
 
 #include "ns3/core-module.h"
@@ -314,7 +315,7 @@ private:
         Simulator::Schedule(MicroSeconds(21), &MrcChannel::SetUp, link, true);
         const uint64_t size = 2000000;
         qps.first->PostWrite(size, 0);
-        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "the run ends by itself");
         const uint64_t lost = link->GetLostInFlight() + f->GetT0(0, 0)->GetDroppedTotal()
                             + f->GetT0(0, 0)->GetPort(port)->GetQueue()->GetDroppedTotal();
         NS_TEST_ASSERT_MSG_GT(lost, 0u, "the outage lost packets");
@@ -394,7 +395,7 @@ private:
                               true,
                               err);
         NS_TEST_ASSERT_MSG_EQ(faults->GetEvents().size(), 0u, "nothing happens before Run");
-        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "the run ends by itself");
         const auto& ev = faults->GetEvents();
         NS_TEST_ASSERT_MSG_EQ(ev.size(), 10u, "five faults, each with its end");
         NS_TEST_ASSERT_MSG_EQ(ev[0].target, "plane0/t0-0/t1-1", "first event target");

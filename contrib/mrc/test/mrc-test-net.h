@@ -86,6 +86,29 @@ MakeNet(uint32_t planes,
 }
 
 /**
+ * Run the simulation to its natural end under a watchdog: if anything is still scheduled after
+ * `limit` of simulated time (a timer, probe or process that re-arms forever), stop there and
+ * report it instead of hanging. Simulator::Now() is `limit` afterwards either way.
+ * @param limit the watchdog's time
+ * @return true if the run ended by itself before the watchdog
+ */
+inline bool
+RunToEnd(Time limit = Seconds(100))
+{
+    static bool s_livelock;
+    s_livelock = false;
+    Simulator::Schedule(
+        limit,
+        +[]()
+        {
+            s_livelock = !Simulator::IsFinished();
+            Simulator::Stop();
+        });
+    Simulator::Run();
+    return !s_livelock;
+}
+
+/**
  * Count a queue pair's EV retirements (transitions to ASSUMED_BAD) into a counter.
  * @param qp the queue pair
  * @param retired the counter, which must outlive the simulation

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Bad input on every program's command line: one line naming the option, exit 1, nothing
+written. Each case here once crashed, hung, printed the whole usage text or was silently
+accepted (see the audit in issue 13)."""
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(os.environ.get("MRC_BUILD_DIR", os.path.join(ROOT, "build")), "bin")
+
+QUICK = ["--gpus=8", "--hostsPerT0=4", "--planes=2", "--t1=4", "--steps=1", "--bytes=65536",
+         "--plots=0", "--reference=0"]
+
+CASES = [
+    # program, arguments, the option the message must name, words it must contain
+    ("quickstart", ["--chunks=0"], "--chunks", ["1024"]),
+    ("quickstart", ["--chunks=4294967295"], "--chunks", []),
+    ("quickstart", ["--computeUs=1e30"], "--computeUs", []),
+    ("quickstart", ["--detectionUs=-1"], "--detectionUs", []),
+    ("quickstart", ["--steps=-1"], "--steps", ["whole number"]),
+    ("quickstart", ["--steps=1.5"], "--steps", ["whole number"]),
+    ("quickstart", ["--gpus=abc"], "--gpus", ["whole number"]),
+    ("quickstart", ["--gpus="], "--gpus", []),
+    ("quickstart", ["--linkRate=1bps"], "--linkRate", ["Gbps"]),
+    ("quickstart", ["--linkRate=100"], "--linkRate", []),
+    ("quickstart", ["--binUs=1e-4"], "--binUs", []),
+    ("quickstart", ["--qpsPerPeer=100000"], "--qpsPerPeer", ["64"]),
+    ("quickstart", ["--pfc="], "--pfc", ["true or false"]),
+    ("quickstart", ["--pfc=maybe"], "--pfc", ["true or false"]),
+    ("quickstart", ["--flapRate=1e30"], "--flapRate", ["1e9"]),
+    ("quickstart", ["--portLossAtUs=1e30"], "--portLossAtUs", []),
+    ("quickstart", ["--computeUs=nan"], "--computeUs", ["finite"]),
+    ("quickstart", ["--seed=-1"], "--seed", ["4294967086"]),
+    ("mrc-permutation", ["--evSetSize=0"], "--evSetSize", ["4096"]),
+    ("mrc-permutation", ["--evSetSize=65536"], "--evSetSize", ["4096"]),
+    ("mrc-permutation", ["--linkRate=abc"], "--linkRate", []),
+    ("mrc-permutation", ["--linkRate=1bps"], "--linkRate", []),
+    ("mrc-permutation", ["--linkDelay=-1us"], "--linkDelay", []),
+    ("mrc-permutation", ["--linkDelay=abc"], "--linkDelay", []),
+    ("mrc-permutation", ["--linkDelay=5"], "--linkDelay", []),
+    ("mrc-permutation", ["--planes=0"], "--planes", []),
+    ("mrc-permutation", ["--hosts=100000", "--hostsPerT0=10"], "--hosts", []),
+    ("mrc-permutation", ["--size=-1"], "--size", []),
+    ("mrc-fabric-demo", ["--packets=-1"], "--packets", []),
+    ("mrc-fabric-demo", ["--packets=0"], "--packets", []),
+    ("mrc-fabric-demo", ["--t0=1"], "--t0", []),
+    ("mrc-fabric-demo", ["--planes=65"], "--planes", ["64"]),
+    ("mrc-fabric-demo", ["--pcap="], "--pcap", []),
+    ("mrc-link-flap", ["--hostsPerT0=100000"], "--hostsPerT0", []),
+    ("mrc-link-flap", ["--bin=1e-9"], "--bin", []),
+    ("mrc-link-flap", ["--flapPeriod=1e30"], "--flapPeriod", []),
+    ("mrc-link-flap", ["--linkRate=1bps"], "--linkRate", []),
+    ("mrc-link-flap", ["--detection=-5"], "--detection", []),
+    ("mrc-bench-forwarding", ["--packets=63"], "--packets", []),
+    ("mrc-bench-forwarding", ["--hostsPerT0=4000"], "--hostsPerT0", []),
+    ("mrc-bench-forwarding", ["--linkRate=0"], "--linkRate", []),
+    ("mrc-bench-forwarding", ["--linkRate=abc"], "--linkRate", []),
+    ("mrc-bench-forwarding", ["--size=63"], "--size", []),
+    ("claims", ["--claim=C1,C1"], "--claim", ["twice"]),
+    ("claims", ["--seed=1.5"], "--seed", []),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=["%s %s" % (c[0], " ".join(c[1])) for c in CASES])
+def test_bad_value_is_one_line(tmp_path, case):
+    prog, args, option, needles = case
+    base = []
+    if prog == "quickstart":
+        base = QUICK + ["--out=%s" % (tmp_path / "out")]
+    elif prog == "claims":
+        base = ["--scale=tiny", "--plots=0", "--out=%s" % (tmp_path / "out")]
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    p = subprocess.run([os.path.join(BIN, prog)] + base + args, cwd=str(cwd),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1, "exit %d for %s:\n%s" % (p.returncode, args, p.stderr[-2000:])
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, "expected one line on stderr, got:\n%s" % p.stderr[-2000:]
+    msg = lines[0]
+    assert msg.startswith("error:") and option in msg, msg
+    for needle in needles:
+        assert needle in msg, msg
+    assert not (tmp_path / "out").exists(), "a results directory was left behind"
+    assert os.listdir(cwd) == [], "files were left behind: %s" % os.listdir(cwd)
