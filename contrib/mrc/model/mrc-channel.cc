@@ -17,6 +17,85 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("MrcChannel");
 NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
 
+/**
+ * The arrival of a frame at the far end of a cable: the one event every packet-hop schedules.
+ * It holds the frame and its IPv6 fields itself (MakeEvent would copy both several times on
+ * the way in and once more into the call), and its memory is recycled through a free list
+ * instead of the allocator. It runs in the same order as the MakeEvent it replaces.
+ */
+class MrcChannel::DeliveryEvent : public EventImpl
+{
+public:
+    /**
+     * @param channel the cable
+     * @param packet the frame
+     * @param header its IPv6 fields
+     * @param dst the receiving end
+     * @param epoch the cable's epoch at sending
+     */
+    DeliveryEvent(MrcChannel* channel,
+                  const Ptr<Packet>& packet,
+                  const MrcIpv6Fields& header,
+                  uint8_t dst,
+                  uint32_t epoch)
+        : m_channel(channel)
+        , m_packet(packet)
+        , m_header(header)
+        , m_dst(dst)
+        , m_epoch(epoch)
+    {
+    }
+
+    /**
+     * Take memory from the free list.
+     * @param size the object's size
+     * @return the memory
+     */
+    static void* operator new(std::size_t size)
+    {
+        if (s_free == nullptr)
+        {
+            return ::operator new(size);
+        }
+        FreeBlock* b = s_free;
+        s_free = b->next;
+        return b;
+    }
+
+    /**
+     * Return memory to the free list.
+     * @param p the memory
+     */
+    static void operator delete(void* p)
+    {
+        auto* b = static_cast<FreeBlock*>(p);
+        b->next = s_free;
+        s_free = b;
+    }
+
+private:
+    void Notify() override
+    {
+        m_channel->Deliver(m_packet, m_header, m_dst, m_epoch);
+    }
+
+    /** A recycled event's memory. */
+    struct FreeBlock
+    {
+        FreeBlock* next; //!< the next free block
+    };
+
+    static FreeBlock* s_free; //!< recycled events (the simulator is single-threaded)
+
+    MrcChannel* m_channel;  //!< the cable (outlives its events: Dispose comes after the run)
+    Ptr<Packet> m_packet;   //!< the frame
+    MrcIpv6Fields m_header; //!< its IPv6 fields
+    uint8_t m_dst;          //!< the receiving end
+    uint32_t m_epoch;       //!< the cable's epoch at sending
+};
+
+MrcChannel::DeliveryEvent::FreeBlock* MrcChannel::DeliveryEvent::s_free = nullptr;
+
 TypeId
 MrcChannel::GetTypeId()
 {
@@ -93,17 +172,12 @@ MrcChannel::Transmit(Ptr<Packet> packet,
     MrcNetDevice* d = PeekPointer(m_devices[dst]);
     Simulator::ScheduleWithContext(d->GetNodeId(),
                                    txTime + m_delay + d->GetRxLatency(),
-                                   &MrcChannel::Deliver,
-                                   this,
-                                   packet,
-                                   header,
-                                   dst,
-                                   m_epoch);
+                                   new DeliveryEvent(this, packet, header, dst, m_epoch));
     return true;
 }
 
 void
-MrcChannel::Deliver(Ptr<Packet> packet, MrcIpv6Fields header, uint8_t dst, uint32_t epoch)
+MrcChannel::Deliver(const Ptr<Packet>& packet, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch)
 {
     if (epoch != m_epoch || !m_up)
     {

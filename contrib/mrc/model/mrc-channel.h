@@ -107,7 +107,9 @@ private:
      * @param dst index of the receiving device
      * @param epoch the cable's epoch when the frame was sent
      */
-    void Deliver(Ptr<Packet> packet, MrcIpv6Fields header, uint8_t dst, uint32_t epoch);
+    void Deliver(const Ptr<Packet>& packet, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch);
+
+    class DeliveryEvent;
     /**
      * Hand a PAUSE frame to its receiver.
      * @param quanta pause quanta
