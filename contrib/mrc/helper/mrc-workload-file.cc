@@ -201,11 +201,16 @@ private:
         }
         else
         {
+            const std::size_t start = m_pos;
             while (m_pos < m_text.size()
                    && std::string(",]} \t\r\n/").find(m_text[m_pos]) == std::string::npos)
             {
                 ++m_pos;
             }
+            // Every value consumes at least one character, so that the loops above end even
+            // where this scanner loses step with the JSON (found by fuzzing: a '}' met inside
+            // an array was scanned forever, one more element each time).
+            m_pos += m_pos == start ? 1 : 0;
         }
     }
 
