@@ -8,11 +8,10 @@
  * accepted or refused with a one-line message; an accepted schedule then runs to its end.
  */
 
-#include "ns3/mrc-clos-helper.h"
+#include "mrc-test-net.h"
 #include "ns3/mrc-fault-helper.h"
 
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,14 +24,10 @@ extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
-    fabric->SetAttribute("Planes", UintegerValue(2));
-    fabric->SetAttribute("HostsPerT0", UintegerValue(2));
-    fabric->SetAttribute("T0sPerPlane", UintegerValue(2));
-    fabric->SetAttribute("T1sPerPlane", UintegerValue(2));
-    fabric->Build();
+    // The tests' two-plane fabric: 2 T0s of 2 hosts, 2 T1s per plane.
+    mrctest::Net n = mrctest::MakeNet(2, 2, 2, 2);
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-    faults->SetFabric(fabric);
+    faults->SetFabric(n.fabric);
     faults->AssignStreams(1);
     std::string error;
     const bool ok = faults->LoadSchedule(text, "fuzz", error);

@@ -14,16 +14,15 @@
  * Class, then the 76-byte MRC header as serialized. At most 64 records are used.
  */
 
+#include "mrc-test-net.h"
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-ipv6-fields.h"
 #include "ns3/mrc-l4-protocol.h"
 #include "ns3/mrc-queue-pair.h"
-#include "ns3/mrc-stack-helper.h"
 
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -64,17 +63,9 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     {
         return 0;
     }
-    Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
-    fabric->SetAttribute("Planes", UintegerValue(1));
-    fabric->SetAttribute("HostsPerT0", UintegerValue(2));
-    fabric->SetAttribute("T0sPerPlane", UintegerValue(1));
-    fabric->SetAttribute("T1sPerPlane", UintegerValue(1));
-    fabric->Build();
-    MrcStackHelper stack;
-    stack.SetPathSelector("ns3::MrcAdaptiveSpray", "EvSetSize", UintegerValue(8));
-    stack.Install(fabric);
-    stack.AssignStreams(fabric->AssignStreams(1) + 1);
-    auto qps = stack.Connect(0, 1);
+    // Two hosts under one T0, one plane; the tests' fabric with 8 EVs per QP.
+    mrctest::Net n = mrctest::MakeNet(1, 2, 1, 1, "ns3::MrcAdaptiveSpray", 8);
+    auto qps = n.stack.Connect(0, 1);
     qps.first->PostWrite(40000, 0);
     qps.first->PostWriteImm(5000, 1 << 20, 7);
     qps.second->PostWrite(9000, 0);
@@ -89,7 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
             bytes.resize(bytes.size() + std::min<uint16_t>(len, 4096), 0);
         }
         Simulator::Schedule(
-            MicroSeconds(rec[1]), &Inject, stack.GetL4((rec[0] & 1) ? 1 : 0), bytes, rec[2]);
+            MicroSeconds(rec[1]), &Inject, n.stack.GetL4((rec[0] & 1) ? 1 : 0), bytes, rec[2]);
     }
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -44,6 +45,35 @@ SplitNumber(const std::string& text, double& number, std::string& unit)
     }
     unit = std::string(end);
     return true;
+}
+
+/**
+ * Read "12.5Gbps" as its number times its unit's scale.
+ * @param text the text
+ * @param units accepted units and their scales ("" for a plain number)
+ * @param value set to number x scale
+ * @return false if the number or the unit is not accepted
+ */
+bool
+ReadQuantity(const std::string& text,
+             std::initializer_list<std::pair<const char*, double>> units,
+             double& value)
+{
+    double x = 0;
+    std::string unit;
+    if (!SplitNumber(text, x, unit))
+    {
+        return false;
+    }
+    for (const auto& u : units)
+    {
+        if (unit == u.first)
+        {
+            value = x * u.second;
+            return true;
+        }
+    }
+    return false;
 }
 
 /**
@@ -181,25 +211,17 @@ bool
 MrcCommandLine::ParseRate(
     const std::string& option, const std::string& text, double lo, double hi, uint64_t& bps)
 {
-    double x = 0;
-    std::string unit;
-    double scale = 0;
-    if (SplitNumber(text, x, unit))
-    {
-        const std::pair<const char*, double> units[] = {{"", 1},
-                                                        {"bps", 1},
-                                                        {"kbps", 1e3},
-                                                        {"Kbps", 1e3},
-                                                        {"Mbps", 1e6},
-                                                        {"Gbps", 1e9},
-                                                        {"Tbps", 1e12}};
-        for (const auto& u : units)
-        {
-            scale = unit == u.first ? u.second : scale;
-        }
-    }
-    const double rate = x * scale;
-    if (scale == 0 || rate < lo || rate > hi)
+    double rate = 0;
+    const bool read = ReadQuantity(text,
+                                   {{"", 1},
+                                    {"bps", 1},
+                                    {"kbps", 1e3},
+                                    {"Kbps", 1e3},
+                                    {"Mbps", 1e6},
+                                    {"Gbps", 1e9},
+                                    {"Tbps", 1e12}},
+                                   rate);
+    if (!read || rate < lo || rate > hi)
     {
         std::cerr << "error: --" << option << " must be a rate from " << Show(lo / 1e9)
                   << "Gbps to " << Show(hi / 1e9)
@@ -215,20 +237,12 @@ bool
 MrcCommandLine::ParseTime(
     const std::string& option, const std::string& text, double lo, double hi, Time& t)
 {
-    double x = 0;
-    std::string unit;
-    double scale = 0;
-    if (SplitNumber(text, x, unit))
-    {
-        const std::pair<const char*, double> units[]
-            = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}};
-        for (const auto& u : units)
-        {
-            scale = unit == u.first ? u.second : scale;
-        }
-    }
-    const double seconds = x * scale;
-    if (scale == 0 || seconds < lo || seconds > hi)
+    double seconds = 0;
+    const bool read
+        = ReadQuantity(text,
+                       {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}},
+                       seconds);
+    if (!read || seconds < lo || seconds > hi)
     {
         std::cerr << "error: --" << option << " must be a time from " << Show(lo * 1e6) << "us to "
                   << Show(hi * 1e6)
