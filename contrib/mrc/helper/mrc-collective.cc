@@ -14,7 +14,7 @@ namespace
 
 /** Names, indexed by MrcCollective::Type. */
 const char* const g_typeNames[]
-    = {"ring-allreduce", "allgather", "reduce-scatter", "alltoall", "sendrecv"};
+    = {"ring-allreduce", "allgather", "reduce-scatter", "alltoall", "sendrecv", "broadcast"};
 
 /**
  * Append the C chunks of one logical transfer to a DAG; empty chunks are skipped and stand for
@@ -130,7 +130,7 @@ CheckArgs(uint32_t chunks, uint32_t qps)
 bool
 MrcCollective::ParseType(const std::string& name, Type& type)
 {
-    for (uint8_t t = RING_ALLREDUCE; t <= SENDRECV; ++t)
+    for (uint8_t t = RING_ALLREDUCE; t <= BROADCAST; ++t)
     {
         if (name == g_typeNames[t])
         {
@@ -144,14 +144,14 @@ MrcCollective::ParseType(const std::string& name, Type& type)
 const char*
 MrcCollective::TypeName(Type type)
 {
-    return type <= SENDRECV ? g_typeNames[type] : "unknown";
+    return type <= BROADCAST ? g_typeNames[type] : "unknown";
 }
 
 std::string
 MrcCollective::AcceptedTypes()
 {
     std::string s;
-    for (uint8_t t = RING_ALLREDUCE; t <= SENDRECV; ++t)
+    for (uint8_t t = RING_ALLREDUCE; t <= BROADCAST; ++t)
     {
         s += (t == 0 ? "" : ", ");
         s += g_typeNames[t];
@@ -181,6 +181,8 @@ MrcCollective::Build(
             return AllToAll(nRanks, bytes, chunks, qpsPerPeer);
         case SENDRECV:
             return SendRecv(nRanks, bytes, chunks, qpsPerPeer);
+        case BROADCAST:
+            return Broadcast(nRanks, bytes, chunks, qpsPerPeer);
     }
     NS_ABORT_MSG("MrcCollective: unknown type " << static_cast<int>(type));
     return {};
@@ -256,6 +258,29 @@ MrcCollective::AllToAll(uint32_t nRanks, uint64_t bytes, uint32_t chunks, uint32
 }
 
 std::vector<MrcTransfer>
+MrcCollective::Broadcast(uint32_t nRanks, uint64_t bytes, uint32_t chunks, uint32_t qpsPerPeer)
+{
+    CheckArgs(chunks, qpsPerPeer);
+    std::vector<MrcTransfer> out;
+    std::vector<std::vector<uint32_t>> prev(chunks);
+    std::vector<std::vector<uint32_t>> cur(chunks);
+    for (uint32_t i = 0; i + 1 < nRanks; ++i)
+    {
+        AddChunks(out,
+                  i,
+                  i + 1,
+                  bytes,
+                  i,
+                  chunks,
+                  qpsPerPeer,
+                  i == 0 ? nullptr : prev.data(),
+                  cur.data());
+        std::swap(prev, cur);
+    }
+    return out;
+}
+
+std::vector<MrcTransfer>
 MrcCollective::SendRecv(uint32_t nRanks, uint64_t bytes, uint32_t chunks, uint32_t qpsPerPeer)
 {
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
@@ -299,6 +324,7 @@ MrcCollective::Rounds(Type type, uint32_t nRanks)
         case ALLGATHER:
         case REDUCE_SCATTER:
         case ALLTOALL:
+        case BROADCAST:
             return nRanks - 1;
         case SENDRECV:
             return 1;
@@ -325,6 +351,8 @@ MrcCollective::BytesSent(Type type, uint32_t nRanks, uint64_t bytes, uint32_t ra
             return bytes - Share(bytes, n, rank);
         case SENDRECV:
             return (rank ^ 1u) < n ? bytes : 0;
+        case BROADCAST:
+            return rank + 1 < n ? bytes : 0;
     }
     return 0;
 }
@@ -349,6 +377,8 @@ MrcCollective::BytesReceived(Type type, uint32_t nRanks, uint64_t bytes, uint32_
             return static_cast<uint64_t>(n - 1) * Share(bytes, n, rank);
         case SENDRECV:
             return (rank ^ 1u) < n ? bytes : 0;
+        case BROADCAST:
+            return rank > 0 ? bytes : 0;
     }
     return 0;
 }
@@ -360,7 +390,7 @@ MrcCollective::MaxTransferBytes(Type type, uint32_t nRanks, uint64_t bytes, uint
     {
         return 0;
     }
-    if (type == SENDRECV)
+    if (type == SENDRECV || type == BROADCAST)
     {
         return Share(bytes, chunks, 0);
     }

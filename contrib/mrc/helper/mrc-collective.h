@@ -72,6 +72,8 @@ struct MrcTransferList
  *   rank i sends bytes - S(i) and receives (N-1) S(i).
  * - sendrecv: bytes = what each rank sends to each partner; 1 round;
  *   a rank sends and receives bytes per pair it belongs to.
+ * - broadcast: bytes = the buffer rank 0 holds and every rank ends with; N-1 rounds;
+ *   ranks 0 to N-2 send bytes, ranks 1 to N-1 receive bytes.
  *
  * Ring algorithms: rank i always sends to rank i+1. Reduce-scatter round r: rank i sends
  * segment i-r-1 (after N-1 rounds rank i holds the reduced segment i). All-gather round r:
@@ -81,6 +83,8 @@ struct MrcTransferList
  * All-to-all: rank i sends block j (S(j) bytes) to every j != i, round (j-i-1) mod N (the
  * shifted order of NCCL's pairwise exchange), no dependencies. Send/recv: ranks 2i and 2i+1
  * exchange `bytes` both ways (an odd last rank idles), or each given pair exchanges both ways.
+ * Broadcast: NCCL's ring broadcast from rank 0, a chain 0 -> 1 -> ... -> N-1 in which rank i
+ * (round i) forwards chunk k once it has received chunk k, so chunks pipeline along the chain.
  */
 class MrcCollective
 {
@@ -92,12 +96,14 @@ public:
         ALLGATHER,          //!< ring all-gather
         REDUCE_SCATTER,     //!< ring reduce-scatter
         ALLTOALL,           //!< all-to-all, every pair at once
-        SENDRECV            //!< pairwise exchange
+        SENDRECV,           //!< pairwise exchange
+        BROADCAST           //!< pipelined chain broadcast from rank 0
     };
 
     /**
      * Parse a collective name.
-     * @param name "ring-allreduce", "allgather", "reduce-scatter", "alltoall" or "sendrecv"
+     * @param name "ring-allreduce", "allgather", "reduce-scatter", "alltoall", "sendrecv" or
+     * "broadcast"
      * @param type set to the type when the name is known
      * @return false for an unknown name
      */
@@ -169,6 +175,18 @@ public:
                                              uint64_t bytes,
                                              uint32_t chunks,
                                              uint32_t qpsPerPeer);
+    /**
+     * Pipelined chain broadcast from rank 0.
+     * @param nRanks N
+     * @param bytes the buffer
+     * @param chunks C
+     * @param qpsPerPeer Q
+     * @return the transfers
+     */
+    static std::vector<MrcTransfer> Broadcast(uint32_t nRanks,
+                                              uint64_t bytes,
+                                              uint32_t chunks,
+                                              uint32_t qpsPerPeer);
     /**
      * Pairwise exchange, ranks 2i and 2i+1.
      * @param nRanks N

@@ -43,6 +43,10 @@ constexpr uint64_t MAX_MESSAGE = 0xffffffffULL;
 constexpr uint32_t PARITY_BIT = 0x80000000U;
 /** Type name of replayed transfers. */
 const char* const REPLAY_NAME = "replay";
+/** No program node (a compute node's collective, a cell without a node). */
+constexpr uint32_t NO_NODE = 0xffffffff;
+/** Type name of a program's point-to-point operations. */
+const char* const P2P_NAME = "p2p";
 /** Names, indexed by MrcTrainingJob::Placement. */
 const char* const g_placementNames[] = {"contiguous", "interleaved", "random"};
 
@@ -134,6 +138,7 @@ MrcTrainingJob::MrcTrainingJob()
     , m_keepRecords(false)
     , m_qpPerPort(false)
     , m_hasReplay(false)
+    , m_hasProgram(false)
     , m_installed(false)
     , m_started(false)
     , m_plan(nullptr)
@@ -328,6 +333,14 @@ MrcTrainingJob::SetTransferList(const MrcTransferList& list)
 }
 
 void
+MrcTrainingJob::SetProgram(const MrcJobProgram& program)
+{
+    NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: SetProgram after Install");
+    m_program = program;
+    m_hasProgram = true;
+}
+
+void
 MrcTrainingJob::SetRankExtraCompute(uint32_t rank, Time extra)
 {
     NS_ABORT_MSG_IF(rank >= m_hosts.size(), "MrcTrainingJob: SetRanks before SetRankExtraCompute");
@@ -470,7 +483,13 @@ MrcTrainingJob::Install(MrcStackHelper& stack)
     NS_ABORT_MSG_IF(m_hosts.empty(), "MrcTrainingJob: SetRanks before Install");
     const auto n = static_cast<uint32_t>(m_hosts.size());
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> connOf;
-    if (m_hasReplay)
+    NS_ABORT_MSG_IF(m_hasProgram && (m_hasReplay || !m_specs.empty()),
+                    "MrcTrainingJob: a job runs either collectives, a transfer list or a program");
+    if (m_hasProgram)
+    {
+        InstallProgram(connOf, stack);
+    }
+    else if (m_hasReplay)
     {
         NS_ABORT_MSG_IF(!m_specs.empty(),
                         "MrcTrainingJob: a job runs either collectives or a transfer list");
@@ -520,6 +539,89 @@ MrcTrainingJob::Install(MrcStackHelper& stack)
 }
 
 void
+MrcTrainingJob::InstallProgram(std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
+                               MrcStackHelper& stack)
+{
+    const auto n = static_cast<uint32_t>(m_hosts.size());
+    const MrcJobProgram& prog = m_program;
+    NS_ABORT_MSG_IF(prog.ranks.size() != n,
+                    "MrcTrainingJob: the program has " << prog.ranks.size() << " ranks, the job "
+                                                       << n);
+    std::vector<std::vector<MrcTransfer>> dags;
+    std::vector<const char*> names;
+    for (const MrcProgramOp& op : prog.ops)
+    {
+        if (op.p2p)
+        {
+            NS_ABORT_MSG_IF(op.src >= n || op.dst >= n || op.src == op.dst,
+                            "MrcTrainingJob: p2p operation from rank " << op.src << " to "
+                                                                       << op.dst);
+            dags.push_back({MrcTransfer{0, op.src, op.dst, op.bytes, 0, 0, 0, {}}});
+            names.push_back(P2P_NAME);
+        }
+        else
+        {
+            dags.push_back(
+                MrcCollective::Build(op.type, n, op.bytes, prog.chunks, prog.qpsPerPeer));
+            names.push_back(MrcCollective::TypeName(op.type));
+        }
+    }
+    Plan p = MakePlan(dags, names, connOf, stack);
+    const uint32_t nc = p.nCollectives;
+    p.opNode.assign(static_cast<std::size_t>(n) * nc, NO_NODE);
+    p.nodeBegin.assign(n + 1, 0);
+    std::vector<std::vector<uint32_t>> kids;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        const auto& nodes = prog.ranks[r];
+        const auto base = static_cast<uint32_t>(p.nodes.size());
+        p.nodeBegin[r] = base;
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+        {
+            const MrcProgramNode& nd = nodes[i];
+            const auto self = static_cast<uint32_t>(p.nodes.size());
+            uint32_t op = NO_NODE;
+            if (!nd.compute)
+            {
+                NS_ABORT_MSG_IF(nd.op >= nc,
+                                "MrcTrainingJob: node " << nd.sourceId << " of rank " << r
+                                                        << " names operation " << nd.op);
+                const std::size_t cell = static_cast<std::size_t>(r) * nc + nd.op;
+                NS_ABORT_MSG_IF(p.opNode[cell] != NO_NODE,
+                                "MrcTrainingJob: rank " << r << " has two nodes for operation "
+                                                        << nd.op);
+                p.opNode[cell] = self;
+                op = nd.op;
+            }
+            p.nodes.push_back({r, op, nd.duration, 0, 0, 0});
+            kids.emplace_back();
+            for (uint32_t d : nd.deps)
+            {
+                NS_ABORT_MSG_IF(d >= nodes.size() || d == i,
+                                "MrcTrainingJob: node " << nd.sourceId << " of rank " << r
+                                                        << " depends on node index " << d);
+                kids[base + d].push_back(self);
+                ++p.nodes[self].deps;
+            }
+        }
+    }
+    p.nodeBegin[n] = static_cast<uint32_t>(p.nodes.size());
+    for (std::size_t cell = 0; cell < p.opNode.size(); ++cell)
+    {
+        NS_ABORT_MSG_IF(p.involve[cell] > 0 && p.opNode[cell] == NO_NODE,
+                        "MrcTrainingJob: rank " << cell / nc << " takes part in operation "
+                                                << cell % nc << " but has no node for it");
+    }
+    for (std::size_t i = 0; i < p.nodes.size(); ++i)
+    {
+        p.nodes[i].childBegin = static_cast<uint32_t>(p.children.size());
+        p.children.insert(p.children.end(), kids[i].begin(), kids[i].end());
+        p.nodes[i].childEnd = static_cast<uint32_t>(p.children.size());
+    }
+    m_plans.push_back(std::move(p));
+}
+
+void
 MrcTrainingJob::Start(Time at)
 {
     NS_ABORT_MSG_IF(!m_installed, "MrcTrainingJob: Install before Start");
@@ -560,6 +662,22 @@ MrcTrainingJob::StartStep()
     m_stepTransfers = 0;
     m_stepFailures = 0;
     m_immParity = (m_step & 1) != 0 ? PARITY_BIT : 0;
+    if (m_hasProgram)
+    {
+        m_nodeDeps.resize(p.nodes.size());
+        for (std::size_t i = 0; i < p.nodes.size(); ++i)
+        {
+            m_nodeDeps[i] = p.nodes[i].deps;
+        }
+        m_nodesLeft.resize(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            m_nodesLeft[r] = p.nodeBegin[r + 1] - p.nodeBegin[r];
+        }
+        m_entered.assign(p.involve.size(), 0);
+        m_computeQ.assign(n, {});
+        m_computeBusy.assign(n, 0);
+    }
     m_running = true;
     m_stepStart = Simulator::Now();
     m_computeEnd = m_stepStart;
@@ -581,8 +699,109 @@ MrcTrainingJob::StartStep()
 void
 MrcTrainingJob::ComputeDone(uint32_t rank)
 {
+    if (m_hasProgram)
+    {
+        const Plan& p = *m_plan;
+        if (m_nodesLeft[rank] == 0)
+        {
+            RankDone(rank);
+            return;
+        }
+        for (uint32_t i = p.nodeBegin[rank]; i < p.nodeBegin[rank + 1]; ++i)
+        {
+            if (p.nodes[i].deps == 0)
+            {
+                NodeReady(i);
+            }
+        }
+        Drain();
+        return;
+    }
     Enter(rank, 0);
     Drain();
+}
+
+void
+MrcTrainingJob::NodeReady(uint32_t node)
+{
+    const Plan& p = *m_plan;
+    const PNode& nd = p.nodes[node];
+    if (nd.op == NO_NODE)
+    {
+        m_computeQ[nd.rank].push_back(node);
+        RunCompute(nd.rank);
+        return;
+    }
+    const std::size_t cell = static_cast<std::size_t>(nd.rank) * p.nCollectives + nd.op;
+    m_entered[cell] = 1;
+    for (uint32_t g = p.gateBegin[cell]; g < p.gateBegin[cell + 1]; ++g)
+    {
+        Satisfy(p.gates[g]);
+    }
+    if (m_left[cell] == 0)
+    {
+        NodeDone(node);
+    }
+}
+
+void
+MrcTrainingJob::RunCompute(uint32_t rank)
+{
+    if (m_computeBusy[rank] != 0 || m_computeQ[rank].empty())
+    {
+        return;
+    }
+    const uint32_t node = m_computeQ[rank].front();
+    m_computeQ[rank].pop_front();
+    m_computeBusy[rank] = 1;
+    m_computeEvents[rank] = Simulator::Schedule(
+        m_plan->nodes[node].duration, &MrcTrainingJob::ComputeNodeDone, this, rank, node);
+}
+
+void
+MrcTrainingJob::ComputeNodeDone(uint32_t rank, uint32_t node)
+{
+    if (!m_running)
+    {
+        return; // the job failed
+    }
+    m_computeBusy[rank] = 0;
+    m_computeEnd = std::max(m_computeEnd, Simulator::Now());
+    NodeDone(node);
+    if (m_running)
+    {
+        RunCompute(rank);
+        Drain();
+    }
+}
+
+void
+MrcTrainingJob::NodeDone(uint32_t node)
+{
+    const Plan& p = *m_plan;
+    const PNode& nd = p.nodes[node];
+    for (uint32_t k = nd.childBegin; k < nd.childEnd; ++k)
+    {
+        const uint32_t child = p.children[k];
+        if (--m_nodeDeps[child] == 0)
+        {
+            NodeReady(child);
+        }
+    }
+    if (--m_nodesLeft[nd.rank] == 0)
+    {
+        RankDone(nd.rank);
+    }
+}
+
+void
+MrcTrainingJob::RankDone(uint32_t rank)
+{
+    m_lastRank = rank;
+    if (++m_ranksDone == m_hosts.size())
+    {
+        EndStep();
+    }
 }
 
 void
@@ -595,11 +814,7 @@ MrcTrainingJob::Enter(uint32_t rank, uint32_t c)
         m_rankAt[rank] = c;
         if (c == nc)
         {
-            m_lastRank = rank;
-            if (++m_ranksDone == m_hosts.size())
-            {
-                EndStep();
-            }
+            RankDone(rank);
             return;
         }
         const std::size_t cell = static_cast<std::size_t>(rank) * nc + c;
@@ -619,7 +834,18 @@ void
 MrcTrainingJob::RoleDone(uint32_t rank, uint32_t c)
 {
     const std::size_t cell = static_cast<std::size_t>(rank) * m_plan->nCollectives + c;
-    if (--m_left[cell] == 0 && m_rankAt[rank] == c)
+    if (--m_left[cell] != 0)
+    {
+        return;
+    }
+    if (m_hasProgram)
+    {
+        if (m_entered[cell] != 0)
+        {
+            NodeDone(m_plan->opNode[cell]);
+        }
+    }
+    else if (m_rankAt[rank] == c)
     {
         Enter(rank, c + 1);
     }

@@ -68,6 +68,47 @@ struct MrcStepRecord
 
 /**
  * @ingroup mrc
+ * @brief One communication operation of a job program (MrcJobProgram): a collective over all
+ * the job's ranks, or one point-to-point message.
+ */
+struct MrcProgramOp
+{
+    bool p2p = false;                                         //!< a single message src -> dst
+    MrcCollective::Type type = MrcCollective::RING_ALLREDUCE; //!< algorithm (collectives)
+    uint64_t bytes = 0;                                       //!< size, as MrcCollective means it
+    uint32_t src = 0;                                         //!< p2p: sending rank
+    uint32_t dst = 0;                                         //!< p2p: receiving rank
+};
+
+/**
+ * @ingroup mrc
+ * @brief One node of a rank's program: a compute delay or the rank's part in an operation.
+ */
+struct MrcProgramNode
+{
+    bool compute = true;          //!< a compute delay (else: the rank's part in op)
+    Time duration{};              //!< compute: how long
+    uint32_t op = 0;              //!< operation: index into MrcJobProgram::ops
+    std::vector<uint32_t> deps{}; //!< nodes of the same rank (indices) that must end first
+    uint64_t sourceId = 0;        //!< identifier in the source (a trace's node id), for messages
+};
+
+/**
+ * @ingroup mrc
+ * @brief What every rank of a job does in one step, as a dependency graph per rank (a Chakra
+ * execution trace, for instance). Every rank taking part in an operation has exactly one node
+ * for it: all ranks for a collective, src and dst for a p2p op.
+ */
+struct MrcJobProgram
+{
+    std::vector<MrcProgramOp> ops{};                  //!< operations
+    std::vector<std::vector<MrcProgramNode>> ranks{}; //!< per rank, its nodes
+    uint32_t chunks = 1;                              //!< chunks of every collective
+    uint32_t qpsPerPeer = 1;                          //!< queue pairs per peer
+};
+
+/**
+ * @ingroup mrc
  * @brief A synchronous data-parallel training job: steps of compute followed by collectives,
  * decomposed into RDMA Writes on MRC queue pairs, with a barrier at the end of every step.
  *
@@ -100,6 +141,12 @@ struct MrcStepRecord
  *
  * Instead of collectives, a job can replay a transfer list (SetTransferList): step s runs the
  * list's step s mod (number of list steps), as one "collective" named "replay".
+ * Or a job can run a program (SetProgram): every step, after its compute phase, each rank runs
+ * its node graph: a node starts once every node it depends on has ended. Compute nodes run one
+ * at a time per rank, in the order they become ready (ties: lower index first), like kernels on
+ * one GPU stream; operation nodes run alongside compute, each entering its operation as a rank
+ * enters a collective above (gating its transfers) and ending when the rank's part is over.
+ * The step ends when every rank's every node has ended.
  *
  * Hot path: per transfer, one post and two completions, each O(1) plus its dependents; no
  * lookups by key and no string formatting.
@@ -198,6 +245,12 @@ public:
      */
     void SetTransferList(const MrcTransferList& list);
     /**
+     * Run a program instead of collectives (every step).
+     * @param program the program (one node list per rank; must match the job's ranks at
+     * Install)
+     */
+    void SetProgram(const MrcJobProgram& program);
+    /**
      * Make a rank slower: extra compute time in every step (a straggler).
      * @param rank the rank
      * @param extra added to its compute time
@@ -285,6 +338,17 @@ private:
         uint32_t depEnd;     //!< one past the last dependent
     };
 
+    /** A program node, compiled. */
+    struct PNode
+    {
+        uint32_t rank;       //!< its rank
+        uint32_t op;         //!< collective index, or NO_NODE for compute
+        Time duration;       //!< compute time
+        uint32_t deps;       //!< nodes it waits for
+        uint32_t childBegin; //!< first child in Plan::children
+        uint32_t childEnd;   //!< one past the last
+    };
+
     /** Everything one step runs, precomputed. */
     struct Plan
     {
@@ -295,6 +359,12 @@ private:
         std::vector<uint32_t> involve;    //!< per (rank, collective): send + receive roles
         std::vector<const char*> names;   //!< type name of each collective
         uint32_t nCollectives;            //!< collectives
+        // A program (empty otherwise): nodes of all ranks, rank r's in [nodeBegin[r],
+        // nodeBegin[r+1]).
+        std::vector<PNode> nodes;        //!< program nodes
+        std::vector<uint32_t> nodeBegin; //!< per rank, its first node (n + 1 entries)
+        std::vector<uint32_t> children;  //!< nodes released by each node (CSR)
+        std::vector<uint32_t> opNode;    //!< per (rank, collective), its node (or NO_NODE)
     };
 
     /** A connected queue pair pair. */
@@ -318,6 +388,39 @@ private:
                   const std::vector<const char*>& names,
                   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
                   MrcStackHelper& stack);
+    /**
+     * Compile the program into m_plans[0].
+     * @param connOf as MakePlan
+     * @param stack the stack
+     */
+    void InstallProgram(std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
+                        MrcStackHelper& stack);
+    /**
+     * A program node can start.
+     * @param node the node
+     */
+    void NodeReady(uint32_t node);
+    /**
+     * Start a rank's next ready compute node, if it is idle.
+     * @param rank the rank
+     */
+    void RunCompute(uint32_t rank);
+    /**
+     * A compute node ended.
+     * @param rank its rank
+     * @param node the node
+     */
+    void ComputeNodeDone(uint32_t rank, uint32_t node);
+    /**
+     * A program node ended: release its children; the rank may be done.
+     * @param node the node
+     */
+    void NodeDone(uint32_t node);
+    /**
+     * A rank is done with the step.
+     * @param rank the rank
+     */
+    void RankDone(uint32_t rank);
     /** Start the current step. */
     void StartStep();
     /**
@@ -382,6 +485,8 @@ private:
     std::vector<CollectiveSpec> m_specs;  //!< collectives of every step
     MrcTransferList m_replay;             //!< transfer list to replay
     bool m_hasReplay;                     //!< replay instead of collectives
+    MrcJobProgram m_program;              //!< program to run
+    bool m_hasProgram;                    //!< run the program
     std::vector<Time> m_extraCompute;     //!< per rank
     bool m_installed;                     //!< Install done
     bool m_started;                       //!< Start done
@@ -391,27 +496,32 @@ private:
     std::vector<EventId> m_computeEvents; //!< per rank, end of compute
 
     // the running step
-    const Plan* m_plan;             //!< plan of the current step
-    uint32_t m_step;                //!< current step
-    bool m_running;                 //!< a step is in progress
-    bool m_abortOnFailure;          //!< AbortOnFailure attribute
-    bool m_failed;                  //!< the job failed
-    Time m_failedAt;                //!< when
-    Time m_stepStart;               //!< its start
-    Time m_computeEnd;              //!< the latest compute end of its ranks
-    std::vector<uint32_t> m_conds;  //!< per transfer, unmet conditions
-    std::vector<uint8_t> m_state;   //!< per transfer, State flags
-    std::vector<Time> m_postedAt;   //!< per transfer, post time
-    std::vector<Time> m_receivedAt; //!< per transfer, receive completion
-    std::vector<uint32_t> m_rankAt; //!< per rank, current collective (COMPUTING before)
-    std::vector<uint32_t> m_left;   //!< per (rank, collective), roles not yet over
-    std::vector<uint32_t> m_ready;  //!< transfers ready to post
-    bool m_draining;                //!< Drain() is running
-    uint32_t m_ranksDone;           //!< ranks done with the step
-    uint32_t m_lastRank;            //!< the last rank done
-    uint32_t m_stepTransfers;       //!< transfers completed in the step
-    uint32_t m_stepFailures;        //!< failures in the step
-    uint32_t m_immParity;           //!< step parity bit carried in immediates
+    const Plan* m_plan;                //!< plan of the current step
+    uint32_t m_step;                   //!< current step
+    bool m_running;                    //!< a step is in progress
+    bool m_abortOnFailure;             //!< AbortOnFailure attribute
+    bool m_failed;                     //!< the job failed
+    Time m_failedAt;                   //!< when
+    Time m_stepStart;                  //!< its start
+    Time m_computeEnd;                 //!< the latest compute end of its ranks
+    std::vector<uint32_t> m_conds;     //!< per transfer, unmet conditions
+    std::vector<uint8_t> m_state;      //!< per transfer, State flags
+    std::vector<Time> m_postedAt;      //!< per transfer, post time
+    std::vector<Time> m_receivedAt;    //!< per transfer, receive completion
+    std::vector<uint32_t> m_rankAt;    //!< per rank, current collective (COMPUTING before)
+    std::vector<uint32_t> m_left;      //!< per (rank, collective), roles not yet over
+    std::vector<uint32_t> m_ready;     //!< transfers ready to post
+    std::vector<uint32_t> m_nodeDeps;  //!< program: per node, unmet deps
+    std::vector<uint32_t> m_nodesLeft; //!< program: per rank, nodes not ended
+    std::vector<uint8_t> m_entered;    //!< program: per (rank, collective)
+    std::vector<std::deque<uint32_t>> m_computeQ; //!< program: per rank, ready compute
+    std::vector<uint8_t> m_computeBusy;           //!< program: per rank, computing
+    bool m_draining;                              //!< Drain() is running
+    uint32_t m_ranksDone;                         //!< ranks done with the step
+    uint32_t m_lastRank;                          //!< the last rank done
+    uint32_t m_stepTransfers;                     //!< transfers completed in the step
+    uint32_t m_stepFailures;                      //!< failures in the step
+    uint32_t m_immParity;                         //!< step parity bit carried in immediates
 
     // results
     uint32_t m_stepsDone;                     //!< steps completed

@@ -544,7 +544,10 @@ MrcWorkloadFile::Parse(const std::string& text,
                       "jitter_us",
                       "start_us",
                       "collectives",
-                      "transfers"}))
+                      "transfers",
+                      "chakra",
+                      "chunks",
+                      "qps_per_peer"}))
         {
             return false;
         }
@@ -562,14 +565,24 @@ MrcWorkloadFile::Parse(const std::string& text,
         }
         const bool hasColl = j.contains("collectives");
         const bool hasList = j.contains("transfers");
-        if (hasColl == hasList)
+        const bool hasTrace = j.contains("chakra");
+        if (int(hasColl) + int(hasList) + int(hasTrace) != 1)
         {
             return rd.Fail(jp,
-                           "a job needs exactly one of \"collectives\" (an array) and "
-                           "\"transfers\" (a CSV file name)");
+                           "a job needs exactly one of \"collectives\" (an array), "
+                           "\"transfers\" (a CSV file name) and \"chakra\" (a trace prefix)");
+        }
+        for (const char* key : {"chunks", "qps_per_peer"})
+        {
+            if (!hasTrace && j.contains(key))
+            {
+                return rd.Fail(jp + "." + key,
+                               "only a \"chakra\" job takes this key here (a collective takes "
+                               "its own)");
+            }
         }
         uint64_t v = 0;
-        if (!rd.Uint(j, jp, "ranks", 1, MAX_RANKS, !hasList, v))
+        if (!rd.Uint(j, jp, "ranks", 1, MAX_RANKS, hasColl, v))
         {
             return false;
         }
@@ -597,21 +610,84 @@ MrcWorkloadFile::Parse(const std::string& text,
         {
             return false;
         }
-        if (hasList)
+        // A file name key, relative to the JSON file's directory unless absolute.
+        auto fileKey = [&](const char* key, const char* what, std::string& path)
         {
-            const Json& f = j["transfers"];
+            const Json& f = j[key];
             if (!f.is_string() || f.get<std::string>().empty())
             {
-                return rd.Fail(jp + ".transfers",
-                               "must be the name of a CSV transfer list, got "
-                                   + JsonReader::Show(f));
+                return rd.Fail(jp + "." + key,
+                               std::string("must be ") + what + ", got " + JsonReader::Show(f));
+            }
+            path = f.get<std::string>();
+            if (!baseDir.empty() && path[0] != '/')
+            {
+                path = baseDir + "/" + path;
+            }
+            return true;
+        };
+        if (hasTrace)
+        {
+            if (!fileKey(
+                    "chakra", "a Chakra trace prefix (files PREFIX.<rank>.et)", s.chakraPrefix))
+            {
+                return false;
+            }
+            s.chakra = true;
+            v = 1;
+            if (!rd.Uint(j, jp, "chunks", 1, 4096, false, v))
+            {
+                return false;
+            }
+            s.program.chunks = static_cast<uint32_t>(v);
+            v = 1;
+            if (!rd.Uint(j, jp, "qps_per_peer", 1, 256, false, v))
+            {
+                return false;
+            }
+            s.program.qpsPerPeer = static_cast<uint32_t>(v);
+            std::string etError;
+            if (!MrcChakraTrace::Load(s.chakraPrefix, s.program, etError))
+            {
+                return rd.Fail(jp + ".chakra", etError);
+            }
+            const auto traceRanks = static_cast<uint32_t>(s.program.ranks.size());
+            if (s.ranks == 0)
+            {
+                s.ranks = traceRanks;
+            }
+            else if (s.ranks != traceRanks)
+            {
+                return rd.Fail(jp + ".ranks",
+                               "the Chakra trace has " + std::to_string(traceRanks)
+                                   + " ranks (one file each), the job " + std::to_string(s.ranks));
+            }
+            for (const MrcProgramOp& op : s.program.ops)
+            {
+                const uint64_t biggest
+                    = op.p2p ? op.bytes
+                             : MrcCollective::MaxTransferBytes(
+                                 op.type, std::max(s.ranks, 2U), op.bytes, s.program.chunks);
+                if (biggest > MAX_MESSAGE)
+                {
+                    const uint64_t need
+                        = s.program.chunks * ((biggest + MAX_MESSAGE - 1) / MAX_MESSAGE);
+                    return rd.Fail(jp + ".chunks",
+                                   "a " + std::string(MrcCollective::TypeName(op.type)) + " of "
+                                       + std::to_string(op.bytes) + " bytes makes chunks of "
+                                       + std::to_string(biggest)
+                                       + " bytes, over the 4 GiB message limit: use at least "
+                                       + std::to_string(need) + " chunks");
+                }
+            }
+        }
+        else if (hasList)
+        {
+            if (!fileKey("transfers", "the name of a CSV transfer list", s.transfersFile))
+            {
+                return false;
             }
             s.replay = true;
-            s.transfersFile = f.get<std::string>();
-            if (!baseDir.empty() && s.transfersFile[0] != '/')
-            {
-                s.transfersFile = baseDir + "/" + s.transfersFile;
-            }
             std::string csvError;
             if (!LoadTransferList(s.transfersFile, s.transfers, csvError))
             {
@@ -938,6 +1014,10 @@ MrcWorkloadFile::CreateJobs(const std::vector<MrcJobSpec>& specs,
         if (s.replay)
         {
             job->SetTransferList(s.transfers);
+        }
+        if (s.chakra)
+        {
+            job->SetProgram(s.program);
         }
         for (const auto& c : s.collectives)
         {

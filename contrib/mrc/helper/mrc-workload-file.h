@@ -5,6 +5,7 @@
 #ifndef MRC_WORKLOAD_FILE_H
 #define MRC_WORKLOAD_FILE_H
 
+#include "ns3/mrc-chakra-trace.h"
 #include "ns3/mrc-collective.h"
 #include "ns3/mrc-training-job.h"
 
@@ -51,6 +52,9 @@ struct MrcJobSpec
     bool replay = false;                                              //!< runs a transfer list
     std::string transfersFile{};                                      //!< its file
     MrcTransferList transfers{};                                      //!< the list
+    bool chakra = false;                                              //!< runs a Chakra trace
+    std::string chakraPrefix{};                                       //!< its prefix
+    MrcJobProgram program{};                                          //!< the trace, read
     std::string path{};                                               //!< JSON path, "jobs[i]"
     uint32_t ranksLine = 0; //!< line of the job's "ranks" key (or of the job), for messages
 };
@@ -84,13 +88,17 @@ struct MrcJobSpec
  *       ],
  *       "transfers": "trace.csv"     // instead of "collectives": a transfer list to replay,
  *                                    // relative to the JSON file's directory
+ *       "chakra": "et/dp",           // or: a Chakra execution trace, files et/dp.<rank>.et
+ *                                    // (MrcChakraTrace), relative likewise; with it, optional
+ *                                    // "chunks" (1..4096) and "qps_per_peer" (1..256) for its
+ *                                    // collectives, and "ranks" (if given) must equal its files
  *     }
  *   ]
  * }
  * @endcode
  * Comments (// and slash-star) are accepted, as an extension of JSON. Unknown keys are errors,
- * so a misspelt key never goes unnoticed. Every job needs exactly one of "collectives" and
- * "transfers". A single chunk may not exceed 4 GiB (the queue pair's message limit).
+ * so a misspelt key never goes unnoticed. Every job needs exactly one of "collectives",
+ * "transfers" and "chakra". A single chunk may not exceed 4 GiB (the queue pair's message limit).
  *
  * CSV transfer list, for traces produced elsewhere:
  * @code

@@ -66,7 +66,8 @@ const MrcCollective::Type g_types[] = {MrcCollective::RING_ALLREDUCE,
                                        MrcCollective::ALLGATHER,
                                        MrcCollective::REDUCE_SCATTER,
                                        MrcCollective::ALLTOALL,
-                                       MrcCollective::SENDRECV};
+                                       MrcCollective::SENDRECV,
+                                       MrcCollective::BROADCAST};
 
 } // namespace
 
@@ -180,6 +181,9 @@ private:
                 break;
             case MrcCollective::SENDRECV:
                 expected = 2 * (n / 2) * bytes;
+                break;
+            case MrcCollective::BROADCAST:
+                expected = (n - 1) * bytes;
                 break;
         }
         NS_TEST_ASSERT_MSG_EQ(total, expected, what << ": total bytes exact");
