@@ -68,7 +68,7 @@ Build(Scheme scheme, const FabricSpec& fab, World& w)
     {
         w.fabric->SetAttribute("Planes", UintegerValue(fab.planes));
         w.fabric->SetAttribute("LinkRate", DataRateValue(planeRate));
-        w.fabric->SetAttribute("TrimEnabled", BooleanValue(fab.trim));
+        w.fabric->SetQueueAttribute("TrimEnabled", BooleanValue(fab.trim));
     }
     else
     {
@@ -81,9 +81,9 @@ Build(Scheme scheme, const FabricSpec& fab, World& w)
         w.fabric->SetAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
         w.fabric->SetAttribute("Pfc", BooleanValue(fab.pfc));
         // Buffers and ECN thresholds scale with the port speed (as in quickstart).
-        w.fabric->SetAttribute("DataQueueBytes", UintegerValue(512000 * scale));
-        w.fabric->SetAttribute("EcnMinBytes", UintegerValue(100000 * scale));
-        w.fabric->SetAttribute("EcnMaxBytes", UintegerValue(400000 * scale));
+        w.fabric->SetQueueAttribute("DataLimit", UintegerValue(512000 * scale));
+        w.fabric->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * scale));
+        w.fabric->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * scale));
     }
     w.fabric->Build();
     if (scheme != MRC)

@@ -164,9 +164,9 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     if (baseline)
     {
         // Buffers and ECN thresholds scale with the port speed.
-        fabric->SetAttribute("DataQueueBytes", UintegerValue(512000 * prm.planes));
-        fabric->SetAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
-        fabric->SetAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
+        fabric->SetQueueAttribute("DataLimit", UintegerValue(512000 * prm.planes));
+        fabric->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
+        fabric->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
     }
     fabric->Build();
     MrcStackHelper stack;

@@ -134,7 +134,7 @@ main(int argc, char* argv[])
     fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
     fabric->SetAttribute("LinkRate", DataRateValue(DataRate(bps)));
     fabric->SetAttribute("LinkDelay", TimeValue(delay));
-    fabric->SetAttribute("TrimEnabled", BooleanValue(trim));
+    fabric->SetQueueAttribute("TrimEnabled", BooleanValue(trim));
     if (roce)
     {
         fabric->SetRoutedBaseline();

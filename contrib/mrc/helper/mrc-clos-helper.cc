@@ -103,45 +103,10 @@ MrcClosHelper::GetTypeId()
                             TimeValue(NanoSeconds(500)),
                             MakeTimeAccessor(&MrcClosHelper::m_switchLatency),
                             MakeTimeChecker(Time(0)))
-              .AddAttribute("DataQueueBytes",
-                            "Switch data class limit per port, bytes",
-                            UintegerValue(512000),
-                            MakeUintegerAccessor(&MrcClosHelper::m_dataQueue),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("ControlQueueBytes",
-                            "Switch control class limit per port, bytes",
-                            UintegerValue(200000),
-                            MakeUintegerAccessor(&MrcClosHelper::m_controlQueue),
-                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("HostQueueBytes",
                             "Host NIC port queue limit, bytes",
                             UintegerValue(64000000),
                             MakeUintegerAccessor(&MrcClosHelper::m_hostQueue),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("EcnMinBytes",
-                            "ECN marking threshold (low) on fabric ports",
-                            UintegerValue(100000),
-                            MakeUintegerAccessor(&MrcClosHelper::m_ecnMin),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("EcnMaxBytes",
-                            "ECN marking threshold (high) on fabric ports",
-                            UintegerValue(400000),
-                            MakeUintegerAccessor(&MrcClosHelper::m_ecnMax),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("EcnMaxProbability",
-                            "ECN marking probability at the high threshold",
-                            DoubleValue(0.2),
-                            MakeDoubleAccessor(&MrcClosHelper::m_ecnMaxP),
-                            MakeDoubleChecker<double>())
-              .AddAttribute("TrimEnabled",
-                            "Switches trim (true) or drop (false) overflowing data packets",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&MrcClosHelper::m_trim),
-                            MakeBooleanChecker())
-              .AddAttribute("TrimSize",
-                            "IPv6 payload bytes a trimmed packet keeps (default: UDP + MrcHeader)",
-                            UintegerValue(MrcHeader::SIZE),
-                            MakeUintegerAccessor(&MrcClosHelper::m_trimSize),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("LocatorBlock",
                             "SRv6 uSID locator block",
@@ -232,6 +197,14 @@ MrcClosHelper::MrcClosHelper()
     , m_nT2(2)
     , m_built(false)
 {
+    m_queueFactory.SetTypeId(MrcTrimmingQueue::GetTypeId());
+}
+
+void
+MrcClosHelper::SetQueueAttribute(const std::string& name, const AttributeValue& value)
+{
+    NS_ABORT_MSG_IF(m_built, "MrcClosHelper: SetQueueAttribute after Build()");
+    m_queueFactory.Set(name, value);
 }
 
 MrcClosHelper::~MrcClosHelper() = default;
@@ -388,18 +361,29 @@ MrcClosHelper::Validate() const
     {
         e << "LinkRate must be positive";
     }
-    else if (m_dataQueue < 9100 || m_controlQueue < 1500)
+    if (!e.str().empty())
     {
-        e << "DataQueueBytes must be at least 9100 and ControlQueueBytes at least 1500 (got "
-          << m_dataQueue << ", " << m_controlQueue << ")";
+        return e.str();
     }
-    else if (m_ecnMin > m_ecnMax)
+    // The fabric ports' queues, as the factory (Config defaults included) makes them.
+    Ptr<MrcTrimmingQueue> q = m_queueFactory.Create<MrcTrimmingQueue>();
+    UintegerValue data;
+    UintegerValue control;
+    UintegerValue ecnMin;
+    UintegerValue ecnMax;
+    q->GetAttribute("DataLimit", data);
+    q->GetAttribute("ControlLimit", control);
+    q->GetAttribute("EcnMinBytes", ecnMin);
+    q->GetAttribute("EcnMaxBytes", ecnMax);
+    if (data.Get() < 9100 || control.Get() < 1500)
     {
-        e << "EcnMinBytes (" << m_ecnMin << ") must not exceed EcnMaxBytes (" << m_ecnMax << ")";
+        e << "the queues' DataLimit must be at least 9100 and ControlLimit at least 1500 (got "
+          << data.Get() << ", " << control.Get() << ")";
     }
-    else if (m_ecnMaxP < 0 || m_ecnMaxP > 1)
+    else if (ecnMin.Get() > ecnMax.Get())
     {
-        e << "EcnMaxProbability must be in [0, 1] (got " << m_ecnMaxP << ")";
+        e << "the queues' EcnMinBytes (" << ecnMin.Get() << ") must not exceed EcnMaxBytes ("
+          << ecnMax.Get() << ")";
     }
     return e.str();
 }
@@ -425,7 +409,7 @@ MrcClosHelper::HostUsid(uint32_t k)
 Ptr<MrcTrimmingQueue>
 MrcClosHelper::MakeQueue(bool host, bool lastHop) const
 {
-    Ptr<MrcTrimmingQueue> q = CreateObject<MrcTrimmingQueue>();
+    Ptr<MrcTrimmingQueue> q = m_queueFactory.Create<MrcTrimmingQueue>();
     if (host)
     {
         q->SetAttribute("DataLimit", UintegerValue(m_hostQueue));
@@ -434,15 +418,15 @@ MrcClosHelper::MakeQueue(bool host, bool lastHop) const
         q->SetAttribute("EcnEnabled", BooleanValue(false));
         return q;
     }
-    // Under PFC the data class is lossless: the ingress thresholds bound it, not DataQueueBytes.
-    q->SetAttribute("DataLimit", UintegerValue(m_pfc ? 0x7fffffffu : m_dataQueue));
-    q->SetAttribute("ControlLimit", UintegerValue(m_controlQueue));
-    q->SetAttribute("TrimEnabled", BooleanValue(m_trim));
-    q->SetAttribute("TrimSize", UintegerValue(m_trimSize));
-    q->SetAttribute("EcnEnabled", BooleanValue(!lastHop || m_lastHopEcn));
-    q->SetAttribute("EcnMinBytes", UintegerValue(m_ecnMin));
-    q->SetAttribute("EcnMaxBytes", UintegerValue(m_ecnMax));
-    q->SetAttribute("EcnMaxProbability", DoubleValue(m_ecnMaxP));
+    // Under PFC the data class is lossless: the ingress thresholds bound it, not DataLimit.
+    if (m_pfc)
+    {
+        q->SetAttribute("DataLimit", UintegerValue(0x7fffffffu));
+    }
+    if (lastHop && !m_lastHopEcn)
+    {
+        q->SetAttribute("EcnEnabled", BooleanValue(false));
+    }
     q->SetAttribute("LastHop", BooleanValue(lastHop));
     return q;
 }
@@ -644,7 +628,7 @@ MrcClosHelper::SetRoutedBaseline()
 {
     NS_ABORT_MSG_IF(m_built, "MrcClosHelper: SetRoutedBaseline() must come before Build()");
     m_routing = "ecmp";
-    m_trim = false;
+    m_queueFactory.Set("TrimEnabled", BooleanValue(false));
     m_lastHopEcn = true;
     m_pfc = true;
 }

@@ -14,6 +14,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/object.h"
 
 #include <string>
@@ -72,6 +73,19 @@ public:
      * naming the offending attribute and the accepted values
      */
     std::string Validate() const;
+
+    /**
+     * Set an attribute of the MrcTrimmingQueue of every switch port (ns-3's
+     * PointToPointHelper::SetQueue habit). Attributes not set here keep their defaults, so
+     * Config::SetDefault and --ns3::MrcTrimmingQueue::X=... apply. The helper itself sets only
+     * what depends on the port: LastHop on host-facing ports, EcnEnabled = false there unless
+     * LastHopEcn, DataLimit unbounded under Pfc, and the host NIC queues (HostQueueBytes, no
+     * trimming, no ECN).
+     * @param name attribute name (DataLimit, ControlLimit, TrimEnabled, TrimSize, EcnEnabled,
+     * EcnMinBytes, EcnMaxBytes, EcnMaxProbability)
+     * @param value its value
+     */
+    void SetQueueAttribute(const std::string& name, const AttributeValue& value);
 
     /** Build the fabric (aborts with Validate()'s message if the attributes are invalid). */
     void Build();
@@ -320,36 +334,30 @@ private:
      */
     Ptr<MrcSwitchNetDevice> SwitchAt(uint32_t plane, uint32_t sw) const;
     // attributes
-    uint32_t m_planes;       //!< planes
-    uint32_t m_hostsPerT0;   //!< hosts per T0
-    uint32_t m_nT0;          //!< T0s per plane
-    uint32_t m_nT1;          //!< T1s per plane
-    uint32_t m_radix;        //!< switch radix, 0 = unlimited
-    DataRate m_linkRate;     //!< every link's rate
-    Time m_linkDelay;        //!< every link's delay
-    Time m_switchLatency;    //!< switch forwarding latency
-    uint32_t m_dataQueue;    //!< switch data queue, bytes
-    uint32_t m_controlQueue; //!< switch control queue, bytes
-    uint32_t m_hostQueue;    //!< host NIC queue, bytes
-    uint32_t m_ecnMin;       //!< ECN min threshold
-    uint32_t m_ecnMax;       //!< ECN max threshold
-    double m_ecnMaxP;        //!< ECN max probability
-    bool m_trim;             //!< trimming on
-    uint32_t m_trimSize;     //!< bytes kept by trimming
-    Ipv6Address m_block;     //!< locator block
-    uint32_t m_blockBits;    //!< locator block length
-    bool m_lastHopEcn;       //!< mark ECN on host-facing ports
-    bool m_pfc;              //!< Pfc attribute
-    uint32_t m_pfcXoff;      //!< PfcXoffBytes attribute
-    Time m_pfcWatchdog;      //!< PfcWatchdog attribute
-    std::string m_hashing;   //!< EcmpHashing attribute
-    std::string m_routing;   //!< "srv6" or "ecmp"
-    uint32_t m_tiers;        //!< 2 or 3
-    uint32_t m_pods;         //!< pods (3 tiers)
-    uint32_t m_nT2;          //!< T2s per plane (3 tiers)
-    Time m_detection;        //!< ECMP: local failure detection delay
-    Time m_reconvergence;    //!< ECMP: further delay before remote switches reroute
+    uint32_t m_planes;     //!< planes
+    uint32_t m_hostsPerT0; //!< hosts per T0
+    uint32_t m_nT0;        //!< T0s per plane
+    uint32_t m_nT1;        //!< T1s per plane
+    uint32_t m_radix;      //!< switch radix, 0 = unlimited
+    DataRate m_linkRate;   //!< every link's rate
+    Time m_linkDelay;      //!< every link's delay
+    Time m_switchLatency;  //!< switch forwarding latency
+    uint32_t m_hostQueue;  //!< host NIC queue, bytes
+    Ipv6Address m_block;   //!< locator block
+    uint32_t m_blockBits;  //!< locator block length
+    bool m_lastHopEcn;     //!< mark ECN on host-facing ports
+    bool m_pfc;            //!< Pfc attribute
+    uint32_t m_pfcXoff;    //!< PfcXoffBytes attribute
+    Time m_pfcWatchdog;    //!< PfcWatchdog attribute
+    std::string m_hashing; //!< EcmpHashing attribute
+    std::string m_routing; //!< "srv6" or "ecmp"
+    uint32_t m_tiers;      //!< 2 or 3
+    uint32_t m_pods;       //!< pods (3 tiers)
+    uint32_t m_nT2;        //!< T2s per plane (3 tiers)
+    Time m_detection;      //!< ECMP: local failure detection delay
+    Time m_reconvergence;  //!< ECMP: further delay before remote switches reroute
 
+    ObjectFactory m_queueFactory;                            //!< switch port queues
     bool m_built;                                            //!< Build() done
     NodeContainer m_hosts;                                   //!< hosts
     NodeContainer m_switchNodes;                             //!< all switches

@@ -47,7 +47,7 @@ MrcTrimmingQueue::GetTypeId()
               .AddConstructor<MrcTrimmingQueue>()
               .AddAttribute("DataLimit",
                             "Data class limit in bytes (IPv6 header included)",
-                            UintegerValue(1000000),
+                            UintegerValue(512000),
                             MakeUintegerAccessor(&MrcTrimmingQueue::m_dataLimit),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("ControlLimit",

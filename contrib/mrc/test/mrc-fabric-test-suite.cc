@@ -112,10 +112,10 @@ MakeFabric(uint32_t planes, uint32_t hostsPerT0, uint32_t t0, uint32_t t1, bool 
     f->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
     f->SetAttribute("T0sPerPlane", UintegerValue(t0));
     f->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    f->SetAttribute("TrimEnabled", BooleanValue(trim));
-    f->SetAttribute("DataQueueBytes", UintegerValue(50000));
-    f->SetAttribute("EcnMinBytes", UintegerValue(10000));
-    f->SetAttribute("EcnMaxBytes", UintegerValue(30000));
+    f->SetQueueAttribute("TrimEnabled", BooleanValue(trim));
+    f->SetQueueAttribute("DataLimit", UintegerValue(50000));
+    f->SetQueueAttribute("EcnMinBytes", UintegerValue(10000));
+    f->SetQueueAttribute("EcnMaxBytes", UintegerValue(30000));
     f->Build();
     f->AssignStreams(1);
     return f;
@@ -555,8 +555,7 @@ private:
                               {"T0sPerPlane", 0, "T0sPerPlane"},
                               {"T1sPerPlane", 0, "T1sPerPlane"},
                               {"SwitchRadix", 5, "SwitchRadix"},
-                              {"BlockBits", 40, "BlockBits"},
-                              {"DataQueueBytes", 100, "DataQueueBytes"}};
+                              {"BlockBits", 40, "BlockBits"}};
         for (const auto& c : cases)
         {
             Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
@@ -571,6 +570,41 @@ private:
         Ptr<MrcClosHelper> ok = CreateObject<MrcClosHelper>();
         ok->SetAttribute("SwitchRadix", UintegerValue(6));
         NS_TEST_ASSERT_MSG_EQ(ok->Validate(), "", "a valid fabric passes");
+        Ptr<MrcClosHelper> small = CreateObject<MrcClosHelper>();
+        small->SetQueueAttribute("DataLimit", UintegerValue(100));
+        NS_TEST_ASSERT_MSG_NE(small->Validate().find("DataLimit must be at least 9100"),
+                              std::string::npos,
+                              small->Validate());
+
+        // Queue attributes come from the factory: ns-3's defaults (Config::SetDefault,
+        // --ns3::MrcTrimmingQueue::X=...) apply unless the helper is told otherwise.
+        Config::SetDefault("ns3::MrcTrimmingQueue::EcnMinBytes", UintegerValue(12345));
+        Config::SetDefault("ns3::MrcTrimmingQueue::EcnMaxBytes", UintegerValue(54321));
+        Ptr<MrcClosHelper> d = CreateObject<MrcClosHelper>();
+        d->SetAttribute("HostsPerT0", UintegerValue(2));
+        d->SetAttribute("T0sPerPlane", UintegerValue(2));
+        d->SetAttribute("T1sPerPlane", UintegerValue(2));
+        d->SetQueueAttribute("EcnMaxBytes", UintegerValue(60000));
+        d->Build();
+        Config::SetDefault("ns3::MrcTrimmingQueue::EcnMinBytes", UintegerValue(100000));
+        Config::SetDefault("ns3::MrcTrimmingQueue::EcnMaxBytes", UintegerValue(400000));
+        uint32_t checked = 0;
+        for (uint32_t i = 0; i < d->GetT0(0, 0)->GetNPorts(); ++i)
+        {
+            Ptr<MrcTrimmingQueue> q = d->GetT0(0, 0)->GetPort(i)->GetQueue();
+            UintegerValue lo;
+            UintegerValue hi;
+            BooleanValue last;
+            q->GetAttribute("EcnMinBytes", lo);
+            q->GetAttribute("EcnMaxBytes", hi);
+            q->GetAttribute("LastHop", last);
+            NS_TEST_ASSERT_MSG_EQ(
+                lo.Get(), 12345u, "the Config default applies (port " << i << ")");
+            NS_TEST_ASSERT_MSG_EQ(hi.Get(), 60000u, "SetQueueAttribute wins over it");
+            checked += last.Get() ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(checked, 2u, "the two host-facing ports are last-hop queues");
+        Simulator::Destroy();
     }
 };
 

@@ -122,15 +122,8 @@ public:
 private:
     void DoRun() override
     {
-        Net n = MakeNet(1,
-                        1,
-                        7,
-                        2,
-                        "ns3::MrcAdaptiveSpray",
-                        16,
-                        1,
-                        {{"RetryLimit", 1}},
-                        {{"DataQueueBytes", 9100}});
+        Net n = MakeNet(
+            1, 1, 7, 2, "ns3::MrcAdaptiveSpray", 16, 1, {{"RetryLimit", 1}}, {{"DataLimit", 9100}});
         std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
         std::vector<TxLog> logs(6);
         for (uint32_t s = 1; s <= 6; ++s)

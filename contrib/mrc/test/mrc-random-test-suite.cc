@@ -419,7 +419,7 @@ private:
         std::map<std::string, uint32_t> fabricAttrs;
         if (s.dataQueueBytes > 0)
         {
-            fabricAttrs["DataQueueBytes"] = s.dataQueueBytes;
+            fabricAttrs["DataLimit"] = s.dataQueueBytes;
         }
         mrctest::Net n = mrctest::MakeNet(
             s.planes, s.hostsPerT0, s.t0, s.t1, s.selector, s.evs, 1, {}, fabricAttrs);

@@ -14,6 +14,7 @@
 #include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-stack-helper.h"
+#include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -71,7 +72,16 @@ MakeNet(uint32_t planes,
     n.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
     for (const auto& kv : fabricAttrs)
     {
-        n.fabric->SetAttribute(kv.first, UintegerValue(kv.second));
+        // The switch ports' queue attributes (DataLimit, ...) go to the queue factory.
+        TypeId::AttributeInformation info;
+        if (MrcTrimmingQueue::GetTypeId().LookupAttributeByName(kv.first, &info))
+        {
+            n.fabric->SetQueueAttribute(kv.first, UintegerValue(kv.second));
+        }
+        else
+        {
+            n.fabric->SetAttribute(kv.first, UintegerValue(kv.second));
+        }
     }
     n.fabric->Build();
     n.stack.SetPathSelector(selector, "EvSetSize", UintegerValue(evs));
