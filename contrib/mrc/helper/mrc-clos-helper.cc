@@ -242,7 +242,8 @@ Time
 MrcClosHelper::GetBaseRtt(uint32_t packetBytes) const
 {
     const Time data = m_linkRate.CalculateBytesTxTime(packetBytes);
-    const Time ctrl = m_linkRate.CalculateBytesTxTime(40 + 76);
+    const Time ctrl
+        = m_linkRate.CalculateBytesTxTime(MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE);
     const int64_t links = m_tiers == 3 ? 6 : 4; // one way, hosts in different pods / T0s
     return 2 * links * m_linkDelay + 2 * (links - 1) * m_switchLatency + links * data
          + links * ctrl;
@@ -653,13 +654,11 @@ MrcClosHelper::SendRawPacket(uint32_t src, const MrcPath& path, uint32_t bytes, 
     {
         p = Create<Packet>(bytes);
     }
-    MrcIpv6Fields h;
-    h.SetSource(GetHostAddress(src, path.plane));
-    h.SetDestination(path.carrier.GetAddress());
-    h.SetNextHeader(17);
-    h.SetHopLimit(64);
-    h.SetPayloadLength(static_cast<uint16_t>(bytes));
-    h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, ecn));
+    MrcIpv6Fields h(GetHostAddress(src, path.plane),
+                    path.carrier.GetAddress(),
+                    0,
+                    MrcDscp::TrafficClass(MrcDscp::DATA, ecn),
+                    static_cast<uint16_t>(bytes));
     GetHostPort(src, path.plane)->SendFrame(p, h);
     return p;
 }

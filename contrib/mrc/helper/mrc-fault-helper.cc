@@ -4,6 +4,8 @@
 
 #include "mrc-fault-helper.h"
 
+#include "mrc-text.h"
+
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -49,50 +51,6 @@ ParseIndexed(const std::string& s, const std::string& prefix, uint32_t& out)
     }
     out = static_cast<uint32_t>(v);
     return true;
-}
-
-/**
- * Split on a character.
- * @param s text
- * @param c separator
- * @return the fields
- */
-std::vector<std::string>
-Split(const std::string& s, char c)
-{
-    std::vector<std::string> out;
-    std::string cur;
-    for (char ch : s)
-    {
-        if (ch == c)
-        {
-            out.push_back(cur);
-            cur.clear();
-        }
-        else
-        {
-            cur += ch;
-        }
-    }
-    out.push_back(cur);
-    return out;
-}
-
-/**
- * Trim spaces.
- * @param s text
- * @return trimmed text
- */
-std::string
-Trim(const std::string& s)
-{
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos)
-    {
-        return "";
-    }
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
 }
 
 /**
@@ -213,7 +171,7 @@ bool
 MrcFaultHelper::Resolve(const std::string& name, Target& t, std::string& error) const
 {
     NS_ABORT_MSG_IF(m_fabric == nullptr, "MrcFaultHelper: SetFabric() first");
-    const auto parts = Split(name, '/');
+    const auto parts = MrcText::Split(name, '/');
     uint32_t a = 0;
     uint32_t b = 0;
     uint32_t c = 0;
@@ -465,14 +423,14 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         {
             line = line.substr(0, hash);
         }
-        if (Trim(line).empty())
+        if (MrcText::Trim(line).empty())
         {
             continue;
         }
-        auto f = Split(line, ',');
+        auto f = MrcText::Split(line, ',');
         for (auto& x : f)
         {
-            x = Trim(x);
+            x = MrcText::Trim(x);
         }
         if (!header)
         {
@@ -735,20 +693,6 @@ const std::vector<MrcFaultEvent>&
 MrcFaultHelper::GetEvents() const
 {
     return m_events;
-}
-
-void
-MrcFaultHelper::WriteEventsCsv(std::ostream& os, const std::string& scheme, bool header) const
-{
-    if (header)
-    {
-        os << "scheme,time_us,kind,target,state,detail\n";
-    }
-    for (const auto& e : m_events)
-    {
-        os << scheme << "," << e.time.GetNanoSeconds() / 1000.0 << "," << e.kind << "," << e.target
-           << "," << e.state << ",\n";
-    }
 }
 
 int64_t

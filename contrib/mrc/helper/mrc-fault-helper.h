@@ -151,13 +151,6 @@ public:
 
     /** @return every fault event so far */
     const std::vector<MrcFaultEvent>& GetEvents() const;
-    /**
-     * Write the events as CSV rows (scheme,time_us,kind,target,state,detail).
-     * @param os the stream
-     * @param scheme the scheme column
-     * @param header also write the header row
-     */
-    void WriteEventsCsv(std::ostream& os, const std::string& scheme, bool header) const;
 
     /**
      * Assign random streams to the flap processes.

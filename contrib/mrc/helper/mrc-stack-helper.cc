@@ -88,7 +88,8 @@ MrcStackHelper::Install(Ptr<MrcClosHelper> fabric)
     m_fabric = fabric;
     UintegerValue payload;
     m_qpFactory.Create<MrcQueuePair>()->GetAttribute("PayloadSize", payload);
-    const Time baseRtt = fabric->GetBaseRtt(40 + MrcHeader::SIZE + payload.Get());
+    const Time baseRtt
+        = fabric->GetBaseRtt(MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE + payload.Get());
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
     {
         Ptr<MrcL4Protocol> l4 = CreateObject<MrcL4Protocol>();

@@ -5,6 +5,7 @@
 #include "mrc-workload-file.h"
 
 #include "mrc-stack-helper.h"
+#include "mrc-text.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -408,44 +409,6 @@ ReadText(const std::string& path, std::string& text)
 }
 
 /**
- * @param s a string
- * @return it without leading and trailing blanks
- */
-std::string
-Trim(const std::string& s)
-{
-    const std::size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos)
-    {
-        return "";
-    }
-    const std::size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
-
-/**
- * @param s a string
- * @param sep a separator
- * @return its fields
- */
-std::vector<std::string>
-Split(const std::string& s, char sep)
-{
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (true)
-    {
-        const std::size_t e = s.find(sep, start);
-        out.push_back(s.substr(start, e == std::string::npos ? std::string::npos : e - start));
-        if (e == std::string::npos)
-        {
-            return out;
-        }
-        start = e + 1;
-    }
-}
-
-/**
  * Parse an unsigned decimal integer.
  * @param s the text (trimmed)
  * @param lo smallest accepted
@@ -827,7 +790,7 @@ MrcWorkloadFile::ParseTransferList(const std::string& text,
                                    std::string& error)
 {
     list = MrcTransferList();
-    const std::vector<std::string> lines = Split(text, '\n');
+    const std::vector<std::string> lines = MrcText::Split(text, '\n');
     bool header = false;
     bool hasDeps = true;
     std::vector<uint32_t> stepOf; // per row id
@@ -836,16 +799,16 @@ MrcWorkloadFile::ParseTransferList(const std::string& text,
     uint32_t nRanks = 0;
     for (std::size_t ln = 0; ln < lines.size(); ++ln)
     {
-        const std::string line = Trim(lines[ln]);
+        const std::string line = MrcText::Trim(lines[ln]);
         if (line.empty() || line[0] == '#')
         {
             continue;
         }
         const std::string at = "line " + std::to_string(ln + 1) + ": ";
-        std::vector<std::string> f = Split(line, ',');
+        std::vector<std::string> f = MrcText::Split(line, ',');
         for (auto& x : f)
         {
-            x = Trim(x);
+            x = MrcText::Trim(x);
         }
         if (!header)
         {
@@ -905,9 +868,9 @@ MrcWorkloadFile::ParseTransferList(const std::string& text,
             row, static_cast<uint32_t>(src), static_cast<uint32_t>(dst), bytes, 0, 0, 0, {}};
         if (f.size() == 5 && !f[4].empty())
         {
-            for (std::string d : Split(f[4], ';'))
+            for (std::string d : MrcText::Split(f[4], ';'))
             {
-                d = Trim(d);
+                d = MrcText::Trim(d);
                 uint64_t dep = 0;
                 if (!ParseUint(d, 0, MAX_MESSAGE, dep) || dep >= row)
                 {

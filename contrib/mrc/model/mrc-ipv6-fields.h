@@ -29,6 +29,9 @@ namespace ns3
  */
 struct MrcIpv6Fields
 {
+    /** Bytes of the IPv6 fixed header every frame carries (counted in queue and wire sizes). */
+    static constexpr uint32_t HEADER_BYTES = 40;
+
     uint8_t dst[16];        //!< destination address (the uSID carrier on MRC's fabric)
     uint8_t src[16];        //!< source address
     uint32_t flowLabel;     //!< flow label (the EV, or the ECMP hash input)
@@ -46,6 +49,29 @@ struct MrcIpv6Fields
         , hopLimit(64)
         , nextHeader(17)
     {
+    }
+
+    /**
+     * The header of a frame a host sends: next header 17 (UDP, the L4 protocol's number), hop
+     * limit 64.
+     * @param source source address
+     * @param destination destination address
+     * @param label flow label
+     * @param tc traffic class (DSCP and ECN)
+     * @param payload payload length, bytes
+     */
+    MrcIpv6Fields(const Ipv6Address& source,
+                  const Ipv6Address& destination,
+                  uint32_t label,
+                  uint8_t tc,
+                  uint16_t payload)
+        : MrcIpv6Fields()
+    {
+        SetSource(source);
+        SetDestination(destination);
+        flowLabel = label;
+        trafficClass = tc;
+        payloadLength = payload;
     }
 
     /**

@@ -220,14 +220,8 @@ void
 MrcL4Protocol::SendPacket(
     uint32_t plane, const Ipv6Address& dst, uint32_t flowLabel, uint8_t tc, Ptr<Packet> packet)
 {
-    MrcIpv6Fields h;
-    h.SetSource(m_addresses[plane]);
-    h.SetDestination(dst);
-    h.SetNextHeader(17);
-    h.SetHopLimit(64);
-    h.SetFlowLabel(flowLabel);
-    h.SetTrafficClass(tc);
-    h.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
+    MrcIpv6Fields h(
+        m_addresses[plane], dst, flowLabel, tc, static_cast<uint16_t>(packet->GetSize()));
     m_ports[plane]->SendFrame(packet, h);
 }
 

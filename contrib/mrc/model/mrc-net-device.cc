@@ -20,7 +20,6 @@ NS_OBJECT_ENSURE_REGISTERED(MrcNetDevice);
 
 namespace
 {
-constexpr uint32_t IPV6_HEADER_BYTES = 40;  //!< IPv6 fixed header
 constexpr uint16_t IPV6_ETHERTYPE = 0x86DD; //!< protocol number for IPv6
 } // namespace
 
@@ -224,7 +223,7 @@ MrcNetDevice::SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingr
 void
 MrcNetDevice::StartTransmission(Ptr<Packet> packet, const MrcIpv6Fields& header)
 {
-    const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
+    const uint32_t bytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
     // Round to the nearest nanosecond when that is the Time resolution (the default).
     const Time txTime = PicoSeconds(m_psPerByte * bytes + m_psRounding);
     m_busyUntil = Simulator::Now() + txTime;

@@ -494,8 +494,8 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     const uint64_t rate = m_cc->GetPacingRate();
     if (rate > 0)
     {
-        const Time gap = NanoSeconds(
-            static_cast<int64_t>(double(p.len + MrcHeader::SIZE + 40) * 8e9 / double(rate)));
+        const Time gap = NanoSeconds(static_cast<int64_t>(
+            double(p.len + MrcHeader::SIZE + MrcIpv6Fields::HEADER_BYTES) * 8e9 / double(rate)));
         m_nextSendTime = std::max(m_nextSendTime, Simulator::Now()) + gap;
     }
     m_cc->OnSent(p.len);

@@ -432,7 +432,7 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, MrcIpv6Fie
         return;
     }
     if (m_pfc && MrcDscp::Dscp(header.GetTrafficClass()) == MrcDscp::DATA
-        && m_ingressBytes[inPort] + packet->GetSize() + MrcTrimmingQueue::IPV6_HEADER_BYTES
+        && m_ingressBytes[inPort] + packet->GetSize() + MrcIpv6Fields::HEADER_BYTES
                > m_limit[inPort])
     {
         Drop(packet, PFC_HEADROOM);

@@ -143,7 +143,7 @@ MrcTrimmingQueue::Outcome
 MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress)
 {
     ++m_arrivals;
-    const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
+    const uint32_t bytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
     const uint8_t tc = header.GetTrafficClass();
     if (MrcDscp::Dscp(tc) != MrcDscp::DATA)
     {
@@ -208,7 +208,7 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t in
     {
         packet->RemoveAtEnd(packet->GetSize() - m_trimSize);
     }
-    const uint32_t trimmedBytes = packet->GetSize() + IPV6_HEADER_BYTES;
+    const uint32_t trimmedBytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
     if (m_controlBytes + trimmedBytes > m_controlLimit)
     {
         Drop(packet, TRIMMED_OVERFLOW);
@@ -245,7 +245,7 @@ MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, MrcIpv6Fields& header, bool dataA
     header = item.header;
     const uint16_t ingress = item.ingress;
     q->Pop();
-    const uint32_t bytes = packet->GetSize() + IPV6_HEADER_BYTES;
+    const uint32_t bytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
     if (q == &m_control)
     {
         m_controlBytes -= bytes;
@@ -290,8 +290,8 @@ MrcTrimmingQueue::FlushData(DropReason reason)
         {
             if (item.ingress != NO_INGRESS)
             {
-                m_ingressOwner->IngressRelease(item.ingress,
-                                               item.packet->GetSize() + IPV6_HEADER_BYTES);
+                m_ingressOwner->IngressRelease(
+                    item.ingress, item.packet->GetSize() + MrcIpv6Fields::HEADER_BYTES);
             }
             Drop(item.packet, reason);
         });

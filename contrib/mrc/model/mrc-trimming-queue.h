@@ -63,9 +63,6 @@ public:
 
     /** Ingress port of a frame that did not come from a switch port (host sends). */
     static constexpr uint16_t NO_INGRESS = 0xffff;
-    /** IPv6 fixed header size, counted in every queue size (and in PFC ingress charges). */
-    static constexpr uint32_t IPV6_HEADER_BYTES = 40;
-
     /**
      * @param reason a DropReason
      * @return its name
