@@ -142,7 +142,6 @@ MrcSwitchNetDevice::MrcSwitchNetDevice()
     , m_received(0)
     , m_forwarded(0)
 {
-    m_dropped.fill(0);
     SetLocatorBlock(Ipv6Address("fcbb:bbbb::"), 32);
 }
 
@@ -413,13 +412,6 @@ Time
 MrcSwitchNetDevice::GetLatency() const
 {
     return m_latency;
-}
-
-void
-MrcSwitchNetDevice::Drop(Ptr<const Packet> packet, DropReason reason)
-{
-    ++m_dropped[reason];
-    m_dropTrace(packet, reason);
 }
 
 void
@@ -707,23 +699,6 @@ uint64_t
 MrcSwitchNetDevice::GetForwarded() const
 {
     return m_forwarded;
-}
-
-uint64_t
-MrcSwitchNetDevice::GetDropped(DropReason reason) const
-{
-    return m_dropped[reason];
-}
-
-uint64_t
-MrcSwitchNetDevice::GetDroppedTotal() const
-{
-    uint64_t s = 0;
-    for (auto d : m_dropped)
-    {
-        s += d;
-    }
-    return s;
 }
 
 void

@@ -5,6 +5,7 @@
 #ifndef MRC_SWITCH_NET_DEVICE_H
 #define MRC_SWITCH_NET_DEVICE_H
 
+#include "mrc-drop-accounting.h"
 #include "mrc-frame-receiver.h"
 
 #include "ns3/event-id.h"
@@ -53,9 +54,13 @@ class MrcNetDevice;
  * headroom above XOFF absorbs what is already on the cable. A frame that would overflow the
  * headroom is dropped (PFC_HEADROOM) and means the thresholds are wrong.
  */
+/** Drop reasons of MrcSwitchNetDevice (MrcSwitchNetDevice::DROP_REASON_COUNT). */
+constexpr std::size_t MRC_SWITCH_DROP_REASONS = 9;
+
 class MrcSwitchNetDevice
     : public NetDevice
     , public MrcFrameReceiver
+    , public MrcDropAccounting<MRC_SWITCH_DROP_REASONS>
 {
 public:
     /** Why the switch itself dropped a packet. */
@@ -72,6 +77,7 @@ public:
         PFC_HEADROOM,     //!< PFC: the ingress port's headroom overflowed (misconfiguration)
         DROP_REASON_COUNT //!< number of reasons
     };
+    static_assert(DROP_REASON_COUNT == MRC_SWITCH_DROP_REASONS, "one counter per reason");
 
     /** Marks a table slot without a route. */
     static constexpr uint16_t NO_PORT = 0xffff;
@@ -229,13 +235,6 @@ public:
     uint64_t GetReceived() const;
     /** @return packets handed to an egress port */
     uint64_t GetForwarded() const;
-    /**
-     * @param reason a DropReason
-     * @return packets dropped for it
-     */
-    uint64_t GetDropped(DropReason reason) const;
-    /** @return packets dropped, all switch reasons */
-    uint64_t GetDroppedTotal() const;
 
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
@@ -275,12 +274,6 @@ private:
     void DoInitialize() override;
     void DoDispose() override;
     /**
-     * Count and trace a drop.
-     * @param packet the packet
-     * @param reason the reason
-     */
-    void Drop(Ptr<const Packet> packet, DropReason reason);
-    /**
      * Forward by destination with ECMP.
      * @param inPort ingress port
      * @param packet payload
@@ -317,43 +310,41 @@ private:
     /** @return the forwarding latency */
     Time GetLatency() const;
 
-    Ptr<Node> m_node;                                  //!< owner
-    std::vector<Ptr<MrcNetDevice>> m_ports;            //!< ports
-    std::vector<uint16_t> m_table;                     //!< uSID -> port, NO_PORT where none
-    uint16_t m_usid;                                   //!< own uSID
-    uint8_t m_block[16];                               //!< locator block bytes
-    uint32_t m_blockBytes;                             //!< locator block length, bytes
-    bool m_frozen;                                     //!< table frozen (simulation started)
-    bool m_blackhole;                                  //!< silently dropping everything
-    bool m_ecmp;                                       //!< destination-based ECMP mode
-    uint32_t m_hashSeed;                               //!< ECMP hash seed (per switch)
-    std::vector<uint32_t> m_hostGroup;                 //!< ECMP: host id -> group
-    std::vector<std::vector<uint16_t>> m_groups;       //!< ECMP: next-hop groups (members)
-    std::vector<std::vector<uint8_t>> m_groupMask;     //!< ECMP: member in the route now
-    std::vector<uint32_t> m_baseHostGroup;             //!< ECMP: first routes (resilient)
-    std::vector<std::vector<uint16_t>> m_baseGroups;   //!< ECMP: first groups (resilient)
-    bool m_resilient;                                  //!< resilient (true) or modulo hashing
-    bool m_pfc;                                        //!< PfcEnabled attribute
-    uint32_t m_pfcXoffAttr;                            //!< PfcXoffBytes attribute (0: auto)
-    uint32_t m_pfcXonAttr;                             //!< PfcXonBytes attribute (0: auto)
-    uint32_t m_pfcHeadroomAttr;                        //!< PfcHeadroomBytes attribute (0: auto)
-    uint16_t m_pfcQuanta;                              //!< PfcQuanta attribute
-    std::vector<uint32_t> m_ingressBytes;              //!< PFC: charge per ingress port
-    std::vector<uint32_t> m_maxIngressBytes;           //!< PFC: high-water mark per port
-    std::vector<uint32_t> m_xoff;                      //!< PFC: XOFF per port
-    std::vector<uint32_t> m_xon;                       //!< PFC: XON per port
-    std::vector<uint32_t> m_limit;                     //!< PFC: XOFF + headroom per port
-    std::vector<uint8_t> m_pauseOn;                    //!< PFC: XOFF sent, XON not yet
-    std::vector<EventId> m_refresh;                    //!< PFC: XOFF refresh timers
-    std::vector<uint8_t> m_portUsable;                 //!< ECMP: local detection state
-    Time m_latency;                                    //!< forwarding latency
-    uint32_t m_ifIndex;                                //!< interface index
-    Mac48Address m_address;                            //!< nominal address
-    uint64_t m_received;                               //!< packets received
-    uint64_t m_forwarded;                              //!< packets forwarded
-    std::array<uint64_t, DROP_REASON_COUNT> m_dropped; //!< drops per reason
+    Ptr<Node> m_node;                                //!< owner
+    std::vector<Ptr<MrcNetDevice>> m_ports;          //!< ports
+    std::vector<uint16_t> m_table;                   //!< uSID -> port, NO_PORT where none
+    uint16_t m_usid;                                 //!< own uSID
+    uint8_t m_block[16];                             //!< locator block bytes
+    uint32_t m_blockBytes;                           //!< locator block length, bytes
+    bool m_frozen;                                   //!< table frozen (simulation started)
+    bool m_blackhole;                                //!< silently dropping everything
+    bool m_ecmp;                                     //!< destination-based ECMP mode
+    uint32_t m_hashSeed;                             //!< ECMP hash seed (per switch)
+    std::vector<uint32_t> m_hostGroup;               //!< ECMP: host id -> group
+    std::vector<std::vector<uint16_t>> m_groups;     //!< ECMP: next-hop groups (members)
+    std::vector<std::vector<uint8_t>> m_groupMask;   //!< ECMP: member in the route now
+    std::vector<uint32_t> m_baseHostGroup;           //!< ECMP: first routes (resilient)
+    std::vector<std::vector<uint16_t>> m_baseGroups; //!< ECMP: first groups (resilient)
+    bool m_resilient;                                //!< resilient (true) or modulo hashing
+    bool m_pfc;                                      //!< PfcEnabled attribute
+    uint32_t m_pfcXoffAttr;                          //!< PfcXoffBytes attribute (0: auto)
+    uint32_t m_pfcXonAttr;                           //!< PfcXonBytes attribute (0: auto)
+    uint32_t m_pfcHeadroomAttr;                      //!< PfcHeadroomBytes attribute (0: auto)
+    uint16_t m_pfcQuanta;                            //!< PfcQuanta attribute
+    std::vector<uint32_t> m_ingressBytes;            //!< PFC: charge per ingress port
+    std::vector<uint32_t> m_maxIngressBytes;         //!< PFC: high-water mark per port
+    std::vector<uint32_t> m_xoff;                    //!< PFC: XOFF per port
+    std::vector<uint32_t> m_xon;                     //!< PFC: XON per port
+    std::vector<uint32_t> m_limit;                   //!< PFC: XOFF + headroom per port
+    std::vector<uint8_t> m_pauseOn;                  //!< PFC: XOFF sent, XON not yet
+    std::vector<EventId> m_refresh;                  //!< PFC: XOFF refresh timers
+    std::vector<uint8_t> m_portUsable;               //!< ECMP: local detection state
+    Time m_latency;                                  //!< forwarding latency
+    uint32_t m_ifIndex;                              //!< interface index
+    Mac48Address m_address;                          //!< nominal address
+    uint64_t m_received;                             //!< packets received
+    uint64_t m_forwarded;                            //!< packets forwarded
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< forwarded
-    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;              //!< dropped
 };
 
 } // namespace ns3

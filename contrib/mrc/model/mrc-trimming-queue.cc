@@ -124,7 +124,6 @@ MrcTrimmingQueue::MrcTrimmingQueue()
     , m_marked(0)
     , m_dequeued(0)
 {
-    m_dropped.fill(0);
     m_uniform = CreateObject<UniformRandomVariable>();
 }
 
@@ -345,13 +344,6 @@ MrcTrimmingQueue::CountExternalDrop(Ptr<const Packet> packet, DropReason reason)
     Drop(packet, reason);
 }
 
-void
-MrcTrimmingQueue::Drop(Ptr<const Packet> packet, DropReason reason)
-{
-    ++m_dropped[reason];
-    m_dropTrace(packet, reason);
-}
-
 uint64_t
 MrcTrimmingQueue::GetArrivals() const
 {
@@ -374,23 +366,6 @@ uint64_t
 MrcTrimmingQueue::GetMarked() const
 {
     return m_marked;
-}
-
-uint64_t
-MrcTrimmingQueue::GetDropped(DropReason reason) const
-{
-    return m_dropped[reason];
-}
-
-uint64_t
-MrcTrimmingQueue::GetDroppedTotal() const
-{
-    uint64_t s = 0;
-    for (auto d : m_dropped)
-    {
-        s += d;
-    }
-    return s;
 }
 
 uint64_t

@@ -5,6 +5,7 @@
 #ifndef MRC_TRIMMING_QUEUE_H
 #define MRC_TRIMMING_QUEUE_H
 
+#include "mrc-drop-accounting.h"
 #include "mrc-frame-receiver.h"
 #include "mrc-ipv6-fields.h"
 
@@ -39,7 +40,12 @@ namespace ns3
  * refused by a down link (CountExternalDrop) counts as an arrival dropped with LINK_DOWN.
  * Sizes count the 40-byte IPv6 header.
  */
-class MrcTrimmingQueue : public Object
+/** Drop reasons of MrcTrimmingQueue (MrcTrimmingQueue::DROP_REASON_COUNT). */
+constexpr std::size_t MRC_QUEUE_DROP_REASONS = 5;
+
+class MrcTrimmingQueue
+    : public Object
+    , public MrcDropAccounting<MRC_QUEUE_DROP_REASONS>
 {
 public:
     /** Why a packet was dropped. */
@@ -52,6 +58,7 @@ public:
         PFC_WATCHDOG,      //!< data dropped by the PFC watchdog (a port paused too long)
         DROP_REASON_COUNT  //!< number of reasons
     };
+    static_assert(DROP_REASON_COUNT == MRC_QUEUE_DROP_REASONS, "one counter per reason");
 
     /** The outcome of Enqueue. */
     enum Outcome : uint8_t
@@ -151,13 +158,6 @@ public:
     uint64_t GetTrimmed() const;
     /** @return packets ECN-marked */
     uint64_t GetMarked() const;
-    /**
-     * @param reason a DropReason
-     * @return packets dropped for that reason
-     */
-    uint64_t GetDropped(DropReason reason) const;
-    /** @return packets dropped, all reasons */
-    uint64_t GetDroppedTotal() const;
     /** @return packets dequeued (sent) */
     uint64_t GetDequeued() const;
     /** @return packets queued now, both classes */
@@ -243,13 +243,6 @@ private:
         std::size_t m_size = 0;    //!< items held
     };
 
-    /**
-     * Drop a packet: count and trace.
-     * @param packet the packet
-     * @param reason the reason
-     */
-    void Drop(Ptr<const Packet> packet, DropReason reason);
-
     // attributes
     uint32_t m_dataLimit;                 //!< data class limit, bytes
     uint32_t m_controlLimit;              //!< control class limit, bytes
@@ -269,18 +262,16 @@ private:
     uint32_t m_controlBytes; //!< control backlog
     uint32_t m_maxDataBytes; //!< data backlog high-water mark
 
-    uint64_t m_arrivals;                               //!< offered
-    uint64_t m_enqueued;                               //!< queued intact
-    uint64_t m_trimmed;                                //!< trimmed
-    uint64_t m_marked;                                 //!< ECN-marked
-    uint64_t m_dequeued;                               //!< sent
-    std::array<uint64_t, DROP_REASON_COUNT> m_dropped; //!< drops per reason
+    uint64_t m_arrivals; //!< offered
+    uint64_t m_enqueued; //!< queued intact
+    uint64_t m_trimmed;  //!< trimmed
+    uint64_t m_marked;   //!< ECN-marked
+    uint64_t m_dequeued; //!< sent
 
-    TracedCallback<Ptr<const Packet>> m_enqueueTrace;        //!< queued intact
-    TracedCallback<Ptr<const Packet>, bool> m_trimTrace;     //!< trimmed (last hop?)
-    TracedCallback<Ptr<const Packet>> m_markTrace;           //!< ECN-marked
-    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< dropped (reason)
-    TracedCallback<Ptr<const Packet>> m_dequeueTrace;        //!< sent
+    TracedCallback<Ptr<const Packet>> m_enqueueTrace;    //!< queued intact
+    TracedCallback<Ptr<const Packet>, bool> m_trimTrace; //!< trimmed (last hop?)
+    TracedCallback<Ptr<const Packet>> m_markTrace;       //!< ECN-marked
+    TracedCallback<Ptr<const Packet>> m_dequeueTrace;    //!< sent
 };
 
 } // namespace ns3

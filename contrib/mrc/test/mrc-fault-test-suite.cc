@@ -226,6 +226,13 @@ public:
 
 private:
     /**
+     * Queue drop trace sink (the test only checks that it connects).
+     * @param p packet
+     * @param reason reason
+     */
+    void QueueDropped(Ptr<const Packet> /* p */, uint32_t /* reason */) {}
+
+    /**
      * Drop trace sink.
      * @param p packet
      * @param reason reason
@@ -242,8 +249,19 @@ private:
         Ptr<MrcClosHelper> f = Build("ecmp", 1, 1, 2, 2, true, stack);
         for (uint32_t n = 0; n < f->GetSwitches().GetN(); ++n)
         {
-            f->GetSwitches().Get(n)->GetDevice(0)->TraceConnectWithoutContext(
-                "Drop", MakeCallback(&MrcBaselineReconvergenceTestCase::Dropped, this));
+            const bool connected
+                = f->GetSwitches().Get(n)->GetDevice(0)->TraceConnectWithoutContext(
+                    "Drop", MakeCallback(&MrcBaselineReconvergenceTestCase::Dropped, this));
+            NS_TEST_ASSERT_MSG_EQ(connected, true, "the switch's Drop trace source");
+            NS_TEST_ASSERT_MSG_EQ(
+                DynamicCast<MrcSwitchNetDevice>(f->GetSwitches().Get(n)->GetDevice(0))
+                    ->GetPort(0)
+                    ->GetQueue()
+                    ->TraceConnectWithoutContext(
+                        "Drop",
+                        MakeCallback(&MrcBaselineReconvergenceTestCase::QueueDropped, this)),
+                true,
+                "the queue's Drop trace source");
         }
         auto qps = stack.Connect(0, 1);
         const uint16_t port = f->GetT0(0, 0)->GetEcmpEgress(
