@@ -21,6 +21,8 @@
 
 #include "ns3/core-module.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -741,61 +743,26 @@ main(int argc, char* argv[])
     }
     rec->Close();
 
-    std::map<std::string, std::string> params = {
-        {"gpus", std::to_string(prm.gpus)},
-        {"planes", std::to_string(prm.planes)},
-        {"hostsPerT0", std::to_string(prm.hostsPerT0)},
-        {"t1", std::to_string(prm.t1)},
-        {"linkRate", prm.linkRate},
-        {"steps", std::to_string(prm.steps)},
-        {"computeUs", std::to_string(prm.computeUs)},
-        {"jitterUs", std::to_string(prm.jitterUs)},
-        {"bytes", std::to_string(prm.bytes)},
-        {"chunks", std::to_string(prm.chunks)},
-        {"qpsPerPeer", std::to_string(prm.qpsPerPeer)},
-        {"faultFile", prm.faults.file},
-        {"flapTier", prm.faults.tier},
-        {"flapRate", std::to_string(prm.faults.rate)},
-        {"flapPerLink", prm.faults.perLink ? "true" : "false"},
-        {"flapDown", std::to_string(prm.faults.downUs)},
-        {"flapPeriodic", prm.faults.periodic ? "true" : "false"},
-        {"flapStart", std::to_string(prm.faults.startUs)},
-        {"flapStop", std::to_string(prm.faults.stopUs)},
-        {"portLossAtUs", std::to_string(prm.portLossAtUs)},
-        {"portLossUs", std::to_string(prm.portLossUs)},
-        {"portLossHost", std::to_string(prm.portLossHost)},
-        {"rebootAtUs", std::to_string(prm.rebootAtUs)},
-        {"rebootUs", std::to_string(prm.rebootUs)},
-        {"rebootT1", std::to_string(prm.rebootT1)},
-        {"detectionUs", std::to_string(prm.detectionUs)},
-        {"reconvergenceUs", std::to_string(prm.reconvergenceUs)},
-        {"pfc", prm.pfc ? "true" : "false"},
-        {"ecmpHashing", prm.hashing},
-        {"binUs", std::to_string(prm.binUs)},
-        {"schemes", prm.schemes},
-        {"seed", std::to_string(prm.seed)},
-        {"out", prm.out},
-        {"plots", prm.plots ? "true" : "false"},
-        {"overwrite", prm.overwrite ? "true" : "false"},
-        {"reference", prm.reference ? "true" : "false"},
-        {"workload", prm.workload},
-    };
-    std::ostringstream schemes;
-    schemes << "{";
+    const std::map<std::string, std::string> params = cmd.GetValues();
+    nlohmann::ordered_json schemes = nlohmann::ordered_json::object();
     double wall = 0;
-    for (std::size_t i = 0; i < runs.size(); ++i)
+    for (const auto& r : runs)
     {
-        const auto& r = runs[i];
         wall += r.wall;
-        schemes << (i ? "," : "") << "\"" << r.scheme << "\":{\"wall_time_s\":" << r.wall
-                << ",\"events_executed\":" << r.events << ",\"simulated_us\":" << r.simUs
-                << ",\"steps_completed\":" << r.stepsDone << ",\"failed_qps\":" << r.failedQps
-                << ",\"failed_jobs\":" << r.failedJobs << ",\"pfc_pauses\":" << r.pauses
-                << ",\"paused_ms\":" << r.pausedMs << ",\"rto_us\":" << r.rtoUs
-                << ",\"retry_limit\":" << r.retryLimit << ",\"mean_step_port_loss_only_us\":"
-                << (std::isnan(r.refMean) ? std::string("null") : std::to_string(r.refMean)) << "}";
+        schemes[r.scheme] = {{"wall_time_s", r.wall},
+                             {"events_executed", r.events},
+                             {"simulated_us", r.simUs},
+                             {"steps_completed", r.stepsDone},
+                             {"failed_qps", r.failedQps},
+                             {"failed_jobs", r.failedJobs},
+                             {"pfc_pauses", r.pauses},
+                             {"paused_ms", r.pausedMs},
+                             {"rto_us", r.rtoUs},
+                             {"retry_limit", r.retryLimit},
+                             {"mean_step_port_loss_only_us",
+                              std::isnan(r.refMean) ? nlohmann::ordered_json(nullptr)
+                                                    : nlohmann::ordered_json(r.refMean)}};
     }
-    schemes << "}";
     uint64_t events = 0;
     for (const auto& r : runs)
     {
@@ -888,29 +855,31 @@ main(int argc, char* argv[])
     }
     scaling << " compare a fault's absolute cost (stall, bytes resent), not its share of a "
             << "compressed step.";
-    std::ostringstream scalingJson;
-    scalingJson << std::setprecision(6)
-                << "{\"workload_compression\":" << (meanStep > 0 ? 1e6 / meanStep : 0)
-                << ",\"shortest_step_us\":" << meanStep
-                << ",\"flaps\":" << (flaps ? "true" : "false") << ",\"flap_tier\":\""
-                << prm.faults.tier << "\",\"flap_rate_per_s\":" << prm.faults.rate
-                << ",\"flap_rate_per_link\":" << (prm.faults.perLink ? "true" : "false")
-                << ",\"flaps_per_minute_mrc_fabric\":" << perMinute(prm.planes)
-                << ",\"flaps_per_minute_baseline_fabric\":" << perMinute(1)
-                << ",\"fault_stress_factor_per_link\":" << stress
-                << ",\"timers_scaled\":false,\"mrc_rto_us\":" << mrcRto
-                << ",\"mrc_probe_interval_us\":50,\"baseline_rto_us\":" << baseRto
-                << ",\"baseline_retry_limit\":" << baseRetries
-                << ",\"baseline_pfc\":" << (prm.pfc ? "true" : "false")
-                << ",\"baseline_detection_us\":" << prm.detectionUs
-                << ",\"baseline_reconvergence_us\":" << prm.reconvergenceUs << "}";
+    const nlohmann::ordered_json scalingJson
+        = {{"workload_compression", meanStep > 0 ? 1e6 / meanStep : 0},
+           {"shortest_step_us", meanStep},
+           {"flaps", flaps},
+           {"flap_tier", prm.faults.tier},
+           {"flap_rate_per_s", prm.faults.rate},
+           {"flap_rate_per_link", prm.faults.perLink},
+           {"flaps_per_minute_mrc_fabric", perMinute(prm.planes)},
+           {"flaps_per_minute_baseline_fabric", perMinute(1)},
+           {"fault_stress_factor_per_link", stress},
+           {"timers_scaled", false},
+           {"mrc_rto_us", mrcRto},
+           {"mrc_probe_interval_us", 50},
+           {"baseline_rto_us", baseRto},
+           {"baseline_retry_limit", baseRetries},
+           {"baseline_pfc", prm.pfc},
+           {"baseline_detection_us", prm.detectionUs},
+           {"baseline_reconvergence_us", prm.reconvergenceUs}};
     const std::map<std::string, std::string> extra = {
         {"wall_time_s", std::to_string(wall)},
-        {"ns3_version", std::string("\"ns-") + MRC_NS3_VERSION + "\""},
+        {"ns3_version", nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
         {"events_executed", std::to_string(events)},
-        {"schemes", schemes.str()},
-        {"time_scaling", "\"" + scaling.str() + "\""},
-        {"scaling", scalingJson.str()},
+        {"schemes", schemes.dump()},
+        {"time_scaling", nlohmann::ordered_json(scaling.str()).dump()},
+        {"scaling", scalingJson.dump()},
     };
     if (!MrcRecorder::WriteRunJson(
             prm.out, "quickstart", MRC_VERSION, prm.seed, params, extra, err))

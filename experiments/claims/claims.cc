@@ -21,6 +21,8 @@
 
 #include "ns3/core-module.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -288,25 +290,6 @@ Csv(const std::string& s)
         q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     }
     return q + "\"";
-}
-
-/**
- * @param s text
- * @return it escaped for a JSON string
- */
-std::string
-Json(const std::string& s)
-{
-    std::string q;
-    for (char ch : s)
-    {
-        if (ch == '"' || ch == '\\')
-        {
-            q += '\\';
-        }
-        q += ch;
-    }
-    return q;
 }
 
 /**
@@ -607,17 +590,15 @@ main(int argc, char* argv[])
     auto write = [&](double wall)
     {
         const bool complete = reports.size() == selected.size();
-        std::ostringstream claimsJson;
-        claimsJson << "{";
-        for (std::size_t i = 0; i < reports.size(); ++i)
+        nlohmann::ordered_json claimsJson = nlohmann::ordered_json::object();
+        for (const auto& r : reports)
         {
-            claimsJson << (i ? "," : "") << "\"" << reports[i].id << "\":{\"verdict\":\""
-                       << reports[i].Verdict() << "\",\"wall_time_s\":" << reports[i].wall
-                       << ",\"simulations\":" << reports[i].runs << ",\"claim\":\""
-                       << Json(reports[i].claim) << "\",\"baseline\":\""
-                       << Json(reports[i].baselineName) << "\"}";
+            claimsJson[r.id] = {{"verdict", r.Verdict()},
+                                {"wall_time_s", r.wall},
+                                {"simulations", r.runs},
+                                {"claim", r.claim},
+                                {"baseline", r.baselineName}};
         }
-        claimsJson << "}";
         std::string err;
         const bool ok
             = WriteFile(out + "/claims.csv", ClaimsCsv(reports))
@@ -629,20 +610,16 @@ main(int argc, char* argv[])
                   "claims",
                   MRC_VERSION,
                   seed,
-                  {{"claim", which},
-                   {"scale", scaleName},
-                   {"seed", std::to_string(seed)},
-                   {"out", out},
-                   {"plots", plots ? "true" : "false"},
-                   {"overwrite", overwrite ? "true" : "false"}},
+                  cmd.GetValues(),
                   {{"wall_time_s", std::to_string(wall)},
-                   {"ns3_version", std::string("\"ns-") + MRC_NS3_VERSION + "\""},
+                   {"ns3_version",
+                    nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
                    {"simulations", std::to_string(ctx.runs)},
                    {"timers_scaled", "false"},
                    {"complete", complete ? "true" : "false"},
                    {"claims_done", std::to_string(reports.size())},
                    {"claims_planned", std::to_string(selected.size())},
-                   {"claims", claimsJson.str()}},
+                   {"claims", claimsJson.dump()}},
                   err);
         if (!ok)
         {

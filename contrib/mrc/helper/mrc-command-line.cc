@@ -423,4 +423,15 @@ MrcCommandLine::Parse(CommandLine& cmd, int argc, char* argv[])
     return true;
 }
 
+std::map<std::string, std::string>
+MrcCommandLine::GetValues() const
+{
+    std::map<std::string, std::string> out;
+    for (const auto& [name, get] : m_values)
+    {
+        out[name] = get();
+    }
+    return out;
+}
+
 } // namespace ns3

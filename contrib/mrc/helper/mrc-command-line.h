@@ -9,7 +9,10 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <map>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -57,7 +60,20 @@ public:
     {
         CommandLine::AddValue(name, help, value);
         m_kinds.emplace_back(name, KindOf<T>());
+        m_values.emplace_back(name,
+                              [&value]()
+                              {
+                                  return ToText(value);
+                              });
     }
+
+    /**
+     * Every option declared with AddValue and its current value as text (after Parse: what the
+     * run uses), for a results file's metadata: whole numbers in decimal, reals as
+     * std::to_string writes them, booleans as true/false, strings as they are.
+     * @return option name -> value
+     */
+    std::map<std::string, std::string> GetValues() const;
 
     /**
      * Narrow the accepted range of a whole-number option declared with AddValue; Parse then
@@ -224,7 +240,32 @@ private:
      */
     bool CheckValue(const std::string& name, const std::string& value, bool hasValue) const;
 
-    std::vector<std::pair<std::string, KindInfo>> m_kinds; //!< declared values
+    /**
+     * @tparam T a value type
+     * @param v a value
+     * @return it as GetValues writes it
+     */
+    template<typename T>
+    static std::string ToText(const T& v)
+    {
+        if constexpr (std::is_same_v<T, bool>)
+        {
+            return v ? "true" : "false";
+        }
+        else if constexpr (std::is_arithmetic_v<T>)
+        {
+            return std::to_string(v);
+        }
+        else
+        {
+            std::ostringstream os;
+            os << v;
+            return os.str();
+        }
+    }
+
+    std::vector<std::pair<std::string, KindInfo>> m_kinds;                      //!< declared values
+    std::vector<std::pair<std::string, std::function<std::string()>>> m_values; //!< their values
 };
 
 } // namespace ns3
