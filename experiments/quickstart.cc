@@ -72,6 +72,8 @@ struct Params
     bool reference = true;                //!< also run each scheme with the NIC port loss only
     bool withReboot = true;               //!< schedule the T1 reboot (off in reference runs)
     bool plots = true;                    //!< make the PNG plots
+    std::string model = "packet";         //!< packet or fluid
+    std::string collective = "ring";      //!< ring or hierarchical all-reduce
 };
 
 /** What one scheme's run produced, for the table. */
@@ -96,6 +98,7 @@ struct Summary
     uint64_t events = 0;          //!< simulator events
     double simUs = 0;             //!< simulated time
     double refMean = NAN;         //!< mean step of the port-loss-only reference run
+    bool fluid = false;           //!< flow level: no packet counters
 };
 
 /**
@@ -123,7 +126,43 @@ Us(double us)
 }
 
 /**
- * Run one scheme.
+ * Schedule the run's faults: the NIC port loss, the T1 reboot (unless a reference run), the
+ * fault file and the flap process, on either model's fabric.
+ * @param prm parameters
+ * @param baseline the baseline's fabric
+ * @param faults the fault helper, on the fabric
+ * @param err set on failure
+ * @return false on a bad fault option or file
+ */
+bool
+AddFaults(const Params& prm, bool baseline, Ptr<MrcFaultHelper> faults, std::string& err)
+{
+    const std::string scheme = baseline ? "baseline" : "mrc";
+    const uint32_t portPlane = baseline ? 0 : std::min(3u, prm.planes - 1);
+    const uint32_t rebootPlane = baseline ? 0 : std::min(2u, prm.planes - 1);
+    std::ostringstream port;
+    port << "host" << prm.portLossHost << "/plane" << portPlane;
+    std::ostringstream t1;
+    t1 << "plane" << rebootPlane << "/t1-" << prm.rebootT1;
+    if (!faults->Schedule(
+            Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err)
+        || (prm.withReboot
+            && !faults->Schedule(
+                Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err)))
+    {
+        err = "fault setup: " + err;
+        return false;
+    }
+    if (!faults->ApplyOptions(prm.faults, err))
+    {
+        err += " (" + scheme + " fabric)";
+        return false;
+    }
+    return true;
+}
+
+/**
+ * Run one scheme at packet level.
  * @param prm parameters
  * @param baseline run the RoCE-style baseline
  * @param rec the recorder (null: record nothing, as for reference runs)
@@ -194,7 +233,12 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         std::vector<uint32_t> ranks(prm.gpus);
         std::iota(ranks.begin(), ranks.end(), 0);
         job->SetRanks(ranks);
-        job->AddCollective(MrcCollective::RING_ALLREDUCE, prm.bytes, prm.chunks, prm.qpsPerPeer);
+        job->AddCollective(prm.collective == "hierarchical" ? MrcCollective::HIERARCHICAL_ALLREDUCE
+                                                            : MrcCollective::RING_ALLREDUCE,
+                           prm.bytes,
+                           prm.chunks,
+                           prm.qpsPerPeer,
+                           prm.hostsPerT0);
         job->Install(stack);
         job->Start(Time(0));
         jobs.push_back(job);
@@ -222,25 +266,9 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     }
     stream += faults->AssignStreams(stream);
 
-    const uint32_t portPlane = baseline ? 0 : std::min(3u, prm.planes - 1);
-    const uint32_t rebootPlane = baseline ? 0 : std::min(2u, prm.planes - 1);
-    std::ostringstream port;
-    port << "host" << prm.portLossHost << "/plane" << portPlane;
-    std::ostringstream t1;
-    t1 << "plane" << rebootPlane << "/t1-" << prm.rebootT1;
-    if (!faults->Schedule(
-            Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err)
-        || (prm.withReboot
-            && !faults->Schedule(
-                Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err)))
+    if (!AddFaults(prm, baseline, faults, err))
     {
-        *error = "fault setup: " + err;
-        Simulator::Destroy();
-        return s;
-    }
-    if (!faults->ApplyOptions(prm.faults, err))
-    {
-        *error = err + " (" + s.scheme + " fabric)";
+        *error = err;
         Simulator::Destroy();
         return s;
     }
@@ -393,6 +421,222 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     return s;
 }
 
+/**
+ * Run one scheme at flow level (--model=fluid): the same fabric description, workload, fault
+ * schedule and records, with MrcFluidNetwork and MrcFluidJob.
+ * @param prm parameters
+ * @param baseline run the baseline scheme
+ * @param rec the recorder (null: record nothing)
+ * @param dryRun only build and check, then stop
+ * @param error set when a file or parameter is bad
+ * @return the summary
+ */
+Summary
+RunSchemeFluid(
+    const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, std::string* error)
+{
+    Summary s;
+    s.scheme = baseline ? "baseline" : "mrc";
+    s.fluid = true;
+    RngSeedManager::SetSeed(prm.seed);
+    RngSeedManager::SetRun(1);
+    if (!dryRun && rec)
+    {
+        rec->SetScheme(s.scheme);
+    }
+    const auto wallStart = std::chrono::steady_clock::now();
+    Ptr<MrcFluidNetwork> net = CreateObject<MrcFluidNetwork>();
+    const DataRate planeRate(prm.linkRate);
+    net->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
+    net->SetAttribute("T0sPerPlane", UintegerValue(prm.gpus / prm.hostsPerT0));
+    net->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
+    net->SetAttribute("Scheme", StringValue(s.scheme));
+    if (baseline)
+    {
+        net->SetAttribute("Planes", UintegerValue(1));
+        net->SetAttribute("LinkRate", DataRateValue(DataRate(planeRate.GetBitRate() * prm.planes)));
+        net->SetAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
+        net->SetAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
+    }
+    else
+    {
+        net->SetAttribute("Planes", UintegerValue(prm.planes));
+        net->SetAttribute("LinkRate", DataRateValue(planeRate));
+    }
+    net->Build();
+    int64_t stream = 1;
+    stream += net->AssignStreams(stream);
+
+    std::vector<Ptr<MrcFluidJob>> jobs;
+    std::string err;
+    if (prm.workload.empty())
+    {
+        Ptr<MrcFluidJob> job = CreateObject<MrcFluidJob>();
+        job->SetAttribute("Steps", UintegerValue(prm.steps));
+        job->SetAttribute("ComputeTime", TimeValue(Us(prm.computeUs)));
+        job->SetAttribute("ComputeJitter", TimeValue(Us(prm.jitterUs)));
+        std::vector<uint32_t> ranks(prm.gpus);
+        std::iota(ranks.begin(), ranks.end(), 0);
+        job->SetRanks(ranks);
+        job->AddCollective(prm.collective == "hierarchical" ? MrcCollective::HIERARCHICAL_ALLREDUCE
+                                                            : MrcCollective::RING_ALLREDUCE,
+                           prm.bytes,
+                           prm.chunks,
+                           prm.hostsPerT0);
+        job->Install(net);
+        job->Start(Time(0));
+        jobs.push_back(job);
+    }
+    else
+    {
+        std::vector<MrcJobSpec> specs;
+        MrcWorkloadFile wf;
+        wf.AssignStreams(int64_t(1) << 40);
+        if (!MrcWorkloadFile::LoadFile(prm.workload, specs, err)
+            || !wf.CreateFluidJobs(specs, net, jobs, err))
+        {
+            *error = "--workload: " + err;
+            Simulator::Destroy();
+            return s;
+        }
+    }
+    Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
+    faults->SetFabric(net);
+    for (auto& job : jobs)
+    {
+        job->SetAttribute("KeepRecords", BooleanValue(true));
+        stream += job->AssignStreams(stream);
+    }
+    stream += faults->AssignStreams(stream);
+    if (!AddFaults(prm, baseline, faults, err))
+    {
+        *error = err;
+        Simulator::Destroy();
+        return s;
+    }
+    if (dryRun)
+    {
+        Simulator::Destroy();
+        return s;
+    }
+    if (rec)
+    {
+        for (auto& job : jobs)
+        {
+            rec->AttachJob(job);
+        }
+        rec->AttachFaults(faults);
+    }
+    uint32_t remaining = static_cast<uint32_t>(jobs.size());
+    for (auto& job : jobs)
+    {
+        job->TraceConnectWithoutContext(
+            "JobComplete",
+            MakeCallback(+[](uint32_t* left, uint32_t, uint32_t, uint64_t)
+                         {
+                             if (--*left == 0)
+                             {
+                                 Simulator::Stop();
+                             }
+                         })
+                .Bind(&remaining));
+    }
+    const std::string label = (rec ? s.scheme : s.scheme + "-ref") + " fluid";
+    std::cerr << "[" << label << "] " << net->GetNPlanes() << " plane(s), " << net->GetNHosts()
+              << " GPUs, " << net->GetNPlanes() * (net->GetNT0() + net->GetNT1()) << " switches, "
+              << jobs.size() << " job(s)" << std::endl;
+    Ptr<MrcProgress> progress = CreateObject<MrcProgress>();
+    uint64_t stepsPlanned = 0;
+    for (auto& job : jobs)
+    {
+        UintegerValue n;
+        job->GetAttribute("Steps", n);
+        stepsPlanned += n.Get();
+    }
+    progress->SetFraction(MakeBoundCallback(
+                              +[](const std::vector<Ptr<MrcFluidJob>>* js)
+                              {
+                                  double done = 0;
+                                  double total = 0;
+                                  for (const auto& j : *js)
+                                  {
+                                      UintegerValue n;
+                                      j->GetAttribute("Steps", n);
+                                      done += j->GetTransfersCompleted();
+                                      total += double(j->GetTransfersPerStep()) * n.Get();
+                                  }
+                                  return total > 0 ? done / total : 0.0;
+                              },
+                              &jobs),
+                          "steps",
+                          stepsPlanned);
+    progress->Start(label, &std::cerr);
+    Simulator::Stop(Seconds(3600));
+    Simulator::Run();
+    s.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    s.events = Simulator::GetEventCount();
+    s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+    progress->Stop();
+    for (auto& job : jobs)
+    {
+        for (const auto& r : job->GetStepRecords())
+        {
+            s.steps.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
+        }
+        for (const auto& r : job->GetTransferRecords())
+        {
+            const double us = (r.end - r.start).GetNanoSeconds() / 1000.0;
+            if (r.status == MrcQueuePair::SUCCESS && us > 0)
+            {
+                s.flowGbps.push_back(r.bytes * 8.0 / (us * 1e3));
+            }
+        }
+        s.failed += job->GetFailedTransfers();
+        s.failedJobs += job->IsFailed() ? 1 : 0;
+        s.stepsDone += job->GetStepsCompleted();
+    }
+    if (baseline)
+    {
+        TimeValue rto;
+        UintegerValue retries;
+        net->GetAttribute("AckTimeout", rto);
+        net->GetAttribute("RetryLimit", retries);
+        s.rtoUs = rto.Get().GetNanoSeconds() / 1000.0;
+        s.retryLimit = static_cast<uint32_t>(retries.Get());
+    }
+    else
+    {
+        // Not modelled at flow level (no timeouts): the transport's deployed value, for the
+        // scaling statement.
+        Ptr<MrcQueuePair> qp = CreateObject<MrcQueuePair>();
+        TimeValue unit;
+        UintegerValue exp;
+        qp->GetAttribute("AckTimeoutUnit", unit);
+        qp->GetAttribute("AckTimeoutExponent", exp);
+        s.rtoUs = unit.Get().GetNanoSeconds() / 1000.0 * double(uint64_t(1) << exp.Get());
+    }
+    std::cerr << "[" << label << "] " << net->GetRecomputations() << " rate computations, "
+              << std::fixed << std::setprecision(1) << s.wall << " s" << std::endl;
+    Simulator::Destroy();
+    return s;
+}
+
+/**
+ * Run one scheme in the chosen model.
+ * @param prm parameters
+ * @param baseline the baseline
+ * @param rec recorder or null
+ * @param dryRun only check
+ * @param error set on a bad file or parameter
+ * @return the summary
+ */
+Summary
+RunAny(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, std::string* error)
+{
+    return prm.model == "fluid" ? RunSchemeFluid(prm, baseline, rec, dryRun, error)
+                                : RunScheme(prm, baseline, rec, dryRun, error);
+}
+
 using Stats = MrcStats; //!< the statistics, as the analysis scripts compute them
 
 /**
@@ -500,7 +744,7 @@ PrintTable(const std::vector<Summary>& runs)
         "failed QPs",
         [](const Summary& r)
         {
-            return double(r.failedQps);
+            return r.fluid ? NAN : double(r.failedQps); // packet level only
         },
         0);
     row(
@@ -514,42 +758,42 @@ PrintTable(const std::vector<Summary>& runs)
         "PFC pauses sent",
         [](const Summary& r)
         {
-            return double(r.pauses);
+            return r.fluid ? NAN : double(r.pauses); // packet level only
         },
         0);
     row(
         "time paused, all ports (ms)",
         [](const Summary& r)
         {
-            return r.pausedMs;
+            return r.fluid ? NAN : r.pausedMs; // packet level only
         },
         3);
     row(
         "retransmissions",
         [](const Summary& r)
         {
-            return double(r.retx);
+            return r.fluid ? NAN : double(r.retx); // packet level only
         },
         0);
     row(
         "retransmission timeouts",
         [](const Summary& r)
         {
-            return double(r.timeouts);
+            return r.fluid ? NAN : double(r.timeouts); // packet level only
         },
         0);
     row(
         "trims",
         [](const Summary& r)
         {
-            return double(r.trims);
+            return r.fluid ? NAN : double(r.trims); // packet level only
         },
         0);
     row(
         "EV retirements",
         [](const Summary& r)
         {
-            return double(r.retirements);
+            return r.fluid ? NAN : double(r.retirements); // packet level only
         },
         0);
     row(
@@ -630,6 +874,14 @@ main(int argc, char* argv[])
     MrcFaultHelper::AddCommandLineOptions(cmd, prm.faults);
     cmd.AddValue("schemes", "Which runs: mrc,baseline | mrc | baseline", prm.schemes);
     cmd.AddValue("plots", "Make the PNG plots (needs /usr/bin/python3 and matplotlib)", prm.plots);
+    cmd.AddValue("model",
+                 "packet (the module's devices and transport) or fluid (flow level: max-min fair "
+                 "rates over the same fabric, workload and faults; MrcFluidNetwork)",
+                 prm.model);
+    cmd.AddValue("collective",
+                 "The default job's all-reduce: ring, or hierarchical (reduce-scatter within each "
+                 "T0's hosts, all-reduce across T0s, all-gather)",
+                 prm.collective);
     cmd.AddValue("reference",
                  "Also run each scheme with the NIC port loss only (no flaps, no reboot, no "
                  "fault file) and report the step-time inflation the other faults cause",
@@ -644,7 +896,19 @@ main(int argc, char* argv[])
     uint64_t bps = 0; // checked here; DataRate reads prm.linkRate itself
     const bool ok
         = MrcCommandLine::CheckSeed(prm.seed)
-       && Check("gpus", prm.gpus >= 4 && prm.gpus <= 4096, "must be between 4 and 4096")
+       && Check("model",
+                prm.model == "packet" || prm.model == "fluid",
+                "must be packet or fluid (got '" + prm.model + "')")
+       && Check("collective",
+                prm.collective == "ring" || prm.collective == "hierarchical",
+                "must be ring or hierarchical (got '" + prm.collective + "')")
+       && (prm.model == "fluid"
+               ? Check("gpus",
+                       prm.gpus >= 4 && prm.gpus <= (1u << 20),
+                       "must be between 4 and 1048576 with --model=fluid")
+               : Check("gpus",
+                       prm.gpus >= 4 && prm.gpus <= 4096,
+                       "must be between 4 and 4096 (up to 1048576 with --model=fluid)"))
        && Check("hostsPerT0",
                 prm.hostsPerT0 >= 1 && prm.gpus % prm.hostsPerT0 == 0
                     && prm.gpus / prm.hostsPerT0 >= 2,
@@ -703,7 +967,7 @@ main(int argc, char* argv[])
         const std::string name = baseline ? "baseline" : "mrc";
         if (prm.schemes.find(name) != std::string::npos)
         {
-            RunScheme(prm, baseline, nullptr, true, &err);
+            RunAny(prm, baseline, nullptr, true, &err);
             if (!err.empty())
             {
                 std::cerr << "error: " << err << std::endl;
@@ -723,7 +987,7 @@ main(int argc, char* argv[])
     {
         if (prm.schemes.find(scheme) != std::string::npos)
         {
-            runs.push_back(RunScheme(prm, scheme == "baseline", rec, false, &err));
+            runs.push_back(RunAny(prm, scheme == "baseline", rec, false, &err));
             if (!err.empty())
             {
                 std::cerr << "error: " << err << std::endl;
@@ -736,7 +1000,7 @@ main(int argc, char* argv[])
                 ref.faults.tier = "none";
                 ref.faults.file.clear();
                 ref.withReboot = false;
-                const Summary r = RunScheme(ref, scheme == "baseline", nullptr, false, &err);
+                const Summary r = RunAny(ref, scheme == "baseline", nullptr, false, &err);
                 runs.back().refMean = Stats::Mean(r.steps);
             }
         }

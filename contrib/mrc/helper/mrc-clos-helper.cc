@@ -886,6 +886,31 @@ MrcClosHelper::GetHostPort(uint32_t h, uint32_t plane) const
     return m_hostPorts.at(h).at(plane);
 }
 
+uint32_t
+MrcClosHelper::GetNUplinks(uint32_t plane, uint32_t t0) const
+{
+    return GetT0(plane, t0)->GetNPorts() - m_hostsPerT0;
+}
+
+Ptr<MrcSwitchNetDevice>
+MrcClosHelper::GetSwitchDevice(uint32_t plane, uint32_t tier, uint32_t i) const
+{
+    return tier == 0 ? GetT0(plane, i) : (tier == 1 ? GetT1(plane, i) : GetT2(plane, i));
+}
+
+std::vector<Ptr<MrcChannel>>
+MrcClosHelper::GetSwitchLinks(uint32_t plane, uint32_t tier, uint32_t i) const
+{
+    Ptr<MrcSwitchNetDevice> sw = GetSwitchDevice(plane, tier, i);
+    std::vector<Ptr<MrcChannel>> links;
+    links.reserve(sw->GetNPorts());
+    for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+    {
+        links.push_back(sw->GetPort(k)->GetMrcChannel());
+    }
+    return links;
+}
+
 Ptr<MrcSwitchNetDevice>
 MrcClosHelper::GetT0(uint32_t plane, uint32_t i) const
 {

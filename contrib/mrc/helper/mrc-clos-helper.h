@@ -6,6 +6,7 @@
 #define MRC_CLOS_HELPER_H
 
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-fault-targets.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-path-provider.h"
 #include "ns3/mrc-switch-net-device.h"
@@ -59,7 +60,9 @@ struct MrcPath
  * Host-facing switch ports are marked LastHop, with ECN marking off (MRC's rule: ECN means
  * mid-fabric congestion; last-hop congestion shows up as trimming).
  */
-class MrcClosHelper : public MrcPathProvider
+class MrcClosHelper
+    : public MrcPathProvider
+    , public MrcFaultTargets
 {
 public:
     /** @return the TypeId */
@@ -141,7 +144,7 @@ public:
     /** @return number of tiers (2 or 3) */
     uint32_t GetNTiers() const;
     /** @return T2 switches per plane (3 tiers) */
-    uint32_t GetNT2() const;
+    uint32_t GetNT2() const override;
     /**
      * @param plane plane
      * @param k T2 index
@@ -154,18 +157,18 @@ public:
      * @param k T2 index
      * @return the cable between them (3 tiers)
      */
-    Ptr<MrcChannel> GetSpineLink(uint32_t plane, uint32_t t1, uint32_t k) const;
+    Ptr<MrcChannel> GetSpineLink(uint32_t plane, uint32_t t1, uint32_t k) const override;
     /**
      * @param h host
      * @return its pod (0 with two tiers)
      */
     uint32_t GetPodOf(uint32_t h) const;
     /** @return T0s per plane (all pods) */
-    uint32_t GetNT0() const;
+    uint32_t GetNT0() const override;
     /** @return T1s per plane (all pods) */
-    uint32_t GetNT1() const;
+    uint32_t GetNT1() const override;
     /** @return hosts per T0 */
-    uint32_t GetHostsPerT0() const;
+    uint32_t GetHostsPerT0() const override;
     /** @return the host nodes */
     NodeContainer GetHosts() const;
     /** @return every switch node */
@@ -193,14 +196,21 @@ public:
      * @param plane plane
      * @return the cable between the host and its T0 on that plane
      */
-    Ptr<MrcChannel> GetHostLink(uint32_t h, uint32_t plane) const;
+    Ptr<MrcChannel> GetHostLink(uint32_t h, uint32_t plane) const override;
     /**
      * @param plane plane
      * @param i T0 index
      * @param j T1 index within the T0's pod
      * @return the cable between T0 i and T1 j on that plane
      */
-    Ptr<MrcChannel> GetUplink(uint32_t plane, uint32_t i, uint32_t j) const;
+    Ptr<MrcChannel> GetUplink(uint32_t plane, uint32_t i, uint32_t j) const override;
+    uint32_t GetNUplinks(uint32_t plane, uint32_t t0) const override;
+    std::vector<Ptr<MrcChannel>> GetSwitchLinks(uint32_t plane,
+                                                uint32_t tier,
+                                                uint32_t i) const override;
+    Ptr<MrcSwitchNetDevice> GetSwitchDevice(uint32_t plane,
+                                            uint32_t tier,
+                                            uint32_t i) const override;
     /**
      * @param h host
      * @return the T0 index the host hangs off (in every plane)

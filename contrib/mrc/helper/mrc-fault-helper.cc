@@ -5,6 +5,7 @@
 #include "mrc-fault-helper.h"
 
 #include "mrc-text.h"
+#include "ns3/mrc-fluid-network.h"
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -99,7 +100,8 @@ MrcFaultHelper::GetTypeId()
 }
 
 MrcFaultHelper::MrcFaultHelper()
-    : m_downDist("exponential")
+    : m_fabric(nullptr)
+    , m_downDist("exponential")
     , m_periodic(false)
 {
     m_exp = CreateObject<ExponentialRandomVariable>();
@@ -112,6 +114,7 @@ void
 MrcFaultHelper::DoDispose()
 {
     m_fabric = nullptr;
+    m_owner = nullptr;
     m_exp = nullptr;
     m_uniform = nullptr;
     m_tiers.clear();
@@ -121,6 +124,19 @@ MrcFaultHelper::DoDispose()
 void
 MrcFaultHelper::SetFabric(Ptr<MrcClosHelper> fabric)
 {
+    SetTargets(fabric, PeekPointer(fabric));
+}
+
+void
+MrcFaultHelper::SetFabric(Ptr<MrcFluidNetwork> fabric)
+{
+    SetTargets(fabric, PeekPointer(fabric));
+}
+
+void
+MrcFaultHelper::SetTargets(Ptr<Object> owner, const MrcFaultTargets* fabric)
+{
+    m_owner = owner;
     m_fabric = fabric;
     // Tiers of links, with names, for stochastic processes.
     m_tiers.assign(3, {});
@@ -204,9 +220,7 @@ MrcFaultHelper::Resolve(const std::string& name, Target& t, std::string& error) 
         {
             return bad("no such T0");
         }
-        Ptr<MrcSwitchNetDevice> t0 = m_fabric->GetT0(plane, b);
-        const uint32_t uplinks = t0->GetNPorts() - m_fabric->GetHostsPerT0();
-        if (c >= uplinks)
+        if (c >= m_fabric->GetNUplinks(plane, b))
         {
             return bad("no such T1 in the T0's pod");
         }
@@ -226,29 +240,26 @@ MrcFaultHelper::Resolve(const std::string& name, Target& t, std::string& error) 
     }
     if (parts.size() == 2)
     {
-        Ptr<MrcSwitchNetDevice> sw;
+        uint32_t tier = 0;
         if (ParseIndexed(parts[1], "t0-", b) && b < m_fabric->GetNT0())
         {
-            sw = m_fabric->GetT0(plane, b);
+            tier = 0;
         }
         else if (ParseIndexed(parts[1], "t1-", b) && b < m_fabric->GetNT1())
         {
-            sw = m_fabric->GetT1(plane, b);
+            tier = 1;
         }
         else if (ParseIndexed(parts[1], "t2-", b) && b < m_fabric->GetNT2())
         {
-            sw = m_fabric->GetT2(plane, b);
+            tier = 2;
         }
         else
         {
             return bad("no such switch");
         }
         t.kind = "switch";
-        t.sw = sw;
-        for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
-        {
-            t.links.push_back(sw->GetPort(i)->GetMrcChannel());
-        }
+        t.sw = m_fabric->GetSwitchDevice(plane, tier, b);
+        t.links = m_fabric->GetSwitchLinks(plane, tier, b);
         return true;
     }
     return bad("malformed");
@@ -329,6 +340,13 @@ MrcFaultHelper::Schedule(Time at,
         }
         else
         {
+            if (t.sw == nullptr)
+            {
+                error = "action 'blackhole' needs a packet-level switch; the flow-level model "
+                        "(--model=fluid) has none (accepted there: link_down, link_up, "
+                        "link_flap, switch_reboot, nic_port_down)";
+                return false;
+            }
             Simulator::Schedule(at, &MrcFaultHelper::SetBlackhole, this, t.sw, true, target);
             if (duration.IsStrictlyPositive())
             {

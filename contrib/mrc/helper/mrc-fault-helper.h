@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-command-line.h"
+#include "ns3/mrc-fault-targets.h"
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -19,6 +20,8 @@
 
 namespace ns3
 {
+
+class MrcFluidNetwork;
 
 /**
  * @ingroup mrc
@@ -69,6 +72,12 @@ public:
 
     /** @param fabric the fabric to act on (built) */
     void SetFabric(Ptr<MrcClosHelper> fabric);
+    /**
+     * Act on a flow-level fabric instead (--model=fluid): the same targets, schedule and flap
+     * processes; blackholes need a packet-level switch and are refused.
+     * @param fabric the fabric (built)
+     */
+    void SetFabric(Ptr<MrcFluidNetwork> fabric);
 
     /**
      * Schedule one action.
@@ -225,7 +234,15 @@ private:
      */
     Time DrawDownTime(Time meanDown);
 
-    Ptr<MrcClosHelper> m_fabric;          //!< fabric
+    /**
+     * Use a fabric.
+     * @param owner the object that owns it (kept alive)
+     * @param fabric its fault targets
+     */
+    void SetTargets(Ptr<Object> owner, const MrcFaultTargets* fabric);
+
+    Ptr<Object> m_owner;                  //!< the fabric object
+    const MrcFaultTargets* m_fabric;      //!< its targets
     Ptr<ExponentialRandomVariable> m_exp; //!< inter-arrival and down times
     Ptr<UniformRandomVariable> m_uniform; //!< link choice, periodic phases
     std::string m_downDist;               //!< DownTimeDistribution attribute

@@ -166,6 +166,14 @@ MrcRecorder::AttachJob(Ptr<MrcTrainingJob> job)
 }
 
 void
+MrcRecorder::AttachJob(Ptr<MrcFluidJob> job)
+{
+    job->TraceConnectWithoutContext("TransferComplete",
+                                    MakeCallback(&MrcRecorder::OnTransfer, this));
+    job->TraceConnectWithoutContext("StepComplete", MakeCallback(&MrcRecorder::OnStep, this));
+}
+
+void
 MrcRecorder::AttachFaults(Ptr<MrcFaultHelper> faults)
 {
     faults->TraceConnectWithoutContext("Fault", MakeCallback(&MrcRecorder::OnFault, this));

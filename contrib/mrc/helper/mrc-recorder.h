@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-fault-helper.h"
+#include "ns3/mrc-fluid-job.h"
 #include "ns3/mrc-stack-helper.h"
 #include "ns3/mrc-training-job.h"
 
@@ -57,6 +58,11 @@ public:
      * @param job the job
      */
     void AttachJob(Ptr<MrcTrainingJob> job);
+    /**
+     * Record a flow-level job's transfers and steps (the same rows).
+     * @param job the job
+     */
+    void AttachJob(Ptr<MrcFluidJob> job);
     /**
      * Record fault events (events.csv).
      * @param faults the fault helper

@@ -304,12 +304,13 @@ void
 MrcTrainingJob::AddCollective(MrcCollective::Type type,
                               uint64_t bytes,
                               uint32_t chunks,
-                              uint32_t qpsPerPeer)
+                              uint32_t qpsPerPeer,
+                              uint32_t groupSize)
 {
     NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: AddCollective after Install");
     NS_ABORT_MSG_IF(bytes == 0 || chunks == 0 || qpsPerPeer == 0,
                     "MrcTrainingJob: bytes, chunks and qpsPerPeer must be >= 1");
-    m_specs.push_back({type, bytes, chunks, qpsPerPeer, false, {}});
+    m_specs.push_back({type, bytes, chunks, qpsPerPeer, false, {}, groupSize});
 }
 
 void
@@ -321,7 +322,7 @@ MrcTrainingJob::AddSendRecv(const std::vector<std::pair<uint32_t, uint32_t>>& pa
     NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: AddSendRecv after Install");
     NS_ABORT_MSG_IF(bytes == 0 || chunks == 0 || qpsPerPeer == 0,
                     "MrcTrainingJob: bytes, chunks and qpsPerPeer must be >= 1");
-    m_specs.push_back({MrcCollective::SENDRECV, bytes, chunks, qpsPerPeer, true, pairs});
+    m_specs.push_back({MrcCollective::SENDRECV, bytes, chunks, qpsPerPeer, true, pairs, 0});
 }
 
 void
@@ -522,7 +523,14 @@ MrcTrainingJob::Install(MrcStackHelper& stack)
             }
             else
             {
-                dags.push_back(MrcCollective::Build(s.type, n, s.bytes, s.chunks, s.qps));
+                if (s.type == MrcCollective::HIERARCHICAL_ALLREDUCE)
+                {
+                    const std::string err = MrcCollective::CheckGroupSize(n, s.groupSize);
+                    NS_ABORT_MSG_IF(!err.empty(),
+                                    "MrcTrainingJob: hierarchical-allreduce: " << err);
+                }
+                dags.push_back(
+                    MrcCollective::Build(s.type, n, s.bytes, s.chunks, s.qps, s.groupSize));
             }
             names.push_back(MrcCollective::TypeName(s.type));
         }

@@ -6,6 +6,7 @@
 #define MRC_TRAINING_JOB_H
 
 #include "ns3/mrc-collective.h"
+#include "ns3/mrc-job-records.h"
 #include "ns3/mrc-queue-pair.h"
 
 #include "ns3/event-id.h"
@@ -26,45 +27,6 @@ namespace ns3
 {
 
 class MrcStackHelper;
-
-/**
- * @ingroup mrc
- * @brief One finished transfer of a training job (the TransferComplete trace).
- */
-struct MrcTransferRecord
-{
-    uint32_t job;               //!< job id
-    uint32_t step;              //!< step
-    uint32_t collective;        //!< index of the collective within the step (0 for a replay)
-    const char* collectiveType; //!< its type name ("replay" for a transfer list); static string
-    uint32_t transfer;          //!< transfer id within the collective (a replay: the row id)
-    uint32_t srcRank;           //!< sending rank
-    uint32_t dstRank;           //!< receiving rank
-    uint32_t srcHost;           //!< sending host
-    uint32_t dstHost;           //!< receiving host
-    uint32_t qp;                //!< local QPN of the sending queue pair
-    uint64_t bytes;             //!< message length
-    Time start;                 //!< when posted
-    Time received;              //!< receive completion (failed: when dependents were released)
-    Time end;                   //!< the sender's send completion
-    uint8_t status;             //!< MrcQueuePair::Status of the send completion
-};
-
-/**
- * @ingroup mrc
- * @brief One finished step of a training job (the StepComplete trace).
- */
-struct MrcStepRecord
-{
-    uint32_t job;         //!< job id
-    uint32_t step;        //!< step
-    Time start;           //!< step start (every rank starts computing)
-    Time computeEnd;      //!< the last rank's end of compute
-    Time end;             //!< the last rank's end of its last collective (the barrier)
-    uint32_t slowestRank; //!< the rank that finished last
-    uint32_t transfers;   //!< transfers completed in the step
-    uint32_t failures;    //!< of which failed
-};
 
 /**
  * @ingroup mrc
@@ -223,11 +185,13 @@ public:
      * @param bytes size, as MrcCollective defines it for the type
      * @param chunks chunks per logical transfer (>= 1)
      * @param qpsPerPeer queue pairs between two ranks the chunks are spread over (>= 1)
+     * @param groupSize hierarchical-allreduce: ranks per group (divides the ranks)
      */
     void AddCollective(MrcCollective::Type type,
                        uint64_t bytes,
                        uint32_t chunks = 1,
-                       uint32_t qpsPerPeer = 1);
+                       uint32_t qpsPerPeer = 1,
+                       uint32_t groupSize = 0);
     /**
      * Add a pairwise exchange between given rank pairs to every step.
      * @param pairs rank pairs; each exchanges `bytes` both ways
@@ -322,6 +286,7 @@ private:
         uint32_t qps;                                     //!< queue pairs per peer
         bool customPairs;                                 //!< sendrecv with explicit pairs
         std::vector<std::pair<uint32_t, uint32_t>> pairs; //!< those pairs
+        uint32_t groupSize;                               //!< hierarchical: ranks per group
     };
 
     /** A transfer in a step plan. */

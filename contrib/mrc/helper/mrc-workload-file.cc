@@ -684,7 +684,8 @@ MrcWorkloadFile::Parse(const std::string& text,
                     return rd.Fail(cp,
                                    "a collective must be an object, got " + JsonReader::Show(c));
                 }
-                if (!rd.Keys(c, cp, {"type", "bytes", "chunks", "qps_per_peer", "pairs"}))
+                if (!rd.Keys(
+                        c, cp, {"type", "bytes", "chunks", "qps_per_peer", "pairs", "group_size"}))
                 {
                     return false;
                 }
@@ -745,8 +746,36 @@ MrcWorkloadFile::Parse(const std::string& text,
                         cs1.pairs.emplace_back(pr[0].get<uint32_t>(), pr[1].get<uint32_t>());
                     }
                 }
+                if (c.contains("group_size") || cs1.type == MrcCollective::HIERARCHICAL_ALLREDUCE)
+                {
+                    if (cs1.type != MrcCollective::HIERARCHICAL_ALLREDUCE)
+                    {
+                        return rd.Fail(cp + ".group_size",
+                                       "only a hierarchical-allreduce collective takes "
+                                       "group_size");
+                    }
+                    if (!c.contains("group_size"))
+                    {
+                        return rd.Fail(cp,
+                                       "a hierarchical-allreduce needs \"group_size\": the ranks "
+                                       "per group (the hosts of one T0), dividing the job's "
+                                           + std::to_string(s.ranks) + " ranks");
+                    }
+                    v = 0;
+                    if (!rd.Uint(c, cp, "group_size", 1, 1u << 30, true, v))
+                    {
+                        return false;
+                    }
+                    cs1.groupSize = static_cast<uint32_t>(v);
+                    const std::string gerr
+                        = MrcCollective::CheckGroupSize(std::max(s.ranks, 1U), cs1.groupSize);
+                    if (!gerr.empty())
+                    {
+                        return rd.Fail(cp + ".group_size", gerr);
+                    }
+                }
                 const uint64_t biggest = MrcCollective::MaxTransferBytes(
-                    cs1.type, std::max(s.ranks, 2U), cs1.bytes, cs1.chunks);
+                    cs1.type, std::max(s.ranks, 2U), cs1.bytes, cs1.chunks, cs1.groupSize);
                 if (biggest > MAX_MESSAGE)
                 {
                     const uint64_t need = cs1.chunks * ((biggest + MAX_MESSAGE - 1) / MAX_MESSAGE);
@@ -933,16 +962,13 @@ MrcWorkloadFile::LoadTransferList(const std::string& path,
 }
 
 bool
-MrcWorkloadFile::CreateJobs(const std::vector<MrcJobSpec>& specs,
-                            MrcStackHelper& stack,
-                            uint32_t nHosts,
-                            std::vector<Ptr<MrcTrainingJob>>& jobs,
-                            std::string& error,
-                            uint32_t firstJobId)
+MrcWorkloadFile::PlaceJobs(const std::vector<MrcJobSpec>& specs,
+                           uint32_t nHosts,
+                           std::vector<std::vector<uint32_t>>& placed,
+                           std::string& error)
 {
-    jobs.clear();
     std::vector<bool> used(nHosts, false);
-    std::vector<std::vector<uint32_t>> placed;
+    placed.clear();
     for (std::size_t i = 0; i < specs.size(); ++i)
     {
         const MrcJobSpec& s = specs[i];
@@ -963,6 +989,23 @@ MrcWorkloadFile::CreateJobs(const std::vector<MrcJobSpec>& specs,
             error = where + err + " (placement " + MrcTrainingJob::PlacementName(s.placement) + ")";
             return false;
         }
+    }
+    return true;
+}
+
+bool
+MrcWorkloadFile::CreateJobs(const std::vector<MrcJobSpec>& specs,
+                            MrcStackHelper& stack,
+                            uint32_t nHosts,
+                            std::vector<Ptr<MrcTrainingJob>>& jobs,
+                            std::string& error,
+                            uint32_t firstJobId)
+{
+    jobs.clear();
+    std::vector<std::vector<uint32_t>> placed;
+    if (!PlaceJobs(specs, nHosts, placed, error))
+    {
+        return false;
     }
     for (std::size_t i = 0; i < specs.size(); ++i)
     {
@@ -990,10 +1033,63 @@ MrcWorkloadFile::CreateJobs(const std::vector<MrcJobSpec>& specs,
             }
             else
             {
-                job->AddCollective(c.type, c.bytes, c.chunks, c.qpsPerPeer);
+                job->AddCollective(c.type, c.bytes, c.chunks, c.qpsPerPeer, c.groupSize);
             }
         }
         job->Install(stack);
+        job->Start(Simulator::Now() + s.start);
+        jobs.push_back(job);
+    }
+    return true;
+}
+
+bool
+MrcWorkloadFile::CreateFluidJobs(const std::vector<MrcJobSpec>& specs,
+                                 Ptr<MrcFluidNetwork> network,
+                                 std::vector<Ptr<MrcFluidJob>>& jobs,
+                                 std::string& error,
+                                 uint32_t firstJobId)
+{
+    jobs.clear();
+    for (std::size_t i = 0; i < specs.size(); ++i)
+    {
+        const MrcJobSpec& s = specs[i];
+        if (s.replay || s.chakra)
+        {
+            error = (s.path.empty() ? "jobs[" + std::to_string(i) + "]" : s.path)
+                  + (s.replay ? ".transfers" : ".chakra")
+                  + ": transfer lists and Chakra traces run at packet level only (accepted with "
+                    "--model=fluid: jobs of collectives)";
+            return false;
+        }
+    }
+    std::vector<std::vector<uint32_t>> placed;
+    if (!PlaceJobs(specs, network->GetNHosts(), placed, error))
+    {
+        return false;
+    }
+    for (std::size_t i = 0; i < specs.size(); ++i)
+    {
+        const MrcJobSpec& s = specs[i];
+        Ptr<MrcFluidJob> job = CreateObject<MrcFluidJob>();
+        job->SetAttribute("JobId", UintegerValue(firstJobId + i));
+        job->SetAttribute("Name", StringValue(s.name));
+        job->SetAttribute("Steps", UintegerValue(s.steps));
+        job->SetAttribute("ComputeTime", TimeValue(s.compute));
+        job->SetAttribute("ComputeJitter", TimeValue(s.jitter));
+        job->SetRanks(placed[i]);
+        for (const auto& c : s.collectives)
+        {
+            if (c.type == MrcCollective::SENDRECV && !c.pairs.empty())
+            {
+                job->AddSendRecv(c.pairs, c.bytes);
+            }
+            else
+            {
+                job->AddCollective(c.type, c.bytes, c.chunks, c.groupSize);
+            }
+        }
+        job->Install(network);
         job->Start(Simulator::Now() + s.start);
         jobs.push_back(job);
     }

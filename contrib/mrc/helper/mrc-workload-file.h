@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-chakra-trace.h"
 #include "ns3/mrc-collective.h"
+#include "ns3/mrc-fluid-job.h"
 #include "ns3/mrc-training-job.h"
 
 #include "ns3/nstime.h"
@@ -33,6 +34,7 @@ struct MrcCollectiveSpec
     uint32_t chunks = 1;                                      //!< chunks
     uint32_t qpsPerPeer = 1;                                  //!< queue pairs per peer
     std::vector<std::pair<uint32_t, uint32_t>> pairs{};       //!< sendrecv pairs (empty: 2i/2i+1)
+    uint32_t groupSize = 0; //!< hierarchical-allreduce: ranks per group ("group_size")
 };
 
 /**
@@ -186,6 +188,21 @@ public:
                     std::vector<Ptr<MrcTrainingJob>>& jobs,
                     std::string& error,
                     uint32_t firstJobId = 0);
+    /**
+     * Turn job specs into placed, installed and started flow-level jobs (--model=fluid): the
+     * same placement draws as CreateJobs. Transfer lists and Chakra programs are refused.
+     * @param specs the jobs
+     * @param network the flow-level fabric (built)
+     * @param jobs set to the jobs
+     * @param error set to a one-line message on failure
+     * @param firstJobId id of the first job
+     * @return false on failure (nothing started)
+     */
+    bool CreateFluidJobs(const std::vector<MrcJobSpec>& specs,
+                         Ptr<MrcFluidNetwork> network,
+                         std::vector<Ptr<MrcFluidJob>>& jobs,
+                         std::string& error,
+                         uint32_t firstJobId = 0);
 
     /**
      * Assign the random stream of random placement.
@@ -195,6 +212,18 @@ public:
     int64_t AssignStreams(int64_t stream);
 
 private:
+    /**
+     * Place every job's ranks.
+     * @param specs the jobs
+     * @param nHosts hosts in the fabric
+     * @param placed set to the hosts of every job's ranks
+     * @param error set on failure
+     * @return false if a job does not fit
+     */
+    bool PlaceJobs(const std::vector<MrcJobSpec>& specs,
+                   uint32_t nHosts,
+                   std::vector<std::vector<uint32_t>>& placed,
+                   std::string& error);
     Ptr<UniformRandomVariable> m_placementRng; //!< random placement
 };
 

@@ -127,6 +127,8 @@ MrcChannel::MrcChannel()
     : m_nDevices(0)
     , m_up(true)
     , m_epoch(0)
+    , m_observer(nullptr)
+    , m_observerId(0)
     , m_lostInFlight(0)
     , m_lossRate(0)
     , m_randomLosses(0)
@@ -231,6 +233,17 @@ MrcChannel::SetUp(bool up)
     {
         m_devices[i]->NotifyLinkChange(up);
     }
+    if (m_observer != nullptr)
+    {
+        m_observer->NotifyLinkState(m_observerId, up);
+    }
+}
+
+void
+MrcChannel::SetStateObserver(MrcLinkStateObserver* observer, uint32_t id)
+{
+    m_observer = observer;
+    m_observerId = id;
 }
 
 bool

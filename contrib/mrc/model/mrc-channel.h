@@ -20,6 +20,22 @@ class MrcNetDevice;
 
 /**
  * @ingroup mrc
+ * @brief Told when a cable goes down or comes back (MrcChannel::SetStateObserver). The
+ * flow-level model uses it: its cables have no devices to notify.
+ */
+class MrcLinkStateObserver
+{
+public:
+    virtual ~MrcLinkStateObserver() = default;
+    /**
+     * @param id the identifier given with SetStateObserver
+     * @param up the cable's new state
+     */
+    virtual void NotifyLinkState(uint32_t id, bool up) = 0;
+};
+
+/**
+ * @ingroup mrc
  * @brief A full-duplex point-to-point cable between two MrcNetDevices.
  *
  * The cable can be taken down and up (a link flap, a switch reboot). Taking it down loses every
@@ -69,6 +85,12 @@ public:
      * @param up the new state
      */
     void SetUp(bool up);
+    /**
+     * Tell an observer about state changes (besides the attached devices).
+     * @param observer the observer (outlives the cable's state changes), or null
+     * @param id passed back to it
+     */
+    void SetStateObserver(MrcLinkStateObserver* observer, uint32_t id);
     /** @return true if the cable is up */
     bool IsUp() const;
     /** @return frames lost in flight because the cable went down */
@@ -123,6 +145,8 @@ private:
     Time m_delay;                                  //!< propagation delay
     bool m_up;                                     //!< cable state
     uint32_t m_epoch;                              //!< bumped each time the cable goes down
+    MrcLinkStateObserver* m_observer;              //!< told about state changes, or null
+    uint32_t m_observerId;                         //!< its identifier for this cable
     uint64_t m_lostInFlight;                       //!< frames lost in flight
     double m_lossRate;                             //!< random loss probability
     uint64_t m_randomLosses;                       //!< frames lost to it

@@ -119,6 +119,23 @@ private:
                 }
             }
         }
+        // Hierarchical all-reduce: groups of G (G = 1 and G = N leave one kind of stage).
+        for (const auto& ng : std::vector<std::pair<uint32_t, uint32_t>>{
+                 {4, 2}, {6, 3}, {8, 4}, {6, 1}, {6, 6}, {12, 4}})
+        {
+            for (uint64_t bytes : {1ULL, 1000ULL, 1048579ULL})
+            {
+                for (uint32_t chunks : {1U, 3U})
+                {
+                    Check(MrcCollective::HIERARCHICAL_ALLREDUCE,
+                          ng.first,
+                          bytes,
+                          chunks,
+                          2,
+                          ng.second);
+                }
+            }
+        }
     }
 
     /**
@@ -128,16 +145,23 @@ private:
      * @param bytes size
      * @param chunks chunks
      * @param qps queue pairs per peer
+     * @param group hierarchical-allreduce: ranks per group
      */
-    void Check(MrcCollective::Type type, uint32_t n, uint64_t bytes, uint32_t chunks, uint32_t qps)
+    void Check(MrcCollective::Type type,
+               uint32_t n,
+               uint64_t bytes,
+               uint32_t chunks,
+               uint32_t qps,
+               uint32_t group = 0)
     {
-        const auto dag = MrcCollective::Build(type, n, bytes, chunks, qps);
+        const auto dag = MrcCollective::Build(type, n, bytes, chunks, qps, group);
         std::vector<uint64_t> sent(n, 0);
         std::vector<uint64_t> recv(n, 0);
         uint32_t maxRound = 0;
         const std::string what = std::string(MrcCollective::TypeName(type))
-                               + " N=" + std::to_string(n) + " bytes=" + std::to_string(bytes)
-                               + " C=" + std::to_string(chunks) + " Q=" + std::to_string(qps);
+                               + " N=" + std::to_string(n) + " G=" + std::to_string(group)
+                               + " bytes=" + std::to_string(bytes) + " C=" + std::to_string(chunks)
+                               + " Q=" + std::to_string(qps);
         for (std::size_t i = 0; i < dag.size(); ++i)
         {
             const MrcTransfer& t = dag[i];
@@ -161,10 +185,10 @@ private:
         for (uint32_t r = 0; r < n; ++r)
         {
             NS_TEST_ASSERT_MSG_EQ(sent[r],
-                                  MrcCollective::BytesSent(type, n, bytes, r),
+                                  MrcCollective::BytesSent(type, n, bytes, r, group),
                                   what << ": bytes sent by rank " << r);
             NS_TEST_ASSERT_MSG_EQ(recv[r],
-                                  MrcCollective::BytesReceived(type, n, bytes, r),
+                                  MrcCollective::BytesReceived(type, n, bytes, r, group),
                                   what << ": bytes received by rank " << r);
             total += sent[r];
         }
@@ -185,11 +209,16 @@ private:
             case MrcCollective::BROADCAST:
                 expected = (n - 1) * bytes;
                 break;
+            case MrcCollective::HIERARCHICAL_ALLREDUCE:
+                // Reduce-scatter and all-gather in every group, all-reduce of each segment.
+                expected = 2 * (n / group) * (group - 1) * bytes + 2 * (n / group - 1) * bytes;
+                break;
         }
         NS_TEST_ASSERT_MSG_EQ(total, expected, what << ": total bytes exact");
         if (bytes >= static_cast<uint64_t>(n) * chunks)
         {
-            NS_TEST_ASSERT_MSG_EQ(maxRound + 1, MrcCollective::Rounds(type, n), what << ": rounds");
+            NS_TEST_ASSERT_MSG_EQ(
+                maxRound + 1, MrcCollective::Rounds(type, n, group), what << ": rounds");
         }
     }
 };

@@ -13,8 +13,13 @@ namespace
 {
 
 /** Names, indexed by MrcCollective::Type. */
-const char* const g_typeNames[]
-    = {"ring-allreduce", "allgather", "reduce-scatter", "alltoall", "sendrecv", "broadcast"};
+const char* const g_typeNames[] = {"ring-allreduce",
+                                   "allgather",
+                                   "reduce-scatter",
+                                   "alltoall",
+                                   "sendrecv",
+                                   "broadcast",
+                                   "hierarchical-allreduce"};
 
 /**
  * Append the C chunks of one logical transfer to a DAG; empty chunks are skipped and stand for
@@ -130,7 +135,7 @@ CheckArgs(uint32_t chunks, uint32_t qps)
 bool
 MrcCollective::ParseType(const std::string& name, Type& type)
 {
-    for (uint8_t t = RING_ALLREDUCE; t <= BROADCAST; ++t)
+    for (uint8_t t = RING_ALLREDUCE; t <= HIERARCHICAL_ALLREDUCE; ++t)
     {
         if (name == g_typeNames[t])
         {
@@ -144,14 +149,14 @@ MrcCollective::ParseType(const std::string& name, Type& type)
 const char*
 MrcCollective::TypeName(Type type)
 {
-    return type <= BROADCAST ? g_typeNames[type] : "unknown";
+    return type <= HIERARCHICAL_ALLREDUCE ? g_typeNames[type] : "unknown";
 }
 
 std::string
 MrcCollective::AcceptedTypes()
 {
     std::string s;
-    for (uint8_t t = RING_ALLREDUCE; t <= BROADCAST; ++t)
+    for (uint8_t t = RING_ALLREDUCE; t <= HIERARCHICAL_ALLREDUCE; ++t)
     {
         s += (t == 0 ? "" : ", ");
         s += g_typeNames[t];
@@ -166,11 +171,17 @@ MrcCollective::Share(uint64_t bytes, uint32_t parts, uint32_t i)
 }
 
 std::vector<MrcTransfer>
-MrcCollective::Build(
-    Type type, uint32_t nRanks, uint64_t bytes, uint32_t chunks, uint32_t qpsPerPeer)
+MrcCollective::Build(Type type,
+                     uint32_t nRanks,
+                     uint64_t bytes,
+                     uint32_t chunks,
+                     uint32_t qpsPerPeer,
+                     uint32_t groupSize)
 {
     switch (type)
     {
+        case HIERARCHICAL_ALLREDUCE:
+            return HierarchicalAllReduce(nRanks, groupSize, bytes, chunks, qpsPerPeer);
         case RING_ALLREDUCE:
             return RingAllReduce(nRanks, bytes, chunks, qpsPerPeer);
         case ALLGATHER:
@@ -310,8 +321,117 @@ MrcCollective::SendRecv(const std::vector<std::pair<uint32_t, uint32_t>>& pairs,
     return out;
 }
 
+std::string
+MrcCollective::CheckGroupSize(uint32_t nRanks, uint32_t groupSize)
+{
+    if (groupSize == 0 || nRanks % groupSize != 0)
+    {
+        return "the group size (" + std::to_string(groupSize)
+             + ") must be at least 1 and divide the ranks (" + std::to_string(nRanks) + ")";
+    }
+    return "";
+}
+
+std::vector<MrcTransfer>
+MrcCollective::HierarchicalAllReduce(
+    uint32_t nRanks, uint32_t groupSize, uint64_t bytes, uint32_t chunks, uint32_t qpsPerPeer)
+{
+    CheckArgs(chunks, qpsPerPeer);
+    const std::string err = CheckGroupSize(nRanks, groupSize);
+    NS_ABORT_MSG_IF(!err.empty(), "MrcCollective: hierarchical-allreduce: " << err);
+    const uint32_t g = groupSize;
+    const uint32_t groups = nRanks / g;
+    std::vector<MrcTransfer> out;
+    // Per rank, the ids of its receives in the last round of the previous stage.
+    std::vector<std::vector<uint32_t>> lastRecv(nRanks);
+    uint32_t roundBase = 0;
+    // Append a sub-DAG over the given ranks; its first-round sends wait for the sender's
+    // receives of the previous stage.
+    auto append = [&out, &lastRecv, &roundBase](const std::vector<MrcTransfer>& sub,
+                                                const std::vector<uint32_t>& ranks,
+                                                std::vector<std::vector<uint32_t>>& nextRecv)
+    {
+        const auto base = static_cast<uint32_t>(out.size());
+        uint32_t lastRound = 0;
+        for (const auto& t : sub)
+        {
+            lastRound = std::max(lastRound, t.round);
+        }
+        for (const auto& t : sub)
+        {
+            MrcTransfer x = t;
+            x.id = base + t.id;
+            x.srcRank = ranks[t.srcRank];
+            x.dstRank = ranks[t.dstRank];
+            x.round = roundBase + t.round;
+            for (auto& d : x.deps)
+            {
+                d += base;
+            }
+            if (t.deps.empty())
+            {
+                const auto& before = lastRecv[x.srcRank];
+                x.deps.insert(x.deps.end(), before.begin(), before.end());
+            }
+            if (t.round == lastRound)
+            {
+                nextRecv[x.dstRank].push_back(x.id);
+            }
+            out.push_back(std::move(x));
+        }
+    };
+    auto advance
+        = [&lastRecv, &roundBase](std::vector<std::vector<uint32_t>>& nextRecv, uint32_t rounds)
+    {
+        if (rounds == 0)
+        {
+            return;
+        }
+        for (uint32_t r = 0; r < nextRecv.size(); ++r)
+        {
+            lastRecv[r] = std::move(nextRecv[r]);
+            nextRecv[r].clear();
+        }
+        roundBase += rounds;
+    };
+    std::vector<std::vector<uint32_t>> next(nRanks);
+    // 1. Reduce-scatter within every group: local rank i ends with segment i.
+    for (uint32_t b = 0; b < groups && g > 1; ++b)
+    {
+        std::vector<uint32_t> ranks(g);
+        for (uint32_t i = 0; i < g; ++i)
+        {
+            ranks[i] = b * g + i;
+        }
+        append(ReduceScatter(g, bytes, chunks, qpsPerPeer), ranks, next);
+    }
+    advance(next, g > 1 ? Rounds(REDUCE_SCATTER, g) : 0);
+    // 2. All-reduce of segment i across the groups, among the ranks with local index i.
+    for (uint32_t i = 0; i < g && groups > 1; ++i)
+    {
+        std::vector<uint32_t> ranks(groups);
+        for (uint32_t b = 0; b < groups; ++b)
+        {
+            ranks[b] = b * g + i;
+        }
+        append(RingAllReduce(groups, Share(bytes, g, i), chunks, qpsPerPeer), ranks, next);
+    }
+    advance(next, groups > 1 ? Rounds(RING_ALLREDUCE, groups) : 0);
+    // 3. All-gather within every group.
+    for (uint32_t b = 0; b < groups && g > 1; ++b)
+    {
+        std::vector<uint32_t> ranks(g);
+        for (uint32_t i = 0; i < g; ++i)
+        {
+            ranks[i] = b * g + i;
+        }
+        append(AllGather(g, bytes, chunks, qpsPerPeer), ranks, next);
+    }
+    return out;
+}
+
 uint32_t
-MrcCollective::Rounds(Type type, uint32_t nRanks)
+MrcCollective::Rounds(Type type, uint32_t nRanks, uint32_t groupSize)
 {
     if (nRanks < 2)
     {
@@ -319,6 +439,11 @@ MrcCollective::Rounds(Type type, uint32_t nRanks)
     }
     switch (type)
     {
+        case HIERARCHICAL_ALLREDUCE:
+        {
+            const uint32_t g = std::max(1u, groupSize);
+            return 2 * Rounds(REDUCE_SCATTER, g) + Rounds(RING_ALLREDUCE, nRanks / g);
+        }
         case RING_ALLREDUCE:
             return 2 * (nRanks - 1);
         case ALLGATHER:
@@ -333,7 +458,8 @@ MrcCollective::Rounds(Type type, uint32_t nRanks)
 }
 
 uint64_t
-MrcCollective::BytesSent(Type type, uint32_t nRanks, uint64_t bytes, uint32_t rank)
+MrcCollective::BytesSent(
+    Type type, uint32_t nRanks, uint64_t bytes, uint32_t rank, uint32_t groupSize)
 {
     const uint32_t n = nRanks;
     if (n < 2 || rank >= n)
@@ -342,6 +468,14 @@ MrcCollective::BytesSent(Type type, uint32_t nRanks, uint64_t bytes, uint32_t ra
     }
     switch (type)
     {
+        case HIERARCHICAL_ALLREDUCE:
+        {
+            const uint32_t g = std::max(1u, groupSize);
+            const uint32_t i = rank % g;
+            return BytesSent(REDUCE_SCATTER, g, bytes, i)
+                 + BytesSent(RING_ALLREDUCE, n / g, Share(bytes, g, i), rank / g)
+                 + BytesSent(ALLGATHER, g, bytes, i);
+        }
         case RING_ALLREDUCE:
             return 2 * bytes - Share(bytes, n, rank) - Share(bytes, n, (rank + 1) % n);
         case ALLGATHER:
@@ -358,7 +492,8 @@ MrcCollective::BytesSent(Type type, uint32_t nRanks, uint64_t bytes, uint32_t ra
 }
 
 uint64_t
-MrcCollective::BytesReceived(Type type, uint32_t nRanks, uint64_t bytes, uint32_t rank)
+MrcCollective::BytesReceived(
+    Type type, uint32_t nRanks, uint64_t bytes, uint32_t rank, uint32_t groupSize)
 {
     const uint32_t n = nRanks;
     if (n < 2 || rank >= n)
@@ -367,6 +502,14 @@ MrcCollective::BytesReceived(Type type, uint32_t nRanks, uint64_t bytes, uint32_
     }
     switch (type)
     {
+        case HIERARCHICAL_ALLREDUCE:
+        {
+            const uint32_t g = std::max(1u, groupSize);
+            const uint32_t i = rank % g;
+            return BytesReceived(REDUCE_SCATTER, g, bytes, i)
+                 + BytesReceived(RING_ALLREDUCE, n / g, Share(bytes, g, i), rank / g)
+                 + BytesReceived(ALLGATHER, g, bytes, i);
+        }
         case RING_ALLREDUCE:
             return 2 * bytes - Share(bytes, n, (rank + n - 1) % n) - Share(bytes, n, rank);
         case ALLGATHER:
@@ -384,11 +527,18 @@ MrcCollective::BytesReceived(Type type, uint32_t nRanks, uint64_t bytes, uint32_
 }
 
 uint64_t
-MrcCollective::MaxTransferBytes(Type type, uint32_t nRanks, uint64_t bytes, uint32_t chunks)
+MrcCollective::MaxTransferBytes(
+    Type type, uint32_t nRanks, uint64_t bytes, uint32_t chunks, uint32_t groupSize)
 {
     if (nRanks < 2 || chunks == 0)
     {
         return 0;
+    }
+    if (type == HIERARCHICAL_ALLREDUCE)
+    {
+        const uint32_t g = std::max(1u, groupSize);
+        // Within a group a segment is bytes / g; across groups (g = 1) bytes / groups.
+        return Share(Share(bytes, g > 1 ? g : nRanks, 0), chunks, 0);
     }
     if (type == SENDRECV || type == BROADCAST)
     {

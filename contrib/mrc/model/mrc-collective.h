@@ -74,6 +74,9 @@ struct MrcTransferList
  *   a rank sends and receives bytes per pair it belongs to.
  * - broadcast: bytes = the buffer rank 0 holds and every rank ends with; N-1 rounds;
  *   ranks 0 to N-2 send bytes, ranks 1 to N-1 receive bytes.
+ * - hierarchical-allreduce: bytes = the buffer reduced on every rank; with groups of G ranks,
+ *   2(G-1) + 2(N/G-1) rounds; a reduce-scatter and an all-gather within the group and a ring
+ *   all-reduce of one segment across the groups (HierarchicalAllReduce()).
  *
  * Ring algorithms: rank i always sends to rank i+1. Reduce-scatter round r: rank i sends
  * segment i-r-1 (after N-1 rounds rank i holds the reduced segment i). All-gather round r:
@@ -92,12 +95,13 @@ public:
     /** Collective algorithms. */
     enum Type : uint8_t
     {
-        RING_ALLREDUCE = 0, //!< ring all-reduce: reduce-scatter + all-gather
-        ALLGATHER,          //!< ring all-gather
-        REDUCE_SCATTER,     //!< ring reduce-scatter
-        ALLTOALL,           //!< all-to-all, every pair at once
-        SENDRECV,           //!< pairwise exchange
-        BROADCAST           //!< pipelined chain broadcast from rank 0
+        RING_ALLREDUCE = 0,    //!< ring all-reduce: reduce-scatter + all-gather
+        ALLGATHER,             //!< ring all-gather
+        REDUCE_SCATTER,        //!< ring reduce-scatter
+        ALLTOALL,              //!< all-to-all, every pair at once
+        SENDRECV,              //!< pairwise exchange
+        BROADCAST,             //!< pipelined chain broadcast from rank 0
+        HIERARCHICAL_ALLREDUCE //!< reduce-scatter in groups, all-reduce across, all-gather
     };
 
     /**
@@ -125,8 +129,36 @@ public:
      * @param qpsPerPeer Q >= 1
      * @return the transfers, ids dense and in dependency order
      */
-    static std::vector<MrcTransfer> Build(
-        Type type, uint32_t nRanks, uint64_t bytes, uint32_t chunks, uint32_t qpsPerPeer);
+    static std::vector<MrcTransfer> Build(Type type,
+                                          uint32_t nRanks,
+                                          uint64_t bytes,
+                                          uint32_t chunks,
+                                          uint32_t qpsPerPeer,
+                                          uint32_t groupSize = 0);
+    /**
+     * Hierarchical all-reduce, as collective libraries run it at scale: ranks form groups of
+     * G consecutive ranks (the hosts of one T0 under contiguous placement). (1) Ring
+     * reduce-scatter within every group: local rank i ends with segment i (Share(bytes, G,
+     * i)); (2) ring all-reduce of segment i across the groups, among the N/G ranks with local
+     * index i; (3) ring all-gather within every group. A stage's first-round sends from a rank
+     * wait for that rank's receives in the last round of the previous stage. G = 1 or G = N
+     * leave only the across- or the within-group stages.
+     * @param nRanks N
+     * @param groupSize G (divides N)
+     * @param bytes buffer reduced on every rank
+     * @param chunks C
+     * @param qpsPerPeer Q
+     * @return the transfers
+     */
+    static std::vector<MrcTransfer> HierarchicalAllReduce(
+        uint32_t nRanks, uint32_t groupSize, uint64_t bytes, uint32_t chunks, uint32_t qpsPerPeer);
+    /**
+     * @param nRanks N
+     * @param groupSize G
+     * @return an empty string if a hierarchical all-reduce can group N ranks by G, else a
+     * one-line reason
+     */
+    static std::string CheckGroupSize(uint32_t nRanks, uint32_t groupSize);
     /**
      * Ring all-reduce.
      * @param nRanks N
@@ -224,36 +256,43 @@ public:
     /**
      * @param type algorithm
      * @param nRanks N
+     * @param groupSize G (hierarchical-allreduce only)
      * @return rounds of the algorithm (0 for N = 1)
      */
-    static uint32_t Rounds(Type type, uint32_t nRanks);
+    static uint32_t Rounds(Type type, uint32_t nRanks, uint32_t groupSize = 0);
     /**
      * Bytes a rank sends in one collective (sendrecv: default pairing).
      * @param type algorithm
      * @param nRanks N
      * @param bytes size
      * @param rank the rank
+     * @param groupSize G (hierarchical-allreduce only)
      * @return bytes sent
      */
-    static uint64_t BytesSent(Type type, uint32_t nRanks, uint64_t bytes, uint32_t rank);
+    static uint64_t BytesSent(
+        Type type, uint32_t nRanks, uint64_t bytes, uint32_t rank, uint32_t groupSize = 0);
     /**
      * Bytes a rank receives in one collective (sendrecv: default pairing).
      * @param type algorithm
      * @param nRanks N
      * @param bytes size
      * @param rank the rank
+     * @param groupSize G (hierarchical-allreduce only)
      * @return bytes received
      */
-    static uint64_t BytesReceived(Type type, uint32_t nRanks, uint64_t bytes, uint32_t rank);
+    static uint64_t BytesReceived(
+        Type type, uint32_t nRanks, uint64_t bytes, uint32_t rank, uint32_t groupSize = 0);
     /**
      * The largest single transfer a collective produces, to check against message limits.
      * @param type algorithm
      * @param nRanks N
      * @param bytes size
      * @param chunks C
+     * @param groupSize G (hierarchical-allreduce only)
      * @return bytes of the largest chunk
      */
-    static uint64_t MaxTransferBytes(Type type, uint32_t nRanks, uint64_t bytes, uint32_t chunks);
+    static uint64_t MaxTransferBytes(
+        Type type, uint32_t nRanks, uint64_t bytes, uint32_t chunks, uint32_t groupSize = 0);
 };
 
 } // namespace ns3

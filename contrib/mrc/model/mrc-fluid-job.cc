@@ -1,0 +1,564 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-fluid-job.h"
+
+#include "mrc-queue-pair.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcFluidJob");
+NS_OBJECT_ENSURE_REGISTERED(MrcFluidJob);
+
+TypeId
+MrcFluidJob::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::MrcFluidJob")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcFluidJob>()
+              .AddAttribute("JobId",
+                            "Identifier carried in the job's records",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcFluidJob::m_jobId),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Name",
+                            "A name for output",
+                            StringValue("job"),
+                            MakeStringAccessor(&MrcFluidJob::m_name),
+                            MakeStringChecker())
+              .AddAttribute("Steps",
+                            "Training steps to run",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&MrcFluidJob::m_steps),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("ComputeTime",
+                            "Compute phase of every rank in every step",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&MrcFluidJob::m_compute),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("ComputeJitter",
+                            "Each rank's compute phase is longer by a draw uniform in [0, jitter)",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&MrcFluidJob::m_jitter),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("KeepRecords",
+                            "Keep every transfer record in memory (GetTransferRecords)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcFluidJob::m_keepRecords),
+                            MakeBooleanChecker())
+              .AddTraceSource("TransferComplete",
+                              "An edge of a flow group finished (one record per edge)",
+                              MakeTraceSourceAccessor(&MrcFluidJob::m_transferTrace),
+                              "ns3::MrcTrainingJob::TransferTracedCallback")
+              .AddTraceSource("StepComplete",
+                              "A step finished",
+                              MakeTraceSourceAccessor(&MrcFluidJob::m_stepTrace),
+                              "ns3::MrcTrainingJob::StepTracedCallback")
+              .AddTraceSource("JobComplete",
+                              "Every step finished, or the job failed (IsFailed tells)",
+                              MakeTraceSourceAccessor(&MrcFluidJob::m_jobTrace),
+                              "ns3::MrcTrainingJob::JobTracedCallback");
+    return tid;
+}
+
+MrcFluidJob::MrcFluidJob()
+    : m_jobId(0)
+    , m_steps(1)
+    , m_keepRecords(false)
+    , m_step(0)
+    , m_stepsDone(0)
+    , m_stage(0)
+    , m_groupsLeft(0)
+    , m_lastRank(0)
+    , m_stepTransfers(0)
+    , m_stepFailures(0)
+    , m_transfers(0)
+    , m_failures(0)
+    , m_failed(false)
+    , m_perStep(0)
+{
+    m_jitterRng = CreateObject<UniformRandomVariable>();
+}
+
+MrcFluidJob::~MrcFluidJob() = default;
+
+void
+MrcFluidJob::DoDispose()
+{
+    m_event.Cancel();
+    m_net = nullptr;
+    m_jitterRng = nullptr;
+    Object::DoDispose();
+}
+
+void
+MrcFluidJob::SetRanks(const std::vector<uint32_t>& hosts)
+{
+    m_hosts = hosts;
+    m_extraCompute.assign(hosts.size(), Time(0));
+}
+
+void
+MrcFluidJob::AddCollective(MrcCollective::Type type,
+                           uint64_t bytes,
+                           uint32_t chunks,
+                           uint32_t groupSize)
+{
+    NS_ABORT_MSG_IF(bytes == 0 || chunks == 0, "MrcFluidJob: bytes and chunks must be >= 1");
+    m_specs.push_back({type, bytes, chunks, groupSize, {}, false});
+}
+
+void
+MrcFluidJob::AddSendRecv(const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint64_t bytes)
+{
+    NS_ABORT_MSG_IF(bytes == 0, "MrcFluidJob: bytes must be >= 1");
+    m_specs.push_back({MrcCollective::SENDRECV, bytes, 1, 0, pairs, true});
+}
+
+void
+MrcFluidJob::SetRankExtraCompute(uint32_t rank, Time extra)
+{
+    m_extraCompute.at(rank) = extra;
+}
+
+int64_t
+MrcFluidJob::AssignStreams(int64_t stream)
+{
+    m_jitterRng->SetStream(stream);
+    return 1;
+}
+
+MrcFluidJob::GroupPlan
+MrcFluidJob::Ring(const std::vector<uint32_t>& ranks,
+                  bool ring,
+                  uint32_t rounds,
+                  uint64_t segment,
+                  uint32_t chunks,
+                  uint64_t recordBytes) const
+{
+    GroupPlan g;
+    const auto n = static_cast<uint32_t>(ranks.size());
+    for (uint32_t i = 0; i + (ring ? 0 : 1) < n; ++i)
+    {
+        const uint32_t a = ranks[i];
+        const uint32_t b = ranks[(i + 1) % n];
+        g.edges.push_back({m_hosts[a], m_hosts[b]});
+        g.rankEdges.emplace_back(a, b);
+    }
+    // Pipelined rounds: (R + C - 1) chunk times and latencies.
+    const uint32_t slots = rounds + chunks - 1;
+    g.bytes = double(slots) * double(segment) / chunks;
+    g.recordBytes = recordBytes;
+    g.latencies = slots + 1; // + the last acknowledgement
+    g.chained = true;
+    return g;
+}
+
+void
+MrcFluidJob::Install(Ptr<MrcFluidNetwork> network)
+{
+    m_net = network;
+    const auto n = static_cast<uint32_t>(m_hosts.size());
+    NS_ABORT_MSG_IF(n == 0, "MrcFluidJob: SetRanks first");
+    m_stages.clear();
+    std::vector<uint32_t> all(n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        all[r] = r;
+    }
+    for (uint32_t c = 0; c < m_specs.size(); ++c)
+    {
+        const Spec& s = m_specs[c];
+        const char* name = MrcCollective::TypeName(s.type);
+        const uint64_t seg = MrcCollective::Share(s.bytes, std::max(n, 1u), 0);
+        auto one = [&](GroupPlan g)
+        {
+            if (!g.edges.empty())
+            {
+                m_stages.push_back({c, name, {std::move(g)}});
+            }
+        };
+        switch (s.type)
+        {
+            case MrcCollective::RING_ALLREDUCE:
+                if (n > 1)
+                {
+                    one(Ring(all,
+                             true,
+                             MrcCollective::Rounds(s.type, n),
+                             seg,
+                             s.chunks,
+                             MrcCollective::BytesSent(s.type, n, s.bytes, 0)));
+                }
+                break;
+            case MrcCollective::ALLGATHER:
+            case MrcCollective::REDUCE_SCATTER:
+                if (n > 1)
+                {
+                    one(Ring(all,
+                             true,
+                             MrcCollective::Rounds(s.type, n),
+                             seg,
+                             s.chunks,
+                             MrcCollective::BytesSent(s.type, n, s.bytes, 0)));
+                }
+                break;
+            case MrcCollective::BROADCAST:
+                if (n > 1)
+                {
+                    one(Ring(all, false, n - 1, s.bytes, s.chunks, s.bytes));
+                }
+                break;
+            case MrcCollective::ALLTOALL:
+            {
+                GroupPlan g;
+                for (uint32_t a = 0; a < n; ++a)
+                {
+                    for (uint32_t b = 0; b < n; ++b)
+                    {
+                        if (a != b)
+                        {
+                            g.edges.push_back({m_hosts[a], m_hosts[b]});
+                            g.rankEdges.emplace_back(a, b);
+                        }
+                    }
+                }
+                g.bytes = double(seg);
+                g.recordBytes = seg;
+                g.latencies = 2;
+                g.chained = false;
+                one(std::move(g));
+                break;
+            }
+            case MrcCollective::SENDRECV:
+            {
+                std::vector<std::pair<uint32_t, uint32_t>> pairs = s.pairs;
+                if (!s.customPairs)
+                {
+                    for (uint32_t a = 0; a + 1 < n; a += 2)
+                    {
+                        pairs.emplace_back(a, a + 1);
+                    }
+                }
+                GroupPlan g;
+                for (const auto& p : pairs)
+                {
+                    NS_ABORT_MSG_IF(p.first >= n || p.second >= n || p.first == p.second,
+                                    "MrcFluidJob: bad sendrecv pair");
+                    g.edges.push_back({m_hosts[p.first], m_hosts[p.second]});
+                    g.rankEdges.emplace_back(p.first, p.second);
+                    g.edges.push_back({m_hosts[p.second], m_hosts[p.first]});
+                    g.rankEdges.emplace_back(p.second, p.first);
+                }
+                g.bytes = double(s.bytes);
+                g.recordBytes = s.bytes;
+                g.latencies = 2;
+                g.chained = false;
+                one(std::move(g));
+                break;
+            }
+            case MrcCollective::HIERARCHICAL_ALLREDUCE:
+            {
+                const std::string err = MrcCollective::CheckGroupSize(n, s.groupSize);
+                NS_ABORT_MSG_IF(!err.empty(), "MrcFluidJob: hierarchical-allreduce: " << err);
+                const uint32_t gs = s.groupSize;
+                const uint32_t groups = n / gs;
+                const uint64_t seg1 = MrcCollective::Share(s.bytes, gs, 0);
+                Stage within{c, name, {}};
+                Stage across{c, name, {}};
+                for (uint32_t b = 0; b < groups && gs > 1; ++b)
+                {
+                    std::vector<uint32_t> ranks(gs);
+                    for (uint32_t i = 0; i < gs; ++i)
+                    {
+                        ranks[i] = b * gs + i;
+                    }
+                    within.groups.push_back(Ring(
+                        ranks,
+                        true,
+                        gs - 1,
+                        seg1,
+                        s.chunks,
+                        MrcCollective::BytesSent(MrcCollective::REDUCE_SCATTER, gs, s.bytes, 0)));
+                }
+                for (uint32_t i = 0; i < gs && groups > 1; ++i)
+                {
+                    std::vector<uint32_t> ranks(groups);
+                    for (uint32_t b = 0; b < groups; ++b)
+                    {
+                        ranks[b] = b * gs + i;
+                    }
+                    const uint64_t buf = MrcCollective::Share(s.bytes, gs, i);
+                    across.groups.push_back(Ring(
+                        ranks,
+                        true,
+                        MrcCollective::Rounds(MrcCollective::RING_ALLREDUCE, groups),
+                        MrcCollective::Share(buf, groups, 0),
+                        s.chunks,
+                        MrcCollective::BytesSent(MrcCollective::RING_ALLREDUCE, groups, buf, 0)));
+                }
+                if (!within.groups.empty())
+                {
+                    m_stages.push_back(within);
+                }
+                if (!across.groups.empty())
+                {
+                    m_stages.push_back(std::move(across));
+                }
+                if (!within.groups.empty())
+                {
+                    m_stages.push_back(std::move(within)); // the all-gather: the same rings
+                }
+                break;
+            }
+        }
+    }
+    m_perStep = 0;
+    for (const auto& st : m_stages)
+    {
+        for (const auto& g : st.groups)
+        {
+            m_perStep += static_cast<uint32_t>(g.edges.size());
+        }
+    }
+}
+
+void
+MrcFluidJob::Start(Time at)
+{
+    NS_ABORT_MSG_IF(m_net == nullptr, "MrcFluidJob: Install first");
+    m_event = Simulator::Schedule(at - Simulator::Now(), &MrcFluidJob::StartStep, this);
+}
+
+void
+MrcFluidJob::StartStep()
+{
+    m_stepStart = Simulator::Now();
+    m_computeEnd = m_stepStart;
+    m_stepTransfers = 0;
+    m_stepFailures = 0;
+    m_lastRank = 0;
+    const int64_t jitter = m_jitter.GetTimeStep();
+    for (uint32_t r = 0; r < m_hosts.size(); ++r)
+    {
+        Time d = m_compute + m_extraCompute[r];
+        if (jitter > 0)
+        {
+            d += TimeStep(static_cast<uint64_t>(m_jitterRng->GetValue(0.0, 1.0) * jitter));
+        }
+        if (m_stepStart + d >= m_computeEnd)
+        {
+            m_computeEnd = m_stepStart + d;
+            m_lastRank = r;
+        }
+    }
+    m_event = Simulator::Schedule(m_computeEnd - m_stepStart, &MrcFluidJob::ComputeDone, this);
+}
+
+void
+MrcFluidJob::ComputeDone()
+{
+    m_stage = 0;
+    NextStage();
+}
+
+void
+MrcFluidJob::NextStage()
+{
+    if (m_failed)
+    {
+        return;
+    }
+    if (m_stage >= m_stages.size())
+    {
+        EndStep();
+        return;
+    }
+    const Stage& st = m_stages[m_stage];
+    m_stageStart = Simulator::Now();
+    m_groupsLeft = static_cast<uint32_t>(st.groups.size());
+    for (uint32_t k = 0; k < st.groups.size(); ++k)
+    {
+        const GroupPlan& g = st.groups[k];
+        // A ring's critical path goes round the ring, one edge per round: the mean latency.
+        // Parallel transfers end with the slowest: the largest.
+        int64_t sum = 0;
+        int64_t most = 0;
+        for (const auto& e : g.edges)
+        {
+            const int64_t l = m_net->GetOneWayLatency(e.src, e.dst).GetNanoSeconds();
+            sum += l;
+            most = std::max(most, l);
+        }
+        const Time lat = NanoSeconds(
+            g.chained ? (sum + int64_t(g.edges.size()) / 2) / int64_t(g.edges.size()) : most);
+        m_net->AddGroup(g.edges,
+                        g.bytes,
+                        g.latencies * lat,
+                        MakeCallback(&MrcFluidJob::GroupDone, this).Bind(k));
+    }
+}
+
+void
+MrcFluidJob::GroupDone(uint32_t stageGroup, uint32_t /* id */, bool ok)
+{
+    if (m_failed)
+    {
+        return;
+    }
+    const Stage& st = m_stages[m_stage];
+    const GroupPlan& g = st.groups[stageGroup];
+    const Time now = Simulator::Now();
+    // Records: transfer ids count the edges of the collective's stages.
+    uint32_t base = 0;
+    for (uint32_t s = 0; s < m_stage; ++s)
+    {
+        if (m_stages[s].collective == st.collective)
+        {
+            for (const auto& gg : m_stages[s].groups)
+            {
+                base += static_cast<uint32_t>(gg.edges.size());
+            }
+        }
+    }
+    for (uint32_t k = 0; k < stageGroup; ++k)
+    {
+        base += static_cast<uint32_t>(st.groups[k].edges.size());
+    }
+    for (uint32_t e = 0; e < g.edges.size(); ++e)
+    {
+        const MrcTransferRecord rec{
+            m_jobId,
+            m_step,
+            st.collective,
+            st.name,
+            base + e,
+            g.rankEdges[e].first,
+            g.rankEdges[e].second,
+            g.edges[e].src,
+            g.edges[e].dst,
+            0,
+            g.recordBytes,
+            m_stageStart,
+            now,
+            now,
+            static_cast<uint8_t>(ok ? MrcQueuePair::SUCCESS : MrcQueuePair::RETRY_EXCEEDED)};
+        ++m_transfers;
+        ++m_stepTransfers;
+        if (!ok)
+        {
+            ++m_failures;
+            ++m_stepFailures;
+        }
+        if (m_keepRecords)
+        {
+            m_records.push_back(rec);
+        }
+        m_transferTrace(rec);
+    }
+    if (!ok)
+    {
+        m_failed = true;
+        m_jobTrace(m_jobId, m_stepsDone, m_failures);
+        return;
+    }
+    if (--m_groupsLeft == 0)
+    {
+        ++m_stage;
+        NextStage();
+    }
+}
+
+void
+MrcFluidJob::EndStep()
+{
+    const MrcStepRecord rec{m_jobId,
+                            m_step,
+                            m_stepStart,
+                            m_computeEnd,
+                            Simulator::Now(),
+                            m_lastRank,
+                            m_stepTransfers,
+                            m_stepFailures};
+    m_stepRecords.push_back(rec);
+    ++m_stepsDone;
+    m_stepTrace(rec);
+    if (m_stepsDone < m_steps)
+    {
+        ++m_step;
+        m_event = Simulator::ScheduleNow(&MrcFluidJob::StartStep, this);
+    }
+    else
+    {
+        m_jobTrace(m_jobId, m_stepsDone, m_failures);
+    }
+}
+
+uint32_t
+MrcFluidJob::GetJobId() const
+{
+    return m_jobId;
+}
+
+uint32_t
+MrcFluidJob::GetStepsCompleted() const
+{
+    return m_stepsDone;
+}
+
+bool
+MrcFluidJob::IsComplete() const
+{
+    return m_stepsDone == m_steps;
+}
+
+bool
+MrcFluidJob::IsFailed() const
+{
+    return m_failed;
+}
+
+uint64_t
+MrcFluidJob::GetTransfersCompleted() const
+{
+    return m_transfers;
+}
+
+uint64_t
+MrcFluidJob::GetFailedTransfers() const
+{
+    return m_failures;
+}
+
+uint32_t
+MrcFluidJob::GetTransfersPerStep() const
+{
+    return m_perStep;
+}
+
+const std::vector<MrcTransferRecord>&
+MrcFluidJob::GetTransferRecords() const
+{
+    return m_records;
+}
+
+const std::vector<MrcStepRecord>&
+MrcFluidJob::GetStepRecords() const
+{
+    return m_stepRecords;
+}
+
+} // namespace ns3
