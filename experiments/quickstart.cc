@@ -1137,7 +1137,35 @@ main(int argc, char* argv[])
            {"baseline_pfc", prm.pfc},
            {"baseline_detection_us", prm.detectionUs},
            {"baseline_reconvergence_us", prm.reconvergenceUs}};
-    const std::map<std::string, std::string> extra = {
+    // Flow level: the failover parameters in force and where each comes from.
+    nlohmann::ordered_json fluidJson = nullptr;
+    if (prm.model == "fluid")
+    {
+        Ptr<MrcFluidNetwork> defaults = CreateObject<MrcFluidNetwork>();
+        TimeValue bypass;
+        TimeValue probe;
+        defaults->GetAttribute("BypassTime", bypass);
+        defaults->GetAttribute("ProbeTime", probe);
+        fluidJson
+            = {{"model",
+                "max-min fair rates by progressive filling (MrcFluidNetwork), collectives "
+                "as alpha-beta flow groups (MrcFluidJob)"},
+               {"mrc_bypass_time_us", bypass.Get().GetNanoSeconds() / 1000.0},
+               {"mrc_bypass_time_source",
+                "measured at packet level: mrc-link-flap's bypass-us at its defaults (failure to "
+                "the last lost packet resent on another path)"},
+               {"mrc_probe_time_us", probe.Get().GetNanoSeconds() / 1000.0},
+               {"mrc_probe_time_source",
+                "the packet model's MrcQueuePair ProbeInterval (50 us) x MrcPathSelector "
+                "ProbeSuccesses (3)"},
+               {"baseline_timers_source",
+                "the same deployed values as at packet level: detection and reconvergence from "
+                "--detectionUs/--reconvergenceUs, InfiniBand local ACK timeout and retry limit"},
+               {"not_modelled",
+                "packet trimming, incast and queueing dynamics, NSCC and DCQCN transients, PFC "
+                "pauses, ECMP hashes as the switches compute them; see docs/fluid.md"}};
+    }
+    std::map<std::string, std::string> extra = {
         {"wall_time_s", std::to_string(wall)},
         {"ns3_version", nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
         {"events_executed", std::to_string(events)},
@@ -1145,6 +1173,10 @@ main(int argc, char* argv[])
         {"time_scaling", nlohmann::ordered_json(scaling.str()).dump()},
         {"scaling", scalingJson.dump()},
     };
+    if (prm.model == "fluid")
+    {
+        extra["fluid"] = fluidJson.dump();
+    }
     if (!MrcRecorder::WriteRunJson(
             prm.out, "quickstart", MRC_VERSION, prm.seed, params, extra, err))
     {

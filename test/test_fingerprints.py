@@ -36,6 +36,11 @@ QUICKSTART_SMALL = ["--gpus=8", "--hostsPerT0=2", "--t1=2", "--planes=2", "--ste
 RUNS = {
     "quickstart-small": ("quickstart", QUICKSTART_SMALL,
                          ["flows.csv", "steps.csv", "events.csv", "links.csv"]),
+    "quickstart-small-fluid": ("quickstart", QUICKSTART_SMALL + ["--model=fluid"],
+                               ["flows.csv", "steps.csv", "events.csv", "links.csv"]),
+    "mrc-permutation-fluid": ("mrc-permutation", ["--hosts=32", "--hostsPerT0=8", "--t1=8",
+                                                  "--planes=2", "--size=500000",
+                                                  "--model=fluid"], "stdout"),
     "mrc-permutation": ("mrc-permutation", ["--hosts=32", "--hostsPerT0=8", "--t1=8",
                                             "--planes=2", "--size=500000"], "stdout"),
     "mrc-permutation-roce": ("mrc-permutation", ["--hosts=32", "--hostsPerT0=8", "--t1=8",

@@ -41,6 +41,128 @@ Quantile(const std::vector<double>& v, double q)
     return v[std::min(v.size() - 1, idx == 0 ? 0 : idx - 1)];
 }
 
+/**
+ * The permutation at flow level (--model=fluid): one flow group per host on an MrcFluidNetwork
+ * of the same shape; prints the packet run's FCT lines.
+ * @param hosts hosts
+ * @param planes planes
+ * @param hostsPerT0 hosts per T0
+ * @param t1 T1s per plane
+ * @param size bytes per flow
+ * @param bps link rate
+ * @param delay link delay
+ * @param roce the baseline scheme
+ * @return the exit status
+ */
+int
+RunFluid(uint32_t hosts,
+         uint32_t planes,
+         uint32_t hostsPerT0,
+         uint32_t t1,
+         uint64_t size,
+         uint64_t bps,
+         Time delay,
+         bool roce)
+{
+    if (roce && planes != 1)
+    {
+        std::cerr << "error: --planes must be 1 with --model=fluid --roce (the flow-level "
+                     "baseline runs one plane)"
+                  << std::endl;
+        return 1;
+    }
+    Ptr<MrcFluidNetwork> net = CreateObject<MrcFluidNetwork>();
+    net->SetAttribute("Scheme", StringValue(roce ? "baseline" : "mrc"));
+    net->SetAttribute("Planes", UintegerValue(planes));
+    net->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    net->SetAttribute("T0sPerPlane", UintegerValue(hosts / hostsPerT0));
+    net->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    net->SetAttribute("LinkRate", DataRateValue(DataRate(bps)));
+    net->SetAttribute("LinkDelay", TimeValue(delay));
+    const std::string err = net->Validate();
+    if (!err.empty())
+    {
+        std::cerr << "error: "
+                  << MrcCommandLine::InOptionTerms(err,
+                                                   {{"Planes", "--planes"},
+                                                    {"HostsPerT0", "--hostsPerT0"},
+                                                    {"T0sPerPlane", "--hosts / --hostsPerT0"},
+                                                    {"T1sPerPlane", "--t1"}})
+                  << std::endl;
+        return 1;
+    }
+    net->Build();
+    // The same kind of derangement as at packet level (its own stream: the draws differ).
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(1);
+    std::vector<uint32_t> partner(hosts);
+    std::iota(partner.begin(), partner.end(), 0);
+    for (uint32_t i = hosts - 1; i > 0; --i)
+    {
+        std::swap(partner[i], partner[rng->GetInteger(0, i - 1)]);
+    }
+    std::vector<double> fct(hosts, -1);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        // Send completion: the last byte out, one way to the receiver, the ACK back.
+        const Time rtt = 2 * net->GetOneWayLatency(h, partner[h]);
+        net->AddGroup(
+            {{h, partner[h]}},
+            double(size),
+            rtt,
+            MakeCallback(+[](std::vector<double>* out, uint32_t host, uint32_t /* id */, bool ok)
+                         {
+                             if (ok)
+                             {
+                                 (*out)[host] = Simulator::Now().GetNanoSeconds() / 1000.0;
+                             }
+                         })
+                .Bind(&fct, h));
+    }
+    Simulator::Stop(Seconds(10));
+    const auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    const double wall
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::vector<double> v;
+    for (double f : fct)
+    {
+        if (f >= 0)
+        {
+            v.push_back(f);
+        }
+    }
+    std::sort(v.begin(), v.end());
+    const auto done = static_cast<uint32_t>(v.size());
+    const double baseRtt = 2 * net->GetOneWayLatency(0, hosts - 1).GetNanoSeconds() / 1000.0;
+    const double ideal = double(size) / (net->GetLinkCapacity() * planes) * 1e6 + baseRtt;
+    std::cout << std::fixed << std::setprecision(1);
+    std::cout << "flows completed: " << done << " / " << hosts << std::endl;
+    if (!v.empty())
+    {
+        std::cout << "fct-us min: " << v.front() << " median: " << Quantile(v, 0.5)
+                  << " p99: " << Quantile(v, 0.99) << " max: " << v.back() << std::endl;
+        std::cout << "ideal-fct-us: " << ideal << " (size / NIC payload rate + base RTT " << baseRtt
+                  << " us)" << std::endl;
+        std::cout << "median/ideal: " << std::setprecision(3) << Quantile(v, 0.5) / ideal
+                  << std::endl;
+        std::cout << std::setprecision(1)
+                  << "aggregate goodput: " << double(size) * done * 8 / (v.back() * 1e3) << " Gbps"
+                  << std::endl;
+    }
+    std::cout << "fluid: rate computations " << net->GetRecomputations() << " events "
+              << Simulator::GetEventCount() << " wall: " << std::setprecision(3) << wall << " s"
+              << std::endl;
+    Simulator::Destroy();
+    if (done != hosts)
+    {
+        std::cerr << "error: " << hosts - done
+                  << " flows did not complete within 10 s of simulated time" << std::endl;
+        return 2;
+    }
+    return 0;
+}
+
 } // namespace
 
 int
@@ -83,6 +205,12 @@ main(int argc, char* argv[])
         "per QP, go-back-N, DCQCN",
         roce);
     cmd.AddValue("pfc", "With --roce: PFC on the routed fabric (0: lossy, drops are real)", pfc);
+    std::string model = "packet";
+    cmd.AddValue("model",
+                 "packet (the module's devices and transport) or fluid (flow level: max-min fair "
+                 "rates, MrcFluidNetwork; --pathSelector, --cc, --evSetSize, --trim, --pcap and "
+                 "--pfc do not apply)",
+                 model);
     if (!MrcCommandLine::Parse(cmd, argc, argv))
     {
         return 1;
@@ -125,7 +253,16 @@ main(int argc, char* argv[])
     {
         return 1;
     }
+    if (model != "packet" && model != "fluid")
+    {
+        std::cerr << "error: --model must be packet or fluid (got '" << model << "')" << std::endl;
+        return 1;
+    }
     RngSeedManager::SetSeed(seed);
+    if (model == "fluid")
+    {
+        return RunFluid(hosts, planes, hostsPerT0, t1, size, bps, delay, roce);
+    }
 
     Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
     fabric->SetAttribute("Planes", UintegerValue(planes));
