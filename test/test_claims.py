@@ -174,11 +174,29 @@ def test_same_seed_same_bytes(tmp_path):
         assert a == b, name
 
 
+def test_production_rows_at_flow_level(tmp_path):
+    """--production adds flow-level rows on a production-shaped fabric (1024 GPUs here)."""
+    out = str(tmp_path / "prod")
+    r = run(["--scale=tiny", "--claim=C2,C3,C4", "--production=1", "--productionGpus=1024",
+             "--plots=0", "--out=" + out])
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(out, "claims.csv"), newline="") as f:
+        rows = [x for x in csv.DictReader(f) if x["metric"].startswith("production, flow level")]
+    assert {x["claim"] for x in rows} == {"C2", "C3", "C4"}
+    port = [x for x in rows if x["claim"] == "C4" and "port loss / its duration" in x["metric"]]
+    assert len(port) == 1 and port[0]["check"] == "pass", port
+    # MRC loses at most its 1/8 share; the baseline's host loses its only port.
+    assert float(port[0]["mrc"]) <= 0.125 + 1e-9 < float(port[0]["baseline"])
+    lost = [x for x in rows if x["claim"] == "C3" and "job time lost" in x["metric"]][0]
+    assert float(lost["mrc"]) < float(lost["baseline"])
+
+
 @pytest.mark.parametrize("args,needle", [
     (["--scale=huge"], "--scale must be tiny, quick or full"),
     (["--claim=C13"], "--claim must be all or a comma-separated list"),
     (["--seed=0"], "seed"),
     (["--scal=tiny"], "unknown option"),
+    (["--productionGpus=1000"], "--productionGpus"),
 ])
 def test_bad_input_one_line(args, needle, tmp_path):
     r = run(args + ["--out=" + str(tmp_path / "x")])

@@ -185,6 +185,26 @@ CostRows(ClaimReport& c,
 }
 
 /**
+ * Production-scale rows (--production): the job time one fault (plan) costs the production job
+ * at flow level, MRC against the baseline, on the paper's fabric.
+ * @param ctx the context
+ * @param c the report
+ * @param what the fault, for the row names
+ * @param planM MRC's faults, with start times in units of the reference step (scaled here) and
+ * durations in us
+ * @param planB the baseline's likewise
+ * @param lostM set to MRC's job time lost, us
+ * @param lostB set to the baseline's
+ */
+void ProductionRows(Context& ctx,
+                    ClaimReport& c,
+                    const std::string& what,
+                    FaultPlan planM,
+                    FaultPlan planB,
+                    double& lostM,
+                    double& lostB);
+
+/**
  * @param r a training run
  * @param ref its fault-free reference
  * @return mean-step inflation, percent
@@ -204,6 +224,47 @@ double
 TimeLost(const TrainingResult& r, const TrainingResult& ref)
 {
     return Sum(r.stepUs) - Mean(ref.stepUs) * r.stepUs.size();
+}
+
+void
+ProductionRows(Context& ctx,
+               ClaimReport& c,
+               const std::string& what,
+               FaultPlan planM,
+               FaultPlan planB,
+               double& lostM,
+               double& lostB)
+{
+    const TrainingResult& refM = ctx.Production("ref-mrc", MRC, FaultPlan());
+    const TrainingResult& refB = ctx.Production("ref-roce", ROCE, FaultPlan());
+    for (auto& f : planM.faults)
+    {
+        f.atUs *= Mean(refM.stepUs);
+    }
+    for (auto& f : planB.faults)
+    {
+        f.atUs *= Mean(refB.stepUs);
+    }
+    const TrainingResult& m = ctx.Production("", MRC, planM);
+    const TrainingResult& b = ctx.Production("", ROCE, planB);
+    lostM = TimeLost(m, refM);
+    lostB = TimeLost(b, refB);
+    const std::string at
+        = "production, flow level (" + std::to_string(ctx.productionGpus) + " GPUs)";
+    c.Info(at + ": fault-free step", "us", Mean(refM.stepUs), Mean(refB.stepUs));
+    c.Info(at + ": job time lost to one " + what, "us", lostM, lostB);
+    if (m.failedJobs + b.failedJobs > 0)
+    {
+        c.Info(at + ": failed jobs", "", m.failedJobs, b.failedJobs);
+    }
+    c.notes.push_back("Production rows (--production): the flow-level model (docs/fluid.md) on "
+                      + std::to_string(ctx.productionGpus)
+                      + " GPUs, 8 planes of 100G (the baseline: one 800G plane), 3 steps of 1 ms "
+                        "compute and a 1 GiB hierarchical all-reduce; one "
+                      + what
+                      + " against the fault-free run. Its failover costs are measured at packet "
+                        "level (MRC's 17 us bypass), so these rows extend packet-level "
+                        "measurements to the paper's scale rather than check them.");
 }
 
 /**
@@ -340,6 +401,26 @@ ClaimC2(Context& ctx)
             costB,
             "MRC < baseline",
             !std::isnan(costM) && !std::isnan(costB) && costM < costB);
+    if (ctx.production)
+    {
+        FaultPlan pm;
+        pm.faults.push_back(FaultSpec{1.5, "link_flap", "plane0/t0-0/t1-0", 100});
+        double lostPM = NAN;
+        double lostPB = NAN;
+        // The flap starts mid-step 2 and lasts 100 us.
+        ProductionRows(ctx, c, "100 us flap", pm, pm, lostPM, lostPB);
+        const double infl = std::max(0.0, lostPM) * perStepM / PRODUCTION_STEP_US * 100;
+        c.Info("production, flow level: extrapolated step-time inflation",
+               "%",
+               infl,
+               std::max(0.0, lostPB) * perStepB / PRODUCTION_STEP_US * 100);
+        c.Check("production, flow level: inflation at the paper's flap rate",
+                "%",
+                infl,
+                NAN,
+                "MRC < 0.1%",
+                !std::isnan(lostPM) && infl < 0.1);
+    }
     c.notes.push_back("Flaps: a Poisson process on every T0-T1 link, each down for an exponential "
                       "time of mean 100 us, at multiples of the paper's per-link rate (5 a minute "
                       "over 8 x 512 x 256 links). Runs are milliseconds long, so at the paper's "
@@ -436,6 +517,23 @@ ClaimC3(Context& ctx)
                       "T1s in different planes; the baseline, whose single plane has 1/planes as "
                       "many (wider) T1s, reboots the same number divided by the planes, at least "
                       "one (a larger share of its core).");
+    if (ctx.production)
+    {
+        // The same reboots on the production fabric (down from mid-step 2 to the end).
+        const FabricSpec pf = ctx.ProductionFabric();
+        FaultPlan ppm;
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            std::ostringstream t;
+            t << "plane" << (k % pf.planes) << "/t1-" << (k / pf.planes + k) % pf.t1;
+            ppm.faults.push_back(FaultSpec{1.3, "switch_reboot", t.str(), 0});
+        }
+        FaultPlan ppb;
+        ppb.faults.push_back(FaultSpec{1.3, "switch_reboot", "plane0/t1-0", 0});
+        double lostPM = NAN;
+        double lostPB = NAN;
+        ProductionRows(ctx, c, "set of T1 reboots", ppm, ppb, lostPM, lostPB);
+    }
     return c;
 }
 
@@ -530,6 +628,25 @@ ClaimC4(Context& ctx)
                         "to 30% of its ideal time. MRC loses the port on its last plane, the "
                         "baseline its only port. Training: host 0's port is down for two mean "
                         "steps from the middle of the first.");
+    if (ctx.production)
+    {
+        // One NIC port of host 0 down for two steps, from mid-step 1.
+        const double step = Mean(ctx.Production("ref-mrc", MRC, FaultPlan()).stepUs);
+        const double stepB = Mean(ctx.Production("ref-roce", ROCE, FaultPlan()).stepUs);
+        FaultPlan ppm;
+        ppm.faults.push_back(FaultSpec{0.5, "nic_port_down", "host0/plane7", 2 * step});
+        FaultPlan ppb;
+        ppb.faults.push_back(FaultSpec{0.5, "nic_port_down", "host0/plane0", 2 * stepB});
+        double lostPM = NAN;
+        double lostPB = NAN;
+        ProductionRows(ctx, c, "NIC port loss of two steps", ppm, ppb, lostPM, lostPB);
+        c.Check("production, flow level: time lost to the port loss / its duration",
+                "",
+                lostPM / (2 * step),
+                lostPB / (2 * stepB),
+                "MRC <= 1/8",
+                !std::isnan(lostPM) && lostPM / (2 * step) <= 0.125 + 1e-9);
+    }
     return c;
 }
 

@@ -390,6 +390,130 @@ RunTraining(
     return r;
 }
 
+TrainingResult
+RunFluidTraining(
+    Scheme scheme, const FabricSpec& fab, const JobSpec& spec, const FaultPlan& plan, uint32_t seed)
+{
+    NS_ABORT_MSG_IF(scheme == ROCE_MULTIPLANE, "claims: the flow-level model runs MRC or ROCE");
+    NS_ABORT_MSG_IF(plan.lossy.rate > 0, "claims: the flow-level model has no lossy cables");
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(1);
+    const auto start = std::chrono::steady_clock::now();
+    TrainingResult r;
+    const bool roce = scheme == ROCE;
+    const uint32_t perT0 = roce && fab.baselineHostsPerT0 ? fab.baselineHostsPerT0 : fab.hostsPerT0;
+    const uint32_t t1 = roce && fab.baselineT1 ? fab.baselineT1 : fab.t1;
+    Ptr<MrcFluidNetwork> net = CreateObject<MrcFluidNetwork>();
+    const DataRate rate(fab.planeRate);
+    net->SetAttribute("Scheme", StringValue(roce ? "baseline" : "mrc"));
+    net->SetAttribute("Planes", UintegerValue(roce ? 1 : fab.planes));
+    net->SetAttribute("LinkRate",
+                      DataRateValue(roce ? DataRate(rate.GetBitRate() * fab.planes) : rate));
+    net->SetAttribute("HostsPerT0", UintegerValue(perT0));
+    net->SetAttribute("T0sPerPlane", UintegerValue(fab.hosts / perT0));
+    net->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    net->SetAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
+    net->SetAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
+    net->Build();
+    int64_t stream = 1;
+    stream += net->AssignStreams(stream);
+
+    MrcTrainingJob::Placement policy;
+    NS_ABORT_MSG_UNLESS(MrcTrainingJob::ParsePlacement(spec.placement, policy),
+                        "claims: placement " << spec.placement);
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(stream++);
+    std::vector<bool> used(fab.hosts, false);
+    const uint32_t ranks = spec.ranks ? spec.ranks : fab.hosts / spec.jobs;
+    std::vector<Ptr<MrcFluidJob>> jobs;
+    uint32_t remaining = 0;
+    for (uint32_t j = 0; j < spec.jobs; ++j)
+    {
+        std::string err;
+        const auto hosts = MrcTrainingJob::Place(policy, ranks, fab.hosts, used, rng, err);
+        NS_ABORT_MSG_IF(hosts.empty(), "claims: placement: " << err);
+        Ptr<MrcFluidJob> job = CreateObject<MrcFluidJob>();
+        job->SetAttribute("JobId", UintegerValue(j));
+        job->SetAttribute("Steps", UintegerValue(spec.steps));
+        job->SetAttribute("ComputeTime", TimeValue(Us(spec.computeUs)));
+        job->SetAttribute("ComputeJitter", TimeValue(Us(spec.jitterUs)));
+        job->SetAttribute("KeepRecords", BooleanValue(true));
+        job->SetRanks(hosts);
+        job->AddCollective(spec.collective, spec.bytes, 1, perT0);
+        job->Install(net);
+        stream += job->AssignStreams(stream);
+        if (spec.onlyJob == UINT32_MAX || spec.onlyJob == j)
+        {
+            job->Start(Time(0));
+            r.stepsPlanned += spec.steps;
+            ++remaining;
+            job->TraceConnectWithoutContext(
+                "JobComplete",
+                MakeCallback(+[](uint32_t* left, uint32_t, uint32_t, uint64_t)
+                             {
+                                 if (--*left == 0)
+                                 {
+                                     Simulator::Stop();
+                                 }
+                             })
+                    .Bind(&remaining));
+        }
+        jobs.push_back(job);
+    }
+    Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
+    faults->SetFabric(net);
+    stream += faults->AssignStreams(stream);
+    std::string err;
+    for (const auto& f : plan.faults)
+    {
+        NS_ABORT_MSG_UNLESS(faults->Schedule(Us(f.atUs), f.action, f.target, Us(f.durationUs), err),
+                            "claims: fault " << f.action << " " << f.target << ": " << err);
+    }
+    if (plan.flapRatePerLink > 0)
+    {
+        MrcFaultHelper::Options o;
+        o.tier = "t0-t1";
+        o.rate = plan.flapRatePerLink;
+        o.perLink = true;
+        o.downUs = plan.flapDownUs;
+        NS_ABORT_MSG_UNLESS(faults->ApplyOptions(o, err), "claims: flaps: " << err);
+    }
+    faults->TraceConnectWithoutContext("Fault",
+                                       MakeBoundCallback(
+                                           +[](uint64_t* n, const MrcFaultEvent& e)
+                                           {
+                                               *n += (e.kind == "link" && e.state == "down") ? 1
+                                                                                             : 0;
+                                           },
+                                           &r.flaps));
+    Simulator::Stop(Seconds(3600));
+    Simulator::Run();
+    r.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+    for (const auto& job : jobs)
+    {
+        std::vector<double> mine;
+        for (const auto& st : job->GetStepRecords())
+        {
+            mine.push_back((st.end - st.start).GetNanoSeconds() / 1000.0);
+        }
+        r.stepUs.insert(r.stepUs.end(), mine.begin(), mine.end());
+        r.jobMeanUs.push_back(mine.empty() ? NAN : Mean(mine));
+        for (const auto& t : job->GetTransferRecords())
+        {
+            const double us = (t.end - t.start).GetNanoSeconds() / 1000.0;
+            if (t.status == MrcQueuePair::SUCCESS && us > 0)
+            {
+                r.flowGbps.push_back(t.bytes * 8.0 / (us * 1e3));
+            }
+        }
+        r.stepsDone += job->GetStepsCompleted();
+        r.failedJobs += job->IsFailed() ? 1 : 0;
+    }
+    Simulator::Destroy();
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
 FlowResult
 RunFlows(
     Scheme scheme, const FabricSpec& fab, const FlowRun& run, const FaultPlan& plan, uint32_t seed)

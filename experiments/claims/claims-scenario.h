@@ -131,6 +131,23 @@ TrainingResult RunTraining(Scheme scheme,
                            const FaultPlan& faults,
                            uint32_t seed);
 
+/**
+ * Run the same training at flow level (MrcFluidNetwork, MrcFluidJob): for the production-scale
+ * rows. Fills steps, flows, completion, failures, flaps, simulated and wall time; the packet
+ * counters stay 0. MRC or ROCE only; a lossy cable is not modelled (aborts).
+ * @param scheme MRC or ROCE
+ * @param fab fabric
+ * @param job job (hierarchical-allreduce groups ranks by fab.hostsPerT0)
+ * @param faults faults
+ * @param seed seed
+ * @return the result
+ */
+TrainingResult RunFluidTraining(Scheme scheme,
+                                const FabricSpec& fab,
+                                const JobSpec& job,
+                                const FaultPlan& faults,
+                                uint32_t seed);
+
 /** One point-to-point message. */
 struct FlowSpec
 {

@@ -189,6 +189,47 @@ Context::Reference(Scheme scheme)
         std::string("ref-") + SchemeName(scheme), scheme, scale.fabric, scale.job, FaultPlan());
 }
 
+FabricSpec
+Context::ProductionFabric() const
+{
+    FabricSpec f;
+    f.hosts = productionGpus;
+    f.planes = 8;
+    f.hostsPerT0 = std::min(256u, productionGpus / 2);
+    f.t1 = f.hostsPerT0;
+    return f;
+}
+
+JobSpec
+Context::ProductionJob() const
+{
+    JobSpec j;
+    j.collective = MrcCollective::HIERARCHICAL_ALLREDUCE;
+    j.bytes = uint64_t(1) << 30;
+    j.steps = 3;
+    j.computeUs = 1000;
+    j.jitterUs = 0;
+    j.placement = "contiguous";
+    return j;
+}
+
+const TrainingResult&
+Context::Production(const std::string& key, Scheme scheme, const FaultPlan& faults)
+{
+    const std::string k = key.empty() ? "#" + std::to_string(runs) : "prod-" + key;
+    auto it = cache.find(k);
+    if (it != cache.end())
+    {
+        return it->second;
+    }
+    ++runs;
+    TrainingResult r = RunFluidTraining(scheme, ProductionFabric(), ProductionJob(), faults, seed);
+    std::cerr << "  run " << runs << ": training at flow level, " << SchemeName(scheme) << ", "
+              << productionGpus << " GPUs, " << r.stepsDone << "/" << r.stepsPlanned << " steps, "
+              << std::fixed << std::setprecision(1) << r.wall << " s" << std::endl;
+    return cache.emplace(k, std::move(r)).first->second;
+}
+
 const TrainingResult&
 Context::BandwidthReference(Scheme scheme)
 {
@@ -489,6 +530,16 @@ main(int argc, char* argv[])
                  "tests run it) or full (1024 GPUs, 8 planes: about two hours of CPU)",
                  scaleName);
     cmd.AddValue("seed", "Random seed", seed);
+    bool production = false;
+    uint32_t productionGpus = 131072;
+    cmd.AddValue("production",
+                 "Add production-scale rows to C2, C3 and C4, measured with the flow-level model "
+                 "(--model=fluid) on the paper's fabric: the job time one fault costs a 1 GiB "
+                 "hierarchical all-reduce job (minutes at 131,072 GPUs)",
+                 production);
+    cmd.AddValue("productionGpus",
+                 "GPUs of the production fabric (8 planes; T0s of min(256, GPUs/2) hosts)",
+                 productionGpus);
     cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
     cmd.AddValue("out", "Results directory (default results/claims-<time>)", out);
     cmd.AddValue("overwrite", "Clear --out first if it is not empty", overwrite);
@@ -501,8 +552,18 @@ main(int argc, char* argv[])
     {
         return 1;
     }
+    if (productionGpus < 16 || productionGpus > (1u << 20)
+        || productionGpus % std::min(256u, productionGpus / 2) != 0)
+    {
+        std::cerr << "error: --productionGpus must be between 16 and 1048576 and a multiple of "
+                     "min(256, GPUs / 2) (got "
+                  << productionGpus << ")" << std::endl;
+        return 1;
+    }
     Context ctx;
     ctx.seed = seed;
+    ctx.production = production;
+    ctx.productionGpus = productionGpus;
     if (!GetScale(scaleName, ctx.scale))
     {
         std::cerr << "error: --scale must be tiny, quick or full (got '" << scaleName << "')"

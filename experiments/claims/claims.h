@@ -125,6 +125,8 @@ struct Context
     uint32_t seed;                               //!< seed
     std::map<std::string, TrainingResult> cache; //!< by key
     uint32_t runs = 0;                           //!< simulations run
+    bool production = false;                     //!< --production: flow-level rows
+    uint32_t productionGpus = 131072;            //!< --productionGpus
 
     /**
      * Run a training job once per key (fault-free references are shared by several claims).
@@ -162,6 +164,23 @@ struct Context
      * @return the fault-free run of the scale's bandwidth-bound job
      */
     const TrainingResult& BandwidthReference(Scheme scheme);
+    /**
+     * @return the production fabric of --productionGpus GPUs: 8 planes of 100G, T0s of
+     * min(256, GPUs / 2) hosts and as many T1s (the paper's, at 131,072)
+     */
+    FabricSpec ProductionFabric() const;
+    /** @return the production job: every GPU, 3 steps of a 1 GiB hierarchical all-reduce */
+    JobSpec ProductionJob() const;
+    /**
+     * Run the production job at flow level.
+     * @param key cache key (empty: do not cache)
+     * @param scheme MRC or ROCE
+     * @param faults faults
+     * @return the result
+     */
+    const TrainingResult& Production(const std::string& key,
+                                     Scheme scheme,
+                                     const FaultPlan& faults);
 };
 
 /** @name The claims (claims-*.cc) */
