@@ -405,10 +405,23 @@ MrcFluidJob::NextStage()
         }
         const Time lat = NanoSeconds(
             g.chained ? (sum + int64_t(g.edges.size()) / 2) / int64_t(g.edges.size()) : most);
-        m_net->AddGroup(g.edges,
-                        g.bytes,
-                        g.latencies * lat,
-                        MakeCallback(&MrcFluidJob::GroupDone, this).Bind(k));
+        if (g.chained)
+        {
+            // Every round pays its latency as it goes; the last acknowledgement at the end.
+            m_net->AddGroup(g.edges,
+                            g.bytes,
+                            lat,
+                            MakeCallback(&MrcFluidJob::GroupDone, this).Bind(k),
+                            g.bytes / (g.latencies - 1),
+                            lat);
+        }
+        else
+        {
+            m_net->AddGroup(g.edges,
+                            g.bytes,
+                            g.latencies * lat,
+                            MakeCallback(&MrcFluidJob::GroupDone, this).Bind(k));
+        }
     }
 }
 

@@ -358,7 +358,9 @@ MrcFluidNetwork::GetOneWayLatency(uint32_t src, uint32_t dst) const
     const int64_t links = GetT0Of(src) == GetT0Of(dst) ? 2 : 4;
     const Time frame = m_linkRate.CalculateBytesTxTime(m_payload + MrcIpv6Fields::HEADER_BYTES
                                                        + MrcHeader::SIZE);
-    return links * (m_linkDelay + frame) + (links - 1) * m_switchLatency;
+    // After the last byte has left the sender (the bytes term): every link's delay, and at
+    // each switch a store-and-forward of the last frame and the forwarding latency.
+    return links * m_linkDelay + (links - 1) * (frame + m_switchLatency);
 }
 
 void
@@ -440,7 +442,9 @@ uint32_t
 MrcFluidNetwork::AddGroup(const std::vector<Edge>& edges,
                           double bytesPerEdge,
                           Time latency,
-                          DoneCallback done)
+                          DoneCallback done,
+                          double roundBytes,
+                          Time roundLatency)
 {
     NS_ABORT_MSG_IF(!m_built, "MrcFluidNetwork: Build() first");
     NS_ABORT_MSG_IF(edges.empty() || !(bytesPerEdge > 0), "MrcFluidNetwork: empty group");
@@ -457,6 +461,8 @@ MrcFluidNetwork::AddGroup(const std::vector<Edge>& edges,
     g.rate = 0;
     g.good = 1;
     g.latency = latency;
+    g.roundBytes = roundBytes;
+    g.roundLatency = roundLatency.GetSeconds();
     g.notBefore = Time(0);
     g.holdUntil = Time(0);
     g.blocked = false;
@@ -471,6 +477,18 @@ MrcFluidNetwork::AddGroup(const std::vector<Edge>& edges,
     m_active.push_back(static_cast<uint32_t>(m_groups.size() - 1));
     Touch();
     return static_cast<uint32_t>(m_groups.size() - 1);
+}
+
+double
+MrcFluidNetwork::Progress(const Group& g)
+{
+    const double r = g.rate * g.good;
+    if (g.roundBytes <= 0 || r <= 0)
+    {
+        return r;
+    }
+    // Rounds of roundBytes, each followed by roundLatency: S / (S / r + L) on average.
+    return r * g.roundBytes / (g.roundBytes + r * g.roundLatency);
 }
 
 double
@@ -764,7 +782,7 @@ MrcFluidNetwork::Update()
         Group& g = m_groups[id];
         if (dt > 0 && g.rate > 0)
         {
-            g.remaining = std::max(0.0, g.remaining - g.rate * g.good * dt);
+            g.remaining = std::max(0.0, g.remaining - Progress(g) * dt);
         }
     }
     // Groups whose bytes are through end now (after their latency).
@@ -792,7 +810,7 @@ MrcFluidNetwork::Update()
     for (uint32_t id : m_active)
     {
         Group& g = m_groups[id];
-        const double before = g.rate;
+        const double before = Progress(g); // what it would have sent into an outage
         g.rate = 0;
         if (now < g.holdUntil)
         {
@@ -911,9 +929,9 @@ MrcFluidNetwork::Update()
         {
             end = std::max(now, g.notBefore);
         }
-        else if (g.rate * g.good > 0)
+        else if (Progress(g) > 0)
         {
-            const double ns = std::ceil(g.remaining / (g.rate * g.good) * 1e9);
+            const double ns = std::ceil(g.remaining / Progress(g) * 1e9);
             end = std::max(now + NanoSeconds(static_cast<int64_t>(std::max(1.0, ns))), g.notBefore);
         }
         next = std::min(next, end);

@@ -106,12 +106,18 @@ public:
      * @param bytesPerEdge payload bytes every edge carries (> 0)
      * @param latency added after the last byte (per-round latencies)
      * @param done called when the group ends
+     * @param roundBytes rounds (a ring): bytes per edge and round (0: no rounds)
+     * @param roundLatency rounds: the latency each round adds after its bytes, so that the
+     * group progresses at rate x S / (S + rate x L) on average: a latency-bound ring keeps
+     * running (and exposed to faults) for its whole duration
      * @return the group's id
      */
     uint32_t AddGroup(const std::vector<Edge>& edges,
                       double bytesPerEdge,
                       Time latency,
-                      DoneCallback done);
+                      DoneCallback done,
+                      double roundBytes = 0,
+                      Time roundLatency = Time(0));
     /**
      * @param group a group
      * @return its current rate per edge, payload bytes per second (0 once ended)
@@ -126,7 +132,8 @@ public:
     /**
      * @param src a host
      * @param dst another host
-     * @return the unloaded one-way latency of a data packet between them
+     * @return what a transfer between them takes beyond its bytes at its rate: every link's
+     * delay, and per switch the store-and-forward of the last frame and the forwarding latency
      */
     Time GetOneWayLatency(uint32_t src, uint32_t dst) const;
     /** @return true for the baseline scheme */
@@ -186,11 +193,13 @@ private:
         double rate;                 //!< bytes per second per edge
         double good;                 //!< fraction of the rate that is not lost
         Time latency;                //!< added after the last byte
+        double roundBytes;           //!< bytes per round (0: no rounds)
+        double roundLatency;         //!< seconds each round adds
         Time notBefore;              //!< mrc: lost packets resent by then
         Time holdUntil;              //!< baseline: waits for its retransmission timeout
         bool blocked;                //!< baseline: a path is dead
         Time stallStart;             //!< when it stalled
-        double stallRate;            //!< its rate then
+        double stallRate;            //!< its progress rate then
         double stallRemaining;       //!< its remaining bytes then
         bool active;                 //!< still transferring
         DoneCallback done;           //!< told at the end
@@ -202,6 +211,12 @@ private:
      * @return the connection's index (created on first use)
      */
     uint32_t ConnOf(uint32_t src, uint32_t dst);
+    /**
+     * @param g a group
+     * @return its progress in bytes per second per edge: the rate that gets through, slowed
+     * by its rounds' latencies
+     */
+    static double Progress(const Group& g);
     /** Ask for a rate computation now (once per instant). */
     void Touch();
     /** Advance the groups to now, end the finished ones, recompute the rates. */

@@ -270,6 +270,37 @@ private:
             NS_TEST_ASSERT_MSG_EQ(e.ok[f], true, "recovered");
             Simulator::Destroy();
         }
+        // A latency-bound group (10 rounds of 4 KB, each followed by 10 us) runs for its whole
+        // duration: an outage in the middle of it costs the outage, 20 us.
+        {
+            Ptr<MrcFluidNetwork> n = MakeFluid("baseline", 1, 2, 1, 1);
+            const double c = n->GetLinkCapacity();
+            Ends e;
+            const double s = 4096;
+            const uint32_t f = n->AddGroup({{0, 1}},
+                                           10 * s,
+                                           MicroSeconds(1),
+                                           MakeCallback(&Ends::Done, &e),
+                                           s,
+                                           MicroSeconds(10));
+            Simulator::Schedule(MicroSeconds(50),
+                                [n]()
+                                {
+                                    n->GetHostLink(1, 0)->SetUp(false);
+                                });
+            Simulator::Schedule(MicroSeconds(70),
+                                [n]()
+                                {
+                                    n->GetHostLink(1, 0)->SetUp(true);
+                                });
+            Simulator::Run();
+            const double expect = 10 * (s / c * 1e9 + 10000) + 1000 + 20000;
+            NS_TEST_ASSERT_MSG_EQ_TOL(double(e.at[f].GetNanoSeconds()),
+                                      expect,
+                                      3.0,
+                                      "rounds: the outage in the middle costs its length");
+            Simulator::Destroy();
+        }
         // A port that never returns: the queue pair fails after 8 timeouts.
         {
             Ptr<MrcFluidNetwork> n = MakeFluid("baseline", 1, 2, 1, 1);
