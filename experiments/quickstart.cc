@@ -526,20 +526,25 @@ RunSchemeFluid(
             rec->AttachJob(job);
         }
         rec->AttachFaults(faults);
+        rec->SampleLinks(net, Us(prm.binUs));
     }
     uint32_t remaining = static_cast<uint32_t>(jobs.size());
     for (auto& job : jobs)
     {
         job->TraceConnectWithoutContext(
             "JobComplete",
-            MakeCallback(+[](uint32_t* left, uint32_t, uint32_t, uint64_t)
+            MakeCallback(+[](uint32_t* left, Ptr<MrcRecorder> r, uint32_t, uint32_t, uint64_t)
                          {
                              if (--*left == 0)
                              {
+                                 if (r)
+                                 {
+                                     r->StopSampling();
+                                 }
                                  Simulator::Stop();
                              }
                          })
-                .Bind(&remaining));
+                .Bind(&remaining, rec));
     }
     const std::string label = (rec ? s.scheme : s.scheme + "-ref") + " fluid";
     std::cerr << "[" << label << "] " << net->GetNPlanes() << " plane(s), " << net->GetNHosts()

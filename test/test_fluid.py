@@ -41,6 +41,12 @@ def test_fluid_writes_the_same_files_with_the_same_columns(fluid_run, tmp_path):
     for scheme in ("mrc", "baseline"):
         assert len(of_scheme(table(fluid_run["dir"], "steps.csv"), scheme)) == STEPS
         assert of_scheme(table(fluid_run["dir"], "flows.csv"), scheme)
+    # links.csv: utilisation per plane and tier from the model's rates, no backlogs.
+    links = of_scheme(table(fluid_run["dir"], "links.csv"), "mrc")
+    assert {r["tier"] for r in links} == {"host-t0", "t0-host", "t0-t1", "t1-t0"}
+    util = [float(r["utilization"]) for r in links]
+    assert all(0 <= u <= 1 for u in util) and max(util) > 0.1
+    assert all(float(r["queue_bytes_max"]) == 0 for r in links)
     # The faults are recorded as at packet level (the same schedule).
     kinds = {r["kind"] for r in table(fluid_run["dir"], "events.csv")}
     assert {"nic_port", "switch_reboot"} <= kinds

@@ -7,6 +7,7 @@
 #include "ns3/mrc-l4-protocol.h"
 #include "ns3/mrc-trimming-queue.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -90,6 +91,7 @@ MrcRecorder::DoDispose()
     StopSampling();
     Close();
     m_groups.clear();
+    m_fluid = nullptr;
     Object::DoDispose();
 }
 
@@ -306,6 +308,22 @@ MrcRecorder::SampleLinks(Ptr<MrcClosHelper> fabric, Time bin)
 }
 
 void
+MrcRecorder::SampleLinks(Ptr<MrcFluidNetwork> fabric, Time bin)
+{
+    m_groups.clear();
+    m_fluid = fabric;
+    m_fluid->EnableTierAccounting();
+    m_fluidLast = m_fluid->GetTierBytes();
+    DataRateValue rate;
+    fabric->GetAttribute("LinkRate", rate);
+    m_rate = double(rate.Get().GetBitRate());
+    m_bin = bin;
+    m_sampling = true;
+    m_lastIdle = false;
+    m_sampleEvent = Simulator::Schedule(bin, &MrcRecorder::Sample, this);
+}
+
+void
 MrcRecorder::Sample()
 {
     if (!m_sampling)
@@ -313,6 +331,30 @@ MrcRecorder::Sample()
         return;
     }
     const double now = Us(Simulator::Now());
+    if (m_fluid)
+    {
+        static const char* const tiers[] = {"host-t0", "t0-host", "t0-t1", "t1-t0"};
+        const std::vector<double> bytes = m_fluid->GetTierBytes();
+        bool idle = true;
+        for (std::size_t t = 0; t < bytes.size(); ++t)
+        {
+            idle = idle && bytes[t] - m_fluidLast[t] < 0.5;
+        }
+        if (!idle || !m_lastIdle)
+        {
+            for (std::size_t t = 0; t < bytes.size(); ++t)
+            {
+                const double util = (bytes[t] - m_fluidLast[t]) * 8.0
+                                  / (m_bin.GetSeconds() * m_rate * m_fluid->GetTierLinks(t % 4));
+                m_links << m_scheme << "," << now << "," << t / 4 << "," << tiers[t % 4] << ","
+                        << std::min(std::max(util, 0.0), 1.0) << ",0,0\n";
+            }
+        }
+        m_fluidLast = bytes;
+        m_lastIdle = idle;
+        m_sampleEvent = Simulator::Schedule(m_bin, &MrcRecorder::Sample, this);
+        return;
+    }
     // A bin in which no port sent anything and every queue is empty is written only if the
     // bin before was busy: long idle stretches (a baseline QP waiting seconds for its timeout)
     // leave one row of zeros per group instead of millions.

@@ -81,6 +81,13 @@ public:
      * @param bin the bin width
      */
     void SampleLinks(Ptr<MrcClosHelper> fabric, Time bin);
+    /**
+     * The same rows for a flow-level fabric: utilisation per plane and tier from the model's
+     * rates (host-t0, t0-host, t0-t1, t1-t0); backlogs are 0 (no queues at flow level).
+     * @param fabric the flow-level fabric (built)
+     * @param bin the bin
+     */
+    void SampleLinks(Ptr<MrcFluidNetwork> fabric, Time bin);
     /** Stop sampling links (call when the workload is done, or sampling keeps the run alive). */
     void StopSampling();
     /** Flush and close the CSV files. */
@@ -155,6 +162,8 @@ private:
     std::ofstream m_events;          //!< events.csv
     std::ofstream m_links;           //!< links.csv
     std::vector<PortGroup> m_groups; //!< sampled port groups
+    Ptr<MrcFluidNetwork> m_fluid;    //!< the flow-level fabric sampled, or null
+    std::vector<double> m_fluidLast; //!< its tier bytes at the last sample
     double m_rate;                   //!< link rate, bit/s
     Time m_bin;                      //!< sampling bin
     EventId m_sampleEvent;           //!< next sample

@@ -491,6 +491,31 @@ MrcFluidNetwork::Progress(const Group& g)
     return r * g.roundBytes / (g.roundBytes + r * g.roundLatency);
 }
 
+void
+MrcFluidNetwork::EnableTierAccounting()
+{
+    m_tierRate.assign(4 * uint64_t(m_planes), 0.0);
+    m_tierBytes.assign(4 * uint64_t(m_planes), 0.0);
+}
+
+std::vector<double>
+MrcFluidNetwork::GetTierBytes() const
+{
+    std::vector<double> out = m_tierBytes;
+    const double dt = (Simulator::Now() - m_last).GetSeconds();
+    for (std::size_t t = 0; t < out.size(); ++t)
+    {
+        out[t] += m_tierRate[t] * dt;
+    }
+    return out;
+}
+
+uint32_t
+MrcFluidNetwork::GetTierLinks(uint32_t tier) const
+{
+    return tier < 2 ? GetNHosts() : m_nT0 * m_nT1;
+}
+
 double
 MrcFluidNetwork::GetRate(uint32_t group) const
 {
@@ -777,6 +802,10 @@ MrcFluidNetwork::Update()
     const Time now = Simulator::Now();
     const double dt = (now - m_last).GetSeconds();
     m_last = now;
+    for (std::size_t t = 0; t < m_tierRate.size(); ++t)
+    {
+        m_tierBytes[t] += m_tierRate[t] * dt;
+    }
     for (uint32_t id : m_active)
     {
         Group& g = m_groups[id];
@@ -950,6 +979,7 @@ MrcFluidNetwork::Solve()
     const auto cols = static_cast<Eigen::Index>(m_colLink.size());
     if (rows == 0)
     {
+        std::fill(m_tierRate.begin(), m_tierRate.end(), 0.0);
         ResetColumns();
         return;
     }
@@ -1005,6 +1035,39 @@ MrcFluidNetwork::Solve()
     for (Eigen::Index r = 0; r < rows; ++r)
     {
         m_groups[m_rowGroup[r]].rate = rate[r];
+    }
+    if (!m_tierRate.empty())
+    {
+        // Wire bytes per second on each (plane, tier): what the groups send (lost traffic
+        // included, round latencies excluded), through every column they load.
+        std::fill(m_tierRate.begin(), m_tierRate.end(), 0.0);
+        const double wire
+            = double(m_payload + MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE) / m_payload;
+        const uint64_t links = 2 * uint64_t(m_planes) * m_cablesPerPlane;
+        for (Eigen::Index r = 0; r < rows; ++r)
+        {
+            const Group& g = m_groups[m_rowGroup[r]];
+            const double sent = g.good > 0 ? Progress(g) / g.good : g.rate;
+            for (int32_t k = m_outer[r]; k < m_outer[r + 1]; ++k)
+            {
+                const uint64_t key = m_colLink[m_inner[k]];
+                uint32_t plane = 0;
+                uint32_t tier = 0;
+                if (key < links)
+                {
+                    const uint64_t cable = key / 2;
+                    plane = static_cast<uint32_t>(cable / m_cablesPerPlane);
+                    tier = (cable % m_cablesPerPlane < GetNHosts() ? 0 : 2) + (key % 2);
+                }
+                else
+                {
+                    const uint64_t b = key - links;
+                    plane = static_cast<uint32_t>(b / 2 / m_nT0);
+                    tier = 2 + static_cast<uint32_t>(b % 2);
+                }
+                m_tierRate[plane * 4 + tier] += sent * m_values[k] * wire;
+            }
+        }
     }
     ResetColumns();
 }

@@ -123,6 +123,22 @@ public:
      * @return its current rate per edge, payload bytes per second (0 once ended)
      */
     double GetRate(uint32_t group) const;
+    /**
+     * Keep, per plane and tier, the bytes the links carried (for MrcRecorder's links.csv): after
+     * this, every rate computation also sums the groups' rates per tier. Tiers: 0 host-t0, 1
+     * t0-host, 2 t0-t1, 3 t1-t0.
+     */
+    void EnableTierAccounting();
+    /**
+     * @return per (plane x 4 + tier), the wire bytes (headers included) its links have carried
+     * so far (empty unless EnableTierAccounting)
+     */
+    std::vector<double> GetTierBytes() const;
+    /**
+     * @param tier 0 host-t0, 1 t0-host, 2 t0-t1, 3 t1-t0
+     * @return links of that tier in one plane
+     */
+    uint32_t GetTierLinks(uint32_t tier) const;
     /** @return groups still transferring */
     uint32_t GetNActiveGroups() const;
     /** @return rate computations so far */
@@ -336,6 +352,8 @@ private:
     std::vector<int32_t> m_inner;       //!< CSR columns
     std::vector<double> m_values;       //!< CSR shares
     std::vector<uint32_t> m_rowGroup;   //!< per row: its group
+    std::vector<double> m_tierRate;     //!< per (plane, tier): wire bytes per second now
+    std::vector<double> m_tierBytes;    //!< per (plane, tier): wire bytes up to m_last
 };
 
 } // namespace ns3
