@@ -162,6 +162,97 @@ AddFaults(const Params& prm, bool baseline, Ptr<MrcFaultHelper> faults, std::str
 }
 
 /**
+ * Run the simulation until every job is done, with a progress line, and collect the jobs'
+ * steps, per-transfer throughputs, failures and the simulator's figures (not the wall time).
+ * The same for MrcTrainingJob and MrcFluidJob, whose records and counters have the same names.
+ * @tparam Job the job class
+ * @param jobs the jobs (installed and started)
+ * @param rec the recorder (null for a reference run): its link sampling stops with the jobs
+ * @param label the progress line's label
+ * @param s the summary to fill
+ */
+template<typename Job>
+void
+RunJobs(std::vector<Ptr<Job>>& jobs, Ptr<MrcRecorder> rec, const std::string& label, Summary& s)
+{
+    // Stop when every job is done (link sampling would otherwise keep the run going).
+    uint32_t remaining = static_cast<uint32_t>(jobs.size());
+    for (auto& job : jobs)
+    {
+        job->TraceConnectWithoutContext(
+            "JobComplete",
+            MakeCallback(+[](uint32_t* left, Ptr<MrcRecorder> r, uint32_t, uint32_t, uint64_t)
+                         {
+                             if (--*left == 0)
+                             {
+                                 if (r)
+                                 {
+                                     r->StopSampling();
+                                 }
+                                 Simulator::Stop();
+                             }
+                         })
+                .Bind(&remaining, rec));
+    }
+    Ptr<MrcProgress> progress = CreateObject<MrcProgress>();
+    uint64_t stepsPlanned = 0;
+    for (auto& job : jobs)
+    {
+        UintegerValue n;
+        job->GetAttribute("Steps", n);
+        stepsPlanned += n.Get();
+    }
+    // The fraction done counts transfers, so the ETA moves within a step too.
+    progress->SetFraction(MakeBoundCallback(
+                              +[](const std::vector<Ptr<Job>>* js)
+                              {
+                                  double done = 0;
+                                  double total = 0;
+                                  for (const auto& j : *js)
+                                  {
+                                      UintegerValue n;
+                                      j->GetAttribute("Steps", n);
+                                      done += j->GetTransfersCompleted();
+                                      total += double(j->GetTransfersPerStep()) * n.Get();
+                                  }
+                                  return total > 0 ? done / total : 0.0;
+                              },
+                              &jobs),
+                          "steps",
+                          stepsPlanned);
+    progress->Start(label, &std::cerr);
+    // A safety net far beyond any sane run: a baseline QP whose retries all time out fails
+    // after 8 x 4.3 s, and its job with it.
+    Simulator::Stop(Seconds(3600));
+    Simulator::Run();
+    s.events = Simulator::GetEventCount();
+    s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+    if (rec)
+    {
+        rec->StopSampling();
+    }
+    progress->Stop();
+    for (auto& job : jobs)
+    {
+        for (const auto& r : job->GetStepRecords())
+        {
+            s.steps.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
+        }
+        for (const auto& r : job->GetTransferRecords())
+        {
+            const double us = (r.end - r.start).GetNanoSeconds() / 1000.0;
+            if (r.status == MrcQueuePair::SUCCESS && us > 0)
+            {
+                s.flowGbps.push_back(r.bytes * 8.0 / (us * 1e3));
+            }
+        }
+        s.failed += job->GetFailedTransfers();
+        s.failedJobs += job->IsFailed() ? 1 : 0;
+        s.stepsDone += job->GetStepsCompleted();
+    }
+}
+
+/**
  * Run one scheme at packet level.
  * @param prm parameters
  * @param baseline run the RoCE-style baseline
@@ -297,89 +388,13 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
                 "EvStateChange", MakeBoundCallback(&CountRetirement, &s.retirements));
         }
     }
-    // Stop when every job is done (link sampling would otherwise keep the run going).
-    uint32_t remaining = static_cast<uint32_t>(jobs.size());
-    for (auto& job : jobs)
-    {
-        job->TraceConnectWithoutContext(
-            "JobComplete",
-            MakeCallback(+[](uint32_t* left, Ptr<MrcRecorder> r, uint32_t, uint32_t, uint64_t)
-                         {
-                             if (--*left == 0)
-                             {
-                                 if (r)
-                                 {
-                                     r->StopSampling();
-                                 }
-                                 Simulator::Stop();
-                             }
-                         })
-                .Bind(&remaining, rec));
-    }
-
     const std::string label = rec ? s.scheme : s.scheme + "-ref";
     std::cerr << "[" << label << "] " << fabric->GetNPlanes() << " plane(s), "
               << fabric->GetNHosts() << " GPUs, " << fabric->GetSwitches().GetN() << " switches, "
               << jobs.size() << " job(s)" << std::endl;
-    Ptr<MrcProgress> progress = CreateObject<MrcProgress>();
-    uint64_t stepsPlanned = 0;
-    for (auto& job : jobs)
-    {
-        UintegerValue n;
-        job->GetAttribute("Steps", n);
-        stepsPlanned += n.Get();
-    }
-    // The fraction done counts transfers, so the ETA moves within a step too.
-    progress->SetFraction(MakeBoundCallback(
-                              +[](const std::vector<Ptr<MrcTrainingJob>>* js)
-                              {
-                                  double done = 0;
-                                  double total = 0;
-                                  for (const auto& j : *js)
-                                  {
-                                      UintegerValue n;
-                                      j->GetAttribute("Steps", n);
-                                      done += j->GetTransfersCompleted();
-                                      total += double(j->GetTransfersPerStep()) * n.Get();
-                                  }
-                                  return total > 0 ? done / total : 0.0;
-                              },
-                              &jobs),
-                          "steps",
-                          stepsPlanned);
-    progress->Start(label, &std::cerr);
-    // A safety net far beyond any sane run: a baseline QP whose retries all time out fails
-    // after 8 x 4.3 s, and its job with it.
-    Simulator::Stop(Seconds(3600));
     const auto t0 = std::chrono::steady_clock::now();
-    Simulator::Run();
+    RunJobs(jobs, rec, label, s);
     s.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    s.events = Simulator::GetEventCount();
-    s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
-    if (rec)
-    {
-        rec->StopSampling();
-    }
-    progress->Stop();
-
-    for (auto& job : jobs)
-    {
-        for (const auto& r : job->GetStepRecords())
-        {
-            s.steps.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
-        }
-        for (const auto& r : job->GetTransferRecords())
-        {
-            const double us = (r.end - r.start).GetNanoSeconds() / 1000.0;
-            if (r.status == MrcQueuePair::SUCCESS && us > 0)
-            {
-                s.flowGbps.push_back(r.bytes * 8.0 / (us * 1e3));
-            }
-        }
-        s.failed += job->GetFailedTransfers();
-        s.failedJobs += job->IsFailed() ? 1 : 0;
-        s.stepsDone += job->GetStepsCompleted();
-    }
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
     {
         Ptr<MrcL4Protocol> l4 = stack.GetL4(h);
@@ -528,78 +543,13 @@ RunSchemeFluid(
         rec->AttachFaults(faults);
         rec->SampleLinks(net, Us(prm.binUs));
     }
-    uint32_t remaining = static_cast<uint32_t>(jobs.size());
-    for (auto& job : jobs)
-    {
-        job->TraceConnectWithoutContext(
-            "JobComplete",
-            MakeCallback(+[](uint32_t* left, Ptr<MrcRecorder> r, uint32_t, uint32_t, uint64_t)
-                         {
-                             if (--*left == 0)
-                             {
-                                 if (r)
-                                 {
-                                     r->StopSampling();
-                                 }
-                                 Simulator::Stop();
-                             }
-                         })
-                .Bind(&remaining, rec));
-    }
     const std::string label = (rec ? s.scheme : s.scheme + "-ref") + " fluid";
     std::cerr << "[" << label << "] " << net->GetNPlanes() << " plane(s), " << net->GetNHosts()
               << " GPUs, " << net->GetNPlanes() * (net->GetNT0() + net->GetNT1()) << " switches, "
               << jobs.size() << " job(s)" << std::endl;
-    Ptr<MrcProgress> progress = CreateObject<MrcProgress>();
-    uint64_t stepsPlanned = 0;
-    for (auto& job : jobs)
-    {
-        UintegerValue n;
-        job->GetAttribute("Steps", n);
-        stepsPlanned += n.Get();
-    }
-    progress->SetFraction(MakeBoundCallback(
-                              +[](const std::vector<Ptr<MrcFluidJob>>* js)
-                              {
-                                  double done = 0;
-                                  double total = 0;
-                                  for (const auto& j : *js)
-                                  {
-                                      UintegerValue n;
-                                      j->GetAttribute("Steps", n);
-                                      done += j->GetTransfersCompleted();
-                                      total += double(j->GetTransfersPerStep()) * n.Get();
-                                  }
-                                  return total > 0 ? done / total : 0.0;
-                              },
-                              &jobs),
-                          "steps",
-                          stepsPlanned);
-    progress->Start(label, &std::cerr);
-    Simulator::Stop(Seconds(3600));
-    Simulator::Run();
+    RunJobs(jobs, rec, label, s);
+    // Setup included: building a large flow-level fabric costs as much as running it.
     s.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    s.events = Simulator::GetEventCount();
-    s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
-    progress->Stop();
-    for (auto& job : jobs)
-    {
-        for (const auto& r : job->GetStepRecords())
-        {
-            s.steps.push_back((r.end - r.start).GetNanoSeconds() / 1000.0);
-        }
-        for (const auto& r : job->GetTransferRecords())
-        {
-            const double us = (r.end - r.start).GetNanoSeconds() / 1000.0;
-            if (r.status == MrcQueuePair::SUCCESS && us > 0)
-            {
-                s.flowGbps.push_back(r.bytes * 8.0 / (us * 1e3));
-            }
-        }
-        s.failed += job->GetFailedTransfers();
-        s.failedJobs += job->IsFailed() ? 1 : 0;
-        s.stepsDone += job->GetStepsCompleted();
-    }
     if (baseline)
     {
         TimeValue rto;

@@ -258,6 +258,41 @@ SchemeName(Scheme s)
     return "?";
 }
 
+/**
+ * Collect what every job recorded: step times, mean step per job, per-transfer throughputs,
+ * steps done and failed jobs (the same for MrcTrainingJob and MrcFluidJob).
+ * @tparam Job the job class
+ * @param jobs the jobs
+ * @param started per job, whether it ran
+ * @param r the result to fill
+ */
+template<typename Job>
+void
+CollectJobs(const std::vector<Ptr<Job>>& jobs, const std::vector<bool>& started, TrainingResult& r)
+{
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        const auto& job = jobs[j];
+        std::vector<double> mine;
+        for (const auto& s : job->GetStepRecords())
+        {
+            mine.push_back((s.end - s.start).GetNanoSeconds() / 1000.0);
+        }
+        r.stepUs.insert(r.stepUs.end(), mine.begin(), mine.end());
+        r.jobMeanUs.push_back(started[j] ? Mean(mine) : NAN);
+        for (const auto& t : job->GetTransferRecords())
+        {
+            const double us = (t.end - t.start).GetNanoSeconds() / 1000.0;
+            if (t.status == MrcQueuePair::SUCCESS && us > 0)
+            {
+                r.flowGbps.push_back(t.bytes * 8.0 / (us * 1e3));
+            }
+        }
+        r.stepsDone += job->GetStepsCompleted();
+        r.failedJobs += job->IsFailed() ? 1 : 0;
+    }
+}
+
 TrainingResult
 RunTraining(
     Scheme scheme, const FabricSpec& fab, const JobSpec& spec, const FaultPlan& plan, uint32_t seed)
@@ -339,27 +374,7 @@ RunTraining(
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
 
-    for (uint32_t j = 0; j < jobs.size(); ++j)
-    {
-        const auto& job = jobs[j];
-        std::vector<double> mine;
-        for (const auto& s : job->GetStepRecords())
-        {
-            mine.push_back((s.end - s.start).GetNanoSeconds() / 1000.0);
-        }
-        r.stepUs.insert(r.stepUs.end(), mine.begin(), mine.end());
-        r.jobMeanUs.push_back(started[j] ? Mean(mine) : NAN);
-        for (const auto& t : job->GetTransferRecords())
-        {
-            const double us = (t.end - t.start).GetNanoSeconds() / 1000.0;
-            if (t.status == MrcQueuePair::SUCCESS && us > 0)
-            {
-                r.flowGbps.push_back(t.bytes * 8.0 / (us * 1e3));
-            }
-        }
-        r.stepsDone += job->GetStepsCompleted();
-        r.failedJobs += job->IsFailed() ? 1 : 0;
-    }
+    CollectJobs(jobs, started, r);
     uint64_t pauses = 0;
     Counters(w, r.retx, r.timeouts, r.failedQps, pauses);
     r.pauses = pauses;
@@ -426,6 +441,7 @@ RunFluidTraining(
     std::vector<bool> used(fab.hosts, false);
     const uint32_t ranks = spec.ranks ? spec.ranks : fab.hosts / spec.jobs;
     std::vector<Ptr<MrcFluidJob>> jobs;
+    std::vector<bool> started;
     uint32_t remaining = 0;
     for (uint32_t j = 0; j < spec.jobs; ++j)
     {
@@ -442,7 +458,8 @@ RunFluidTraining(
         job->AddCollective(spec.collective, spec.bytes, 1, perT0);
         job->Install(net);
         stream += job->AssignStreams(stream);
-        if (spec.onlyJob == UINT32_MAX || spec.onlyJob == j)
+        started.push_back(spec.onlyJob == UINT32_MAX || spec.onlyJob == j);
+        if (started.back())
         {
             job->Start(Time(0));
             r.stepsPlanned += spec.steps;
@@ -489,26 +506,7 @@ RunFluidTraining(
     Simulator::Stop(Seconds(3600));
     Simulator::Run();
     r.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
-    for (const auto& job : jobs)
-    {
-        std::vector<double> mine;
-        for (const auto& st : job->GetStepRecords())
-        {
-            mine.push_back((st.end - st.start).GetNanoSeconds() / 1000.0);
-        }
-        r.stepUs.insert(r.stepUs.end(), mine.begin(), mine.end());
-        r.jobMeanUs.push_back(mine.empty() ? NAN : Mean(mine));
-        for (const auto& t : job->GetTransferRecords())
-        {
-            const double us = (t.end - t.start).GetNanoSeconds() / 1000.0;
-            if (t.status == MrcQueuePair::SUCCESS && us > 0)
-            {
-                r.flowGbps.push_back(t.bytes * 8.0 / (us * 1e3));
-            }
-        }
-        r.stepsDone += job->GetStepsCompleted();
-        r.failedJobs += job->IsFailed() ? 1 : 0;
-    }
+    CollectJobs(jobs, started, r);
     Simulator::Destroy();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;

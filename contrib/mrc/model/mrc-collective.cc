@@ -395,15 +395,23 @@ MrcCollective::HierarchicalAllReduce(
         roundBase += rounds;
     };
     std::vector<std::vector<uint32_t>> next(nRanks);
-    // 1. Reduce-scatter within every group: local rank i ends with segment i.
-    for (uint32_t b = 0; b < groups && g > 1; ++b)
+    // The ranks of every group, and the DAGs every group runs (the same for all of them).
+    std::vector<std::vector<uint32_t>> members(groups, std::vector<uint32_t>(g));
+    for (uint32_t b = 0; b < groups; ++b)
     {
-        std::vector<uint32_t> ranks(g);
         for (uint32_t i = 0; i < g; ++i)
         {
-            ranks[i] = b * g + i;
+            members[b][i] = b * g + i;
         }
-        append(ReduceScatter(g, bytes, chunks, qpsPerPeer), ranks, next);
+    }
+    // 1. Reduce-scatter within every group: local rank i ends with segment i.
+    if (g > 1)
+    {
+        const auto rs = ReduceScatter(g, bytes, chunks, qpsPerPeer);
+        for (uint32_t b = 0; b < groups; ++b)
+        {
+            append(rs, members[b], next);
+        }
     }
     advance(next, g > 1 ? Rounds(REDUCE_SCATTER, g) : 0);
     // 2. All-reduce of segment i across the groups, among the ranks with local index i.
@@ -418,14 +426,13 @@ MrcCollective::HierarchicalAllReduce(
     }
     advance(next, groups > 1 ? Rounds(RING_ALLREDUCE, groups) : 0);
     // 3. All-gather within every group.
-    for (uint32_t b = 0; b < groups && g > 1; ++b)
+    if (g > 1)
     {
-        std::vector<uint32_t> ranks(g);
-        for (uint32_t i = 0; i < g; ++i)
+        const auto ag = AllGather(g, bytes, chunks, qpsPerPeer);
+        for (uint32_t b = 0; b < groups; ++b)
         {
-            ranks[i] = b * g + i;
+            append(ag, members[b], next);
         }
-        append(AllGather(g, bytes, chunks, qpsPerPeer), ranks, next);
     }
     return out;
 }

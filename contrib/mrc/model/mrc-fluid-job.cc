@@ -326,12 +326,34 @@ MrcFluidJob::Install(Ptr<MrcFluidNetwork> network)
             }
         }
     }
+    // Per group, once: its records' first transfer id (ids count the edges of the collective's
+    // stages) and its latency. A ring's critical path goes round the ring, one edge per round:
+    // the mean latency; parallel transfers end with the slowest: the largest.
     m_perStep = 0;
-    for (const auto& st : m_stages)
+    uint32_t collective = UINT32_MAX;
+    uint32_t base = 0;
+    for (auto& st : m_stages)
     {
-        for (const auto& g : st.groups)
+        if (st.collective != collective)
         {
+            collective = st.collective;
+            base = 0;
+        }
+        for (auto& g : st.groups)
+        {
+            g.recordBase = base;
+            base += static_cast<uint32_t>(g.edges.size());
             m_perStep += static_cast<uint32_t>(g.edges.size());
+            int64_t sum = 0;
+            int64_t most = 0;
+            for (const auto& e : g.edges)
+            {
+                const int64_t l = m_net->GetOneWayLatency(e.src, e.dst).GetNanoSeconds();
+                sum += l;
+                most = std::max(most, l);
+            }
+            const auto n = static_cast<int64_t>(g.edges.size());
+            g.latency = NanoSeconds(g.chained ? (sum + n / 2) / n : most);
         }
     }
 }
@@ -393,18 +415,7 @@ MrcFluidJob::NextStage()
     for (uint32_t k = 0; k < st.groups.size(); ++k)
     {
         const GroupPlan& g = st.groups[k];
-        // A ring's critical path goes round the ring, one edge per round: the mean latency.
-        // Parallel transfers end with the slowest: the largest.
-        int64_t sum = 0;
-        int64_t most = 0;
-        for (const auto& e : g.edges)
-        {
-            const int64_t l = m_net->GetOneWayLatency(e.src, e.dst).GetNanoSeconds();
-            sum += l;
-            most = std::max(most, l);
-        }
-        const Time lat = NanoSeconds(
-            g.chained ? (sum + int64_t(g.edges.size()) / 2) / int64_t(g.edges.size()) : most);
+        const Time lat = g.latency;
         if (g.chained)
         {
             // Every round pays its latency as it goes; the last acknowledgement at the end.
@@ -435,22 +446,7 @@ MrcFluidJob::GroupDone(uint32_t stageGroup, uint32_t /* id */, bool ok)
     const Stage& st = m_stages[m_stage];
     const GroupPlan& g = st.groups[stageGroup];
     const Time now = Simulator::Now();
-    // Records: transfer ids count the edges of the collective's stages.
-    uint32_t base = 0;
-    for (uint32_t s = 0; s < m_stage; ++s)
-    {
-        if (m_stages[s].collective == st.collective)
-        {
-            for (const auto& gg : m_stages[s].groups)
-            {
-                base += static_cast<uint32_t>(gg.edges.size());
-            }
-        }
-    }
-    for (uint32_t k = 0; k < stageGroup; ++k)
-    {
-        base += static_cast<uint32_t>(st.groups[k].edges.size());
-    }
+    const uint32_t base = g.recordBase;
     for (uint32_t e = 0; e < g.edges.size(); ++e)
     {
         const MrcTransferRecord rec{

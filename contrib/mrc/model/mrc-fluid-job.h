@@ -132,7 +132,9 @@ private:
         double bytes;                                         //!< bytes per edge
         uint64_t recordBytes;                                 //!< bytes per edge in the records
         uint32_t latencies;                                   //!< one-way latencies it pays
-        bool chained; //!< rounds go round a ring (mean latency)
+        bool chained;            //!< rounds go round a ring (mean latency)
+        uint32_t recordBase = 0; //!< id of its first record within the collective
+        Time latency{};          //!< one latency (Install)
     };
 
     /** One stage: groups that run together. */
