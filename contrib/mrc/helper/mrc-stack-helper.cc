@@ -18,6 +18,7 @@ namespace ns3
 
 MrcStackHelper::MrcStackHelper()
 {
+    m_l4Factory.SetTypeId("ns3::MrcL4Protocol");
     m_qpFactory.SetTypeId("ns3::MrcQueuePair");
     m_selectorFactory.SetTypeId("ns3::MrcAdaptiveSpray");
     m_ccFactory.SetTypeId("ns3::MrcNscc");
@@ -68,6 +69,12 @@ MrcStackHelper::SetQueuePairAttribute(const std::string& name, const AttributeVa
 }
 
 void
+MrcStackHelper::SetProtocolAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_l4Factory.Set(name, value);
+}
+
+void
 MrcStackHelper::SetRoceBaseline()
 {
     SetPathSelector("ns3::MrcSinglePath");
@@ -92,7 +99,7 @@ MrcStackHelper::Install(Ptr<MrcClosHelper> fabric)
         = fabric->GetBaseRtt(MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE + payload.Get());
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
     {
-        Ptr<MrcL4Protocol> l4 = CreateObject<MrcL4Protocol>();
+        Ptr<MrcL4Protocol> l4 = m_l4Factory.Create<MrcL4Protocol>();
         l4->SetAttribute("PathSelector", TypeIdValue(m_selectorFactory.GetTypeId()));
         l4->SetAttribute("CongestionControl", TypeIdValue(m_ccFactory.GetTypeId()));
         l4->SetQueuePairFactory(m_qpFactory);

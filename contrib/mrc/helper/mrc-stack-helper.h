@@ -72,6 +72,12 @@ public:
      * @param value value
      */
     void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Set an attribute of every host's MrcL4Protocol (for example PortBacklogBytes).
+     * @param name attribute
+     * @param value value
+     */
+    void SetProtocolAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * Configure the RoCE baseline as NICs run it: one path per QP (MrcSinglePath: the QP's
@@ -118,6 +124,7 @@ public:
     int64_t AssignStreams(int64_t stream);
 
 private:
+    ObjectFactory m_l4Factory;       //!< the hosts' protocols
     ObjectFactory m_qpFactory;       //!< queue pairs
     ObjectFactory m_selectorFactory; //!< path selectors
     ObjectFactory m_ccFactory;       //!< congestion controls

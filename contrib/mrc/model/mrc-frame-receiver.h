@@ -47,6 +47,13 @@ public:
      * @param bytes its size, IPv6 header included
      */
     virtual void IngressRelease(uint32_t /* port */, uint32_t /* bytes */) {}
+
+    /**
+     * A queued frame left a port's queue for the wire (only ports told to with
+     * MrcNetDevice::SetTxNotify call this): the port has room again.
+     * @param port the port's index
+     */
+    virtual void TxDrained(uint32_t /* port */) {}
 };
 
 } // namespace ns3

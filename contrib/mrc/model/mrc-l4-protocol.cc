@@ -36,7 +36,18 @@ MrcL4Protocol::GetTypeId()
                             "TypeId of new queue pairs' congestion control (a MrcCongestionOps)",
                             TypeIdValue(MrcNscc::GetTypeId()),
                             MakeTypeIdAccessor(&MrcL4Protocol::m_ccType),
-                            MakeTypeIdChecker());
+                            MakeTypeIdChecker())
+              .AddAttribute(
+                  "PortBacklogBytes",
+                  "A NIC port takes a queue pair's next data packet only while less than this "
+                  "many data bytes wait in its queue (besides the frame on the wire), so that "
+                  "a retransmission or a path change applies to the next packet out, as in a "
+                  "NIC whose transmit scheduler pulls packets from its queue pairs when a port "
+                  "has room. 0: no limit (queue pairs push everything their window allows "
+                  "into the port queues)",
+                  UintegerValue(4096),
+                  MakeUintegerAccessor(&MrcL4Protocol::m_backlogLimit),
+                  MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -45,6 +56,8 @@ MrcL4Protocol::MrcL4Protocol()
     , m_nicRate(0)
     , m_planeMask(0)
     , m_unknownQp(0)
+    , m_backlogLimit(4096)
+    , m_waking(false)
 {
     m_qpFactory.SetTypeId(MrcQueuePair::GetTypeId());
     m_rng = CreateObject<UniformRandomVariable>();
@@ -60,8 +73,10 @@ MrcL4Protocol::DoDispose()
         qp->Dispose();
     }
     m_qps.clear();
+    m_portWaiters.clear();
     for (auto& p : m_ports)
     {
+        p->SetTxNotify(false);
         p->SetFrameReceiver(nullptr, 0);
     }
     m_ports.clear();
@@ -87,6 +102,7 @@ MrcL4Protocol::Setup(uint32_t host,
     for (uint32_t p = 0; p < ports.size(); ++p)
     {
         ports[p]->SetFrameReceiver(this, p);
+        ports[p]->SetTxNotify(m_backlogLimit > 0);
         ports[p]->AddLinkChangeCallback(MakeCallback(&MrcL4Protocol::PortChanged, this));
         m_addresses.push_back(paths->GetHostAddress(host, p));
     }
@@ -247,6 +263,31 @@ MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& he
         return;
     }
     m_qps[h.GetDstQpn()]->Receive(packet, h, header.GetTrafficClass(), port);
+}
+
+void
+MrcL4Protocol::WaitForPort(uint32_t qpn)
+{
+    m_portWaiters.push_back(qpn);
+}
+
+void
+MrcL4Protocol::TxDrained(uint32_t /* port */)
+{
+    if (m_portWaiters.empty() || m_waking)
+    {
+        return;
+    }
+    // Serve the waiting queue pairs in turn while a port has room; one that fills the ports
+    // again asks anew, at the back.
+    m_waking = true;
+    for (auto n = m_portWaiters.size(); n > 0 && GetPortsWithRoom() != 0; --n)
+    {
+        const uint32_t qpn = m_portWaiters.front();
+        m_portWaiters.pop_front();
+        m_qps[qpn]->NotifyPortRoom();
+    }
+    m_waking = false;
 }
 
 uint64_t

@@ -6,6 +6,7 @@
 #define MRC_L4_PROTOCOL_H
 
 #include "mrc-frame-receiver.h"
+#include "mrc-net-device.h"
 #include "mrc-path-provider.h"
 #include "mrc-queue-pair.h"
 
@@ -13,13 +14,13 @@
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 
+#include <deque>
 #include <vector>
 
 namespace ns3
 {
 
 class Node;
-class MrcNetDevice;
 
 /**
  * @ingroup mrc
@@ -89,6 +90,33 @@ public:
      */
     Time GetTxStartTime(uint32_t plane) const;
 
+    /**
+     * The NIC ports a queue pair may hand a data packet to now: those with less than
+     * PortBacklogBytes of data waiting (every port when PortBacklogBytes is 0).
+     * @return bit p set when port p has room
+     */
+    uint64_t GetPortsWithRoom() const
+    {
+        if (m_backlogLimit == 0)
+        {
+            return ~uint64_t(0);
+        }
+        uint64_t mask = 0;
+        for (uint32_t p = 0; p < m_ports.size(); ++p)
+        {
+            mask |= uint64_t(m_ports[p]->GetQueuedDataBytes() < m_backlogLimit) << p;
+        }
+        return mask;
+    }
+
+    /**
+     * A queue pair has data to send but no usable port has room: call its
+     * MrcQueuePair::NotifyPortRoom when one has (queue pairs are served in the order they
+     * asked, as a NIC's transmit scheduler serves them round-robin).
+     * @param qpn the queue pair
+     */
+    void WaitForPort(uint32_t qpn);
+
     uint64_t GetLocalPlaneMask() const
     {
         return m_planeMask;
@@ -121,6 +149,7 @@ public:
 
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
+    void TxDrained(uint32_t port) override;
 
     /** @return packets that named no known queue pair */
     uint64_t GetUnknownQpDrops() const;
@@ -145,6 +174,9 @@ private:
     TypeId m_ccType;                        //!< CongestionControl attribute
     Ptr<UniformRandomVariable> m_rng;       //!< EV set randomness
     uint64_t m_unknownQp;                   //!< packets for unknown QPs
+    uint32_t m_backlogLimit;                //!< PortBacklogBytes
+    std::deque<uint32_t> m_portWaiters;     //!< QPNs waiting for a port with room
+    bool m_waking;                          //!< inside TxDrained
 };
 
 } // namespace ns3

@@ -86,6 +86,7 @@ MrcNetDevice::MrcNetDevice()
     , m_psRounding(Time::GetResolution() < Time::PS ? 500 : 0)
     , m_receiver(nullptr)
     , m_port(0)
+    , m_txNotify(false)
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())
     , m_mtu(9000)
@@ -161,6 +162,7 @@ MrcNetDevice::SetFrameReceiver(MrcFrameReceiver* receiver, uint32_t port)
 {
     m_receiver = receiver;
     m_port = port;
+    m_txNotify = m_txNotify && receiver != nullptr;
 }
 
 void
@@ -261,6 +263,10 @@ MrcNetDevice::TransmitComplete()
     {
         m_txEventPending = true;
         Simulator::Schedule(m_busyUntil - Simulator::Now(), &MrcNetDevice::TransmitComplete, this);
+    }
+    if (m_txNotify)
+    {
+        m_receiver->TxDrained(m_port);
     }
 }
 
@@ -416,6 +422,18 @@ MrcNetDevice::GetTxStartTime() const
     }
     const uint64_t queued = uint64_t(m_queue->GetDataBytes()) + m_queue->GetControlBytes();
     return start + PicoSeconds(queued * m_psPerByte);
+}
+
+uint32_t
+MrcNetDevice::GetQueuedDataBytes() const
+{
+    return m_queue ? m_queue->GetDataBytes() : 0;
+}
+
+void
+MrcNetDevice::SetTxNotify(bool notify)
+{
+    m_txNotify = notify && m_receiver != nullptr;
 }
 
 uint64_t

@@ -142,6 +142,17 @@ public:
      * @return the time the next frame would start transmission
      */
     Time GetTxStartTime() const;
+
+    /** @return data bytes waiting in the queue (not counting the frame on the wire) */
+    uint32_t GetQueuedDataBytes() const;
+
+    /**
+     * Tell the frame receiver (MrcFrameReceiver::TxDrained) each time a queued frame starts
+     * onto the wire. A host's MRC protocol uses it to hand the port its next packet, the way a
+     * NIC's transmit scheduler pulls packets from its queue pairs.
+     * @param notify true to notify
+     */
+    void SetTxNotify(bool notify);
     /** @return frames transmitted */
     uint64_t GetTxPackets() const;
     /** @return bytes transmitted (IPv6 header included) */
@@ -206,6 +217,7 @@ private:
     Ptr<MrcTrimmingQueue> m_queue; //!< egress queue
     MrcFrameReceiver* m_receiver;  //!< fast receive path, or null
     uint32_t m_port;               //!< index known to m_receiver
+    bool m_txNotify;               //!< call m_receiver->TxDrained on dequeue
     uint32_t m_ifIndex;            //!< interface index
     Mac48Address m_address;        //!< nominal address
     uint16_t m_mtu;                //!< MTU (IPv6 packet)

@@ -34,8 +34,9 @@ MrcPathSelector::CauseName(uint32_t c)
                                   "probe",
                                   "admin",
                                   "replacement",
-                                  "released"};
-    return c < 9 ? names[c] : "?";
+                                  "released",
+                                  "shared-path"};
+    return c < 10 ? names[c] : "?";
 }
 
 TypeId
@@ -302,10 +303,32 @@ MrcPathSelector::SetState(uint16_t ev, EvState state, Cause cause)
 void
 MrcPathSelector::Retire(uint16_t ev, Cause cause)
 {
+    if (!RetireOne(ev, cause))
+    {
+        return;
+    }
+    const uint16_t plane = m_evs[ev].plane;
+    const uint16_t path = m_evs[ev].path;
+    // Replacements go to other paths, so the loop never visits one it added.
+    const auto n = static_cast<uint32_t>(m_evs.size());
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const Ev& o = m_evs[i];
+        if (i != ev && o.active && o.plane == plane && o.path == path
+            && (o.state == GOOD || o.state == SKIP))
+        {
+            RetireOne(static_cast<uint16_t>(i), CAUSE_SHARED_PATH);
+        }
+    }
+}
+
+bool
+MrcPathSelector::RetireOne(uint16_t ev, Cause cause)
+{
     Ev& e = m_evs[ev];
     if (e.state == ASSUMED_BAD || e.state == DENIED || !e.active)
     {
-        return;
+        return false;
     }
     // Replace from the same plane, avoiding paths already suspected.
     const uint16_t plane = e.plane;
@@ -328,7 +351,7 @@ MrcPathSelector::Retire(uint16_t ev, Cause cause)
     }
     if (candidates.empty() && CountInState(GOOD) <= m_minActive)
     {
-        return; // the floor: keep using it rather than drop below ev_min_active
+        return false; // the floor: keep using it rather than drop below ev_min_active
     }
     SetState(ev, ASSUMED_BAD, cause);
     if (!candidates.empty())
@@ -350,6 +373,7 @@ MrcPathSelector::Retire(uint16_t ev, Cause cause)
         // A new EV is traced as a transition from ASSUMED_BAD (the one it replaces) to GOOD.
         m_stateTrace(static_cast<uint16_t>(slot), ASSUMED_BAD, GOOD, CAUSE_REPLACEMENT);
     }
+    return true;
 }
 
 } // namespace ns3

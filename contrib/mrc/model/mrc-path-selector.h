@@ -51,7 +51,8 @@ public:
         CAUSE_PROBE,       //!< enough successful probes
         CAUSE_ADMIN,       //!< denied or allowed through the API
         CAUSE_REPLACEMENT, //!< a new EV replacing a retired one in the same plane
-        CAUSE_RELEASED     //!< a replacement EV released after the one it replaced returned
+        CAUSE_RELEASED,    //!< a replacement EV released after the one it replaced returned
+        CAUSE_SHARED_PATH  //!< another EV naming the same path was retired
     };
 
     /** One EV. */
@@ -219,11 +220,22 @@ protected:
      */
     void SetState(uint16_t ev, EvState state, Cause cause);
     /**
-     * Retire an EV (ASSUMED_BAD) and replace it from the same plane if a path is left.
+     * Retire an EV (ASSUMED_BAD) and replace it from the same plane if a path is left. Every
+     * other usable EV that names the same path is retired with it (CAUSE_SHARED_PATH): an EV
+     * is only a label for a path, and a path that lost a packet is suspect whatever label
+     * the next packet on it carries. (Twins exist when a plane has fewer paths than the EV
+     * set gives it, as in scaled-down fabrics; on the paper's fabric they are rare.)
      * @param ev the EV
      * @param cause why
      */
     void Retire(uint16_t ev, Cause cause);
+    /**
+     * Retire one EV and replace it (Retire without the twins).
+     * @param ev the EV
+     * @param cause why
+     * @return true if it was retired
+     */
+    bool RetireOne(uint16_t ev, Cause cause);
     /** @return active EVs in GOOD or SKIP */
     uint32_t CountUsable() const;
     /**

@@ -174,6 +174,7 @@ MrcQueuePair::MrcQueuePair()
     , m_remoteHost(0)
     , m_remoteQpn(0)
     , m_error(false)
+    , m_waitingForPort(false)
     , m_peerPlaneMask(~uint64_t(0))
     , m_txCursor(0)
     , m_nextMsn(0)
@@ -359,6 +360,13 @@ MrcQueuePair::NotifyPlanesChanged()
 }
 
 void
+MrcQueuePair::NotifyPortRoom()
+{
+    m_waitingForPort = false;
+    TrySend();
+}
+
+void
 MrcQueuePair::TrySend()
 {
     if (m_error || m_l4 == nullptr)
@@ -457,11 +465,22 @@ bool
 MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
 {
     TxPkt& p = m_txPkts[psn - m_psnBase];
-    const uint64_t planes = UsablePlanes();
-    const int32_t ev
-        = (cause == TX_NEW) ? m_selector->Select(planes) : m_selector->SelectFresh(planes, p.ev);
+    const uint64_t usable = UsablePlanes();
+    // The EV is chosen when a port can take the packet, as a NIC's transmit scheduler picks
+    // the next packet when a port has room: a retransmission or a path just retired applies
+    // to the next packet out, not after what already waits in the port queues.
+    const uint64_t room = m_l4->GetPortsWithRoom();
+    const uint64_t planes = usable & room;
+    const int32_t ev = planes == 0       ? -1
+                     : (cause == TX_NEW) ? m_selector->Select(planes)
+                                         : m_selector->SelectFresh(planes, p.ev);
     if (ev < 0)
     {
+        if ((usable & ~room) != 0 && !m_waitingForPort)
+        {
+            m_waitingForPort = true; // a port it could use is busy: wait for room there
+            m_l4->WaitForPort(m_qpn);
+        }
         return false;
     }
     const MrcPathSelector::Ev& e = m_selector->GetEv(static_cast<uint16_t>(ev));
@@ -710,10 +729,25 @@ MrcQueuePair::EvIsCurrent(const TxPkt& p) const
 void
 MrcQueuePair::FlushEv(uint16_t ev, uint16_t generation)
 {
+    // What was sent on that EV, and on the current EVs retired with it because they name the
+    // same path (MrcPathSelector::Retire), is resent.
+    const MrcPathSelector::Ev& dead = m_selector->GetEv(ev);
+    const bool current = m_selector->IsCurrent(ev, generation);
     for (uint32_t psn = m_psnBase; psn < m_nextPsn; ++psn)
     {
         const TxPkt& p = m_txPkts[psn - m_psnBase];
-        if (!p.acked && !p.lost && p.ev == ev && p.evGen == generation)
+        if (p.acked || p.lost)
+        {
+            continue;
+        }
+        bool onPath = p.ev == ev && p.evGen == generation;
+        if (!onPath && current && EvIsCurrent(p))
+        {
+            const MrcPathSelector::Ev& e = m_selector->GetEv(p.ev);
+            onPath = e.plane == dead.plane && e.path == dead.path
+                  && e.state == MrcPathSelector::ASSUMED_BAD;
+        }
+        if (onPath)
         {
             DeclareLost(psn, TX_RETX_SACK);
         }

@@ -293,6 +293,9 @@ public:
     /** The local or remote plane status changed: try sending again. */
     void NotifyPlanesChanged();
 
+    /** A NIC port this queue pair waited for has room (MrcL4Protocol::WaitForPort). */
+    void NotifyPortRoom();
+
 private:
     void DoDispose() override;
 
@@ -349,8 +352,9 @@ private:
      */
     bool EvIsCurrent(const TxPkt& p) const;
     /**
-     * The path an EV names failed: every packet still in flight on it is lost too, and is
-     * retransmitted at once on other EVs.
+     * The path an EV names failed: every packet still in flight on it, or on another current
+     * EV retired because it names the same path, is lost too, and is retransmitted at once on
+     * other EVs.
      * @param ev the EV slot
      * @param generation its generation
      */
@@ -509,6 +513,7 @@ private:
     Time m_srtt;                                   //!< smoothed RTT
     Time m_rto;                                    //!< retransmission timeout
     bool m_error;                                  //!< failed
+    bool m_waitingForPort;                         //!< asked the L4 for a port with room
     uint64_t m_peerPlaneMask;                      //!< planes up at the peer
     CompletionCallback m_sendCb;                   //!< send completions
     CompletionCallback m_recvCb;                   //!< receive completions

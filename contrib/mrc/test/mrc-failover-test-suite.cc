@@ -418,7 +418,9 @@ public:
 private:
     void DoRun() override
     {
-        Net n = MakeNet(1, 1, 2, 2, "ns3::MrcAdaptiveSpray", 16);
+        // Push mode (no NIC backlog limit), so that the window really queues in the NIC.
+        Net n = MakeNet(
+            1, 1, 2, 2, "ns3::MrcAdaptiveSpray", 16, 1, {}, {}, {{"PortBacklogBytes", 0}});
         auto qps = n.stack.Connect(0, 1);
         struct Check
         {
@@ -454,6 +456,182 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief EVs that name the same path share its health: retiring one retires its twins.
+ */
+class MrcSharedPathTestCase : public TestCase
+{
+public:
+    MrcSharedPathTestCase()
+        : TestCase("an EV retired for loss takes the other EVs on its path with it")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(5);
+        Ptr<MrcAdaptiveSpray> s = CreateObject<MrcAdaptiveSpray>();
+        s->SetAttribute("EvSetSize", UintegerValue(8));
+        s->SetAttribute("EvMinActive", UintegerValue(1));
+        struct Change
+        {
+            uint16_t ev;
+            uint8_t to;
+            uint8_t cause;
+        };
+        std::vector<Change> changes;
+        s->TraceConnectWithoutContext(
+            "EvStateChange",
+            MakeBoundCallback(
+                +[](std::vector<Change>* c, uint16_t ev, uint8_t, uint8_t to, uint8_t cause)
+                {
+                    c->push_back({ev, to, cause});
+                },
+                &changes));
+        s->Init({4}, rng, 0); // one plane of 4 paths, 8 EVs: every path named twice
+        const uint16_t dead = s->GetEv(0).path;
+        std::vector<uint16_t> twins;
+        for (uint16_t i = 1; i < s->GetNEvs(); ++i)
+        {
+            if (s->GetEv(i).path == dead)
+            {
+                twins.push_back(i);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(twins.size(), 1u, "the path is named by one other EV");
+        s->OnLoss(0, MrcPathSelector::CAUSE_SACK_LOSS);
+        NS_TEST_ASSERT_MSG_EQ(+s->GetEv(0).state, +MrcPathSelector::ASSUMED_BAD, "retired");
+        NS_TEST_ASSERT_MSG_EQ(
+            +s->GetEv(twins[0]).state, +MrcPathSelector::ASSUMED_BAD, "its twin retired with it");
+        uint32_t shared = 0;
+        for (const auto& c : changes)
+        {
+            if (c.cause == MrcPathSelector::CAUSE_SHARED_PATH)
+            {
+                NS_TEST_ASSERT_MSG_EQ(c.ev, twins[0], "the twin, for sharing the path");
+                ++shared;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(shared, 1u, "one shared-path retirement traced");
+        uint32_t good = 0;
+        for (uint16_t i = 0; i < s->GetNEvs(); ++i)
+        {
+            const MrcPathSelector::Ev& e = s->GetEv(i);
+            if (e.active && e.state == MrcPathSelector::GOOD)
+            {
+                NS_TEST_ASSERT_MSG_NE(e.path, dead, "no usable EV names the dead path");
+                ++good;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(good, 8u, "both replaced on other paths of the plane");
+        NS_TEST_ASSERT_MSG_EQ(
+            std::string(MrcPathSelector::CauseName(MrcPathSelector::CAUSE_SHARED_PATH)),
+            "shared-path",
+            "cause name");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The NIC pulls packets from its queue pairs: a port never holds more than
+ * PortBacklogBytes of data waiting, so a path retired or a packet declared lost applies to
+ * the next packet out; with no limit, the window queues in the NIC.
+ */
+class MrcNicPullTestCase : public TestCase
+{
+public:
+    MrcNicPullTestCase()
+        : TestCase("NIC ports take a QP's next packet only when they have room (PortBacklogBytes)")
+    {
+    }
+
+private:
+    /**
+     * Run a 2 MB write from host 0 to host 1 across a T0-T1 link that dies mid-transfer.
+     * @param backlog PortBacklogBytes
+     * @param maxQueued out: the most data bytes seen waiting in a host-0 port when a data
+     *        packet was handed to it
+     * @param onDeadAfter out: data frames that started onto the wire on an EV already retired
+     * @return bytes placed at the receiver
+     */
+    static uint64_t Run(uint32_t backlog, uint32_t* maxQueued, uint32_t* onDeadAfter)
+    {
+        Net n = MakeNet(
+            2, 1, 2, 4, "ns3::MrcAdaptiveSpray", 32, 1, {}, {}, {{"PortBacklogBytes", backlog}});
+        auto qps = n.stack.Connect(0, 1);
+        struct State
+        {
+            std::vector<Ptr<MrcNetDevice>> ports;
+            Ptr<MrcPathSelector> selector;
+            uint32_t maxQueued = 0;
+            uint32_t onDeadAfter = 0;
+        } st;
+        st.ports = {n.fabric->GetHostPort(0, 0), n.fabric->GetHostPort(0, 1)};
+        st.selector = qps.first->GetPathSelector();
+        qps.first->TraceConnectWithoutContext(
+            "Tx",
+            MakeBoundCallback(
+                +[](State* s, Ptr<const Packet> p, uint32_t, uint16_t ev, uint8_t cause)
+                {
+                    if (cause == MrcQueuePair::TX_PROBE)
+                    {
+                        return;
+                    }
+                    MrcHeader h;
+                    p->PeekHeader(h);
+                    // Traced as the packet is handed over: what waits in the port is before it.
+                    s->maxQueued
+                        = std::max(s->maxQueued, s->ports[h.GetPlane()]->GetQueuedDataBytes());
+                },
+                &st));
+        for (uint32_t plane = 0; plane < 2; ++plane)
+        {
+            st.ports[plane]->TraceConnectWithoutContext(
+                "MacTx",
+                MakeBoundCallback(
+                    +[](State* s, Ptr<const Packet> p)
+                    {
+                        MrcHeader h;
+                        p->PeekHeader(h);
+                        if ((h.GetOpcode() == MrcHeader::WRITE
+                             || h.GetOpcode() == MrcHeader::WRITE_IMM)
+                            && h.GetPayloadLen() > 0
+                            && s->selector->GetEv(h.GetEv()).state == MrcPathSelector::ASSUMED_BAD)
+                        {
+                            ++s->onDeadAfter; // starts onto the wire on a path already retired
+                        }
+                    },
+                    &st));
+        }
+        qps.first->PostWrite(2000000, 0);
+        Ptr<MrcChannel> link = n.fabric->GetUplink(0, 0, 1);
+        Simulator::Schedule(MicroSeconds(30), &MrcChannel::SetUp, link, false);
+        mrctest::RunToEnd();
+        const uint64_t placed = qps.second->GetBytesPlaced();
+        *maxQueued = st.maxQueued;
+        *onDeadAfter = st.onDeadAfter;
+        Simulator::Destroy();
+        return placed;
+    }
+
+    void DoRun() override
+    {
+        uint32_t pullQueued = 0;
+        uint32_t pullDead = 0;
+        NS_TEST_ASSERT_MSG_EQ(Run(4096, &pullQueued, &pullDead), 2000000u, "delivered (pull)");
+        NS_TEST_ASSERT_MSG_LT(pullQueued, 4096u, "a port takes a packet only with room");
+        NS_TEST_ASSERT_MSG_EQ(pullDead, 0u, "no frame leaves on a path already retired");
+        uint32_t pushQueued = 0;
+        uint32_t pushDead = 0;
+        NS_TEST_ASSERT_MSG_EQ(Run(0, &pushQueued, &pushDead), 2000000u, "delivered (push)");
+        NS_TEST_ASSERT_MSG_GT(pushQueued, 40000u, "without a limit the window queues in the NIC");
+        NS_TEST_ASSERT_MSG_GT(pushDead, 0u, "and frames queued before a retirement still leave");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The failover suite.
  */
 class MrcFailoverTestSuite : public TestSuite
@@ -464,6 +642,8 @@ public:
     {
         AddTestCase(new MrcSelectorBookkeepingTestCase);
         AddTestCase(new MrcWireTimestampTestCase);
+        AddTestCase(new MrcSharedPathTestCase);
+        AddTestCase(new MrcNicPullTestCase);
         AddTestCase(new MrcLinkDeathBypassTestCase);
         AddTestCase(new MrcTrimBudgetTestCase);
         AddTestCase(new MrcIncastNoRetirementTestCase);

@@ -51,6 +51,7 @@ struct Net
  * @param stream first random stream
  * @param qpAttrs queue pair attributes (unsigned integer ones)
  * @param fabricAttrs MrcClosHelper attributes (unsigned integer ones)
+ * @param l4Attrs MrcL4Protocol attributes (unsigned integer ones)
  * @return the network
  */
 inline Net
@@ -62,7 +63,8 @@ MakeNet(uint32_t planes,
         uint32_t evs = 32,
         int64_t stream = 1,
         const std::map<std::string, uint32_t>& qpAttrs = {},
-        const std::map<std::string, uint32_t>& fabricAttrs = {})
+        const std::map<std::string, uint32_t>& fabricAttrs = {},
+        const std::map<std::string, uint32_t>& l4Attrs = {})
 {
     Net n;
     n.fabric = CreateObject<MrcClosHelper>();
@@ -88,6 +90,10 @@ MakeNet(uint32_t planes,
     for (const auto& kv : qpAttrs)
     {
         n.stack.SetQueuePairAttribute(kv.first, UintegerValue(kv.second));
+    }
+    for (const auto& kv : l4Attrs)
+    {
+        n.stack.SetProtocolAttribute(kv.first, UintegerValue(kv.second));
     }
     n.stack.Install(n.fabric);
     stream += n.fabric->AssignStreams(stream);

@@ -526,7 +526,8 @@ private:
             {
                 NS_TEST_ASSERT_MSG_EQ(ch.path, badPath, "only the failed path's EVs retire");
                 const bool unexplained = ch.cause == MrcPathSelector::CAUSE_TIMEOUT
-                                      || ch.cause == MrcPathSelector::CAUSE_SACK_LOSS;
+                                      || ch.cause == MrcPathSelector::CAUSE_SACK_LOSS
+                                      || ch.cause == MrcPathSelector::CAUSE_SHARED_PATH;
                 NS_TEST_ASSERT_MSG_EQ(unexplained, true, "retired for unexplained loss");
                 ++retired;
             }
