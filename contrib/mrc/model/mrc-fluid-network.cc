@@ -105,8 +105,8 @@ MrcFluidNetwork::GetTypeId()
               .AddAttribute("BypassTime",
                             "mrc: from a path's failure until its EVs are retired and the "
                             "packets lost on it resent (measured: mrc-link-flap's bypass-us at "
-                            "its defaults, 13.3 us)",
-                            TimeValue(NanoSeconds(13300)),
+                            "its defaults, 13.7 us)",
+                            TimeValue(NanoSeconds(13700)),
                             MakeTimeAccessor(&MrcFluidNetwork::m_bypass),
                             MakeTimeChecker(Time(0)))
               .AddAttribute("ProbeTime",

@@ -76,6 +76,7 @@ MrcPathSelector::GetTypeId()
 
 MrcPathSelector::MrcPathSelector()
     : m_cursor(0)
+    , m_planeCursor(0)
     , m_setSize(128)
     , m_minActive(4)
     , m_skipRotations(1)
@@ -130,35 +131,49 @@ MrcPathSelector::Init(const std::vector<uint32_t>& pathsPerPlane,
         }
     }
     m_cursor = m_rng->GetInteger(0, m_evs.size() - 1);
+    m_planeCursor = m_evs[m_cursor].plane;
+    m_planeCursors.assign(planes, m_cursor);
 }
 
 int32_t
 MrcPathSelector::Rotate(uint64_t planeMask, int32_t exclude)
 {
     const auto n = static_cast<uint32_t>(m_evs.size());
+    const auto planes = static_cast<uint32_t>(m_planeCursors.size());
     int32_t fallback = -1;
-    for (uint32_t tries = 0; tries < n; ++tries)
+    for (uint32_t k = 1; k <= planes; ++k)
     {
-        m_cursor = (m_cursor + 1 == n) ? 0 : m_cursor + 1;
-        Ev& e = m_evs[m_cursor];
-        if (!e.active || !(planeMask & (uint64_t(1) << e.plane))
-            || static_cast<int32_t>(m_cursor) == exclude)
+        const uint32_t p = (m_planeCursor + k) % planes;
+        if (!(planeMask & (uint64_t(1) << p)))
         {
             continue;
         }
-        if (e.state == GOOD)
+        uint32_t c = m_planeCursors[p];
+        for (uint32_t tries = 0; tries < n; ++tries)
         {
-            return static_cast<int32_t>(m_cursor);
-        }
-        if (e.state == SKIP)
-        {
-            if (fallback < 0)
+            c = (c + 1 == n) ? 0 : c + 1;
+            Ev& e = m_evs[c];
+            if (!e.active || e.plane != p || static_cast<int32_t>(c) == exclude)
             {
-                fallback = static_cast<int32_t>(m_cursor);
+                continue;
             }
-            if (--e.skipLeft == 0)
+            if (e.state == GOOD)
             {
-                SetState(m_cursor, GOOD, CAUSE_ROTATION);
+                m_planeCursors[p] = c;
+                m_planeCursor = p;
+                m_cursor = c;
+                return static_cast<int32_t>(c);
+            }
+            if (e.state == SKIP)
+            {
+                if (fallback < 0)
+                {
+                    fallback = static_cast<int32_t>(c);
+                }
+                if (--e.skipLeft == 0)
+                {
+                    SetState(c, GOOD, CAUSE_ROTATION);
+                }
             }
         }
     }

@@ -239,8 +239,11 @@ protected:
     /** @return active EVs in GOOD or SKIP */
     uint32_t CountUsable() const;
     /**
-     * One pass of the rotation from the cursor: the next GOOD EV in a usable plane, skipping
-     * `exclude`. Each SKIP EV passed over uses up one of its rotations, once per pass.
+     * One pass of the rotation: planes in turn from the one after the last used, and within a
+     * plane its EVs in turn from the one after the last used there; the first GOOD EV of a
+     * usable plane, skipping `exclude`. Each SKIP EV passed over uses up one of its rotations,
+     * once per pass. The rotation is kept per plane so that a plane's EVs are used evenly even
+     * when only some planes can take a packet (a NIC port with room, MrcL4Protocol).
      * @param planeMask usable planes
      * @param exclude a slot not to return (-1: none)
      * @return the EV slot, a SKIP EV if no GOOD one is usable, or -1
@@ -251,7 +254,9 @@ protected:
     std::vector<uint32_t> m_pathsPerPlane; //!< paths per plane
     std::vector<uint32_t> m_quota;         //!< EVs per plane when healthy
     Ptr<UniformRandomVariable> m_rng;      //!< random source
-    uint32_t m_cursor;                     //!< rotation position
+    uint32_t m_cursor;                     //!< rotation position (the last slot chosen)
+    uint32_t m_planeCursor;                //!< the plane of the last choice
+    std::vector<uint32_t> m_planeCursors;  //!< per plane, the last slot chosen in it
     uint32_t m_setSize;                    //!< EvSetSize attribute
     uint32_t m_minActive;                  //!< EvMinActive attribute
     uint32_t m_skipRotations;              //!< SkipRotations attribute

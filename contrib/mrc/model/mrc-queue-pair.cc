@@ -484,6 +484,16 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
         return false;
     }
     const MrcPathSelector::Ev& e = m_selector->GetEv(static_cast<uint16_t>(ev));
+    if (!((room >> e.plane) & 1))
+    {
+        // A selector bound to one path (MrcSinglePath) names its port whatever the mask.
+        if (!m_waitingForPort)
+        {
+            m_waitingForPort = true;
+            m_l4->WaitForPort(m_qpn);
+        }
+        return false;
+    }
     const TxMsg& m = m_txMsgs[p.msn - m_txMsgs.front().msn];
     // Stamped at the wire: when the frame will start onto the NIC port, after what is queued
     // there, so the RTT, the timer and NSCC's delay never include the sender's own queue.

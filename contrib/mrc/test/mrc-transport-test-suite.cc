@@ -342,12 +342,40 @@ private:
         NS_TEST_ASSERT_MSG_EQ(s->GetEv(2).state, MrcPathSelector::SKIP, "ECN echo: SKIP");
         s->OnAck(3, false);
         NS_TEST_ASSERT_MSG_EQ(s->GetEv(3).state, MrcPathSelector::GOOD, "plain ACK: GOOD");
-        // A rotation brings skipped EVs back; they are not chosen while skipped.
+        // A rotation of its plane brings a skipped EV back; it is not chosen while skipped.
+        bool back[2] = {false, false};
         for (int i = 0; i < 16; ++i)
         {
             const int32_t ev = s->Select(3);
-            NS_TEST_ASSERT_MSG_EQ(
-                ((ev == 0 || ev == 2) && i < 6), false, "skipped EV sits out one rotation");
+            back[0] = back[0] || ev == 0;
+            back[1] = back[1] || ev == 2;
+        }
+        NS_TEST_ASSERT_MSG_EQ(back[0] && back[1], true, "both chosen again after the rotation");
+        {
+            // One plane of 4 EVs: skip the EV that is next in the rotation; the other three
+            // go first (the pass that brings it back does not choose it), then it returns.
+            Ptr<MrcAdaptiveSpray> one = CreateObject<MrcAdaptiveSpray>();
+            one->SetAttribute("EvSetSize", UintegerValue(4));
+            one->SetAttribute("EvMinActive", UintegerValue(0));
+            one->SetAttribute("SkipRotations", UintegerValue(1));
+            one->Init({4}, rng, 0);
+            const int32_t last = one->Select(1);
+            const auto next = static_cast<uint16_t>((last + 1) % 4);
+            one->OnAck(next, true);
+            NS_TEST_ASSERT_MSG_EQ(one->GetEv(next).state, MrcPathSelector::SKIP, "skipped");
+            std::set<int32_t> firstThree;
+            for (int i = 0; i < 3; ++i)
+            {
+                firstThree.insert(one->Select(1));
+            }
+            NS_TEST_ASSERT_MSG_EQ(firstThree.count(next), 0u, "sits out its plane's rotation");
+            NS_TEST_ASSERT_MSG_EQ(firstThree.size(), 3u, "the other three, in turn");
+            bool returned = false;
+            for (int i = 0; i < 4; ++i)
+            {
+                returned = returned || one->Select(1) == next;
+            }
+            NS_TEST_ASSERT_MSG_EQ(returned, true, "chosen again in the next rotation");
         }
         NS_TEST_ASSERT_MSG_EQ(s->GetEv(0).state, MrcPathSelector::GOOD, "back after a rotation");
 
