@@ -209,33 +209,32 @@ MrcClosHelper::SetQueueAttribute(const std::string& name, const AttributeValue& 
 
 MrcClosHelper::~MrcClosHelper() = default;
 
-void
-MrcClosHelper::GetPlanePaths(uint32_t src,
-                             uint32_t dst,
-                             uint32_t plane,
-                             std::vector<Ipv6Address>& out) const
+MrcPathSet
+MrcClosHelper::GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const
 {
-    out.clear();
+    MrcPathSet set;
     if (IsEcmp())
     {
         // Destination routing: every path has the same address; the EV (flow label) steers.
-        uint32_t n = 1;
+        set.count = 1;
         if (GetT0Of(src) != GetT0Of(dst))
         {
-            n = GetPodOf(src) == GetPodOf(dst) ? m_nT1 : m_nT1 * m_nT2;
+            set.count = GetPodOf(src) == GetPodOf(dst) ? m_nT1 : m_nT1 * m_nT2;
         }
-        out.assign(n, GetHostAddress(dst, plane));
-        return;
+        GetHostAddress(dst, plane).GetBytes(set.base);
+        return set;
     }
+    MakeCarrier(src, dst, plane, 0).GetAddress().GetBytes(set.base);
     if (GetT0Of(src) == GetT0Of(dst))
     {
-        out.push_back(MakeCarrier(src, dst, plane, 0).GetAddress());
-        return;
+        set.count = 1;
+        return set;
     }
-    for (uint32_t j = 0; j < m_nT1; ++j)
-    {
-        out.push_back(MakeCarrier(src, dst, plane, j).GetAddress());
-    }
+    // <block><T0 up><T1><T0 down><host port>: path j differs from path 0 only in the T1's uSID,
+    // T1Usid(j) = T1Usid(0) + j.
+    set.count = m_nT1;
+    set.varByte = static_cast<int8_t>(m_blockBits / 8 + 2);
+    return set;
 }
 
 Time

@@ -121,10 +121,7 @@ public:
 
     uint32_t GetNHosts() const override;
     uint32_t GetNPlanes() const override;
-    void GetPlanePaths(uint32_t src,
-                       uint32_t dst,
-                       uint32_t plane,
-                       std::vector<Ipv6Address>& out) const override;
+    MrcPathSet GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const override;
     Ipv6Address GetHostAddress(uint32_t h, uint32_t plane) const override;
 
     /**

@@ -170,10 +170,10 @@ MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remot
         ++qpn;
     }
     NS_ABORT_MSG_IF(qpn == m_qps.size(), "MrcL4Protocol: not one of this host's queue pairs");
-    std::vector<std::vector<Ipv6Address>> paths(m_ports.size());
+    std::vector<MrcPathSet> paths(m_ports.size());
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
-        m_paths->GetPlanePaths(m_host, remoteHost, p, paths[p]);
+        paths[p] = m_paths->GetPathSet(m_host, remoteHost, p);
     }
     ObjectFactory sf = m_selectorFactory;
     if (sf.GetTypeId() != m_selectorType)

@@ -16,4 +16,19 @@ MrcPathProvider::GetTypeId()
     return tid;
 }
 
+void
+MrcPathProvider::GetPlanePaths(uint32_t src,
+                               uint32_t dst,
+                               uint32_t plane,
+                               std::vector<Ipv6Address>& out) const
+{
+    const MrcPathSet set = GetPathSet(src, dst, plane);
+    out.clear();
+    out.reserve(set.count);
+    for (uint32_t i = 0; i < set.count; ++i)
+    {
+        out.push_back(set.Get(i));
+    }
+}
+
 } // namespace ns3

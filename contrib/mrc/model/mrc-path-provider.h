@@ -8,10 +8,45 @@
 #include "ns3/ipv6-address.h"
 #include "ns3/object.h"
 
+#include <cstring>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * @ingroup mrc
+ * @brief The paths between two hosts in one plane, in constant space.
+ *
+ * Path i's destination address is `base` with the 16-bit big-endian field at byte `varByte`
+ * increased by i (in a two-tier SRv6 fabric, the T1's uSID); with `varByte` negative every path
+ * has the base address (a destination-routed fabric, where the EV alone steers, or hosts under
+ * one T0). A queue pair keeps one per plane instead of a list of addresses, so its memory does
+ * not grow with the number of T1s (256 per plane on the paper's fabric).
+ */
+struct MrcPathSet
+{
+    uint8_t base[16] = {}; //!< path 0's address
+    uint32_t count = 0;    //!< number of paths
+    int8_t varByte = -1;   //!< byte offset of the field that names the path, or -1
+
+    /**
+     * @param path a path index below count
+     * @return its destination address
+     */
+    Ipv6Address Get(uint32_t path) const
+    {
+        uint8_t b[16];
+        std::memcpy(b, base, 16);
+        if (varByte >= 0)
+        {
+            const uint32_t v = ((uint32_t(b[varByte]) << 8) | b[varByte + 1]) + path;
+            b[varByte] = static_cast<uint8_t>(v >> 8);
+            b[varByte + 1] = static_cast<uint8_t>(v);
+        }
+        return Ipv6Address(b);
+    }
+};
 
 /**
  * @ingroup mrc
@@ -39,10 +74,17 @@ public:
      * @param plane plane
      * @param out filled with one destination address per path (index = path index)
      */
-    virtual void GetPlanePaths(uint32_t src,
-                               uint32_t dst,
-                               uint32_t plane,
-                               std::vector<Ipv6Address>& out) const = 0;
+    void GetPlanePaths(uint32_t src,
+                       uint32_t dst,
+                       uint32_t plane,
+                       std::vector<Ipv6Address>& out) const;
+    /**
+     * @param src source host
+     * @param dst destination host
+     * @param plane plane
+     * @return the paths, in constant space (path index = index in GetPlanePaths)
+     */
+    virtual MrcPathSet GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const = 0;
     /**
      * @param h host
      * @param plane plane

@@ -122,6 +122,7 @@ MrcPathSelector::Init(const std::vector<uint32_t>& pathsPerPlane,
         }
     }
     m_evs.clear();
+    m_evs.reserve(perPlane * planes);
     for (uint32_t i = 0; i < perPlane; ++i)
     {
         for (uint32_t p = 0; p < planes; ++p)

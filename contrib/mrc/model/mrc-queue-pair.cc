@@ -224,7 +224,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
                     uint32_t qpn,
                     uint32_t remoteHost,
                     uint32_t remoteQpn,
-                    std::vector<std::vector<Ipv6Address>> paths,
+                    std::vector<MrcPathSet> paths,
                     Ptr<MrcPathSelector> selector,
                     Ptr<MrcCongestionOps> cc,
                     uint32_t bdp,
@@ -255,7 +255,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     std::vector<uint32_t> perPlane;
     for (const auto& p : m_paths)
     {
-        perPlane.push_back(static_cast<uint32_t>(p.size()));
+        perPlane.push_back(p.count);
     }
     m_selector->Init(perPlane, rng, hash);
     m_cc->Init(bdp, baseRtt, m_payloadSize);
@@ -548,7 +548,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
             = Simulator::Schedule(wire + m_rto - Simulator::Now(), &MrcQueuePair::OnRto, this);
     }
     m_l4->SendPacket(e.plane,
-                     m_paths[e.plane][e.path],
+                     m_paths[e.plane].Get(e.path),
                      FlowLabel(h.GetEv()),
                      MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_ECT0),
                      packet);
@@ -630,8 +630,8 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
         }
         plane = p;
     }
-    const auto& paths = m_paths[plane];
-    if (path >= paths.size())
+    const MrcPathSet& paths = m_paths[plane];
+    if (path >= paths.count)
     {
         path = 0;
     }
@@ -641,7 +641,7 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
     Ptr<Packet> packet = Create<Packet>();
     packet->AddHeader(h);
     m_l4->SendPacket(plane,
-                     paths[path],
+                     paths.Get(path),
                      FlowLabel(h.GetEv()),
                      MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
                      packet);
@@ -1167,7 +1167,7 @@ MrcQueuePair::OnProbeTimer()
             m_txTrace(packet, h.GetPsn(), ev, TX_PROBE);
         }
         m_l4->SendPacket(e.plane,
-                         m_paths[e.plane][e.path],
+                         m_paths[e.plane].Get(e.path),
                          FlowLabel(ev),
                          MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
                          packet);

@@ -7,6 +7,7 @@
 
 #include "mrc-congestion-ops.h"
 #include "mrc-header.h"
+#include "mrc-path-provider.h"
 #include "mrc-path-selector.h"
 #include "mrc-qp-receiver.h"
 #include "mrc-recovery-ops.h"
@@ -273,7 +274,7 @@ public:
                uint32_t qpn,
                uint32_t remoteHost,
                uint32_t remoteQpn,
-               std::vector<std::vector<Ipv6Address>> paths,
+               std::vector<MrcPathSet> paths,
                Ptr<MrcPathSelector> selector,
                Ptr<MrcCongestionOps> cc,
                uint32_t bdp,
@@ -506,7 +507,7 @@ private:
     uint32_t m_qpn;                                //!< local QPN
     uint32_t m_remoteHost;                         //!< peer host
     uint32_t m_remoteQpn;                          //!< peer QPN
-    std::vector<std::vector<Ipv6Address>> m_paths; //!< [plane][path] destination addresses
+    std::vector<MrcPathSet> m_paths;               //!< per plane, the paths' addresses
     Ptr<MrcPathSelector> m_selector;               //!< path selection
     Ptr<MrcCongestionOps> m_cc;                    //!< congestion control
     Time m_baseRtt;                                //!< base RTT

@@ -123,8 +123,8 @@ MrcTrimmingQueue::MrcTrimmingQueue()
     , m_trimmed(0)
     , m_marked(0)
     , m_dequeued(0)
+    , m_stream(-1)
 {
-    m_uniform = CreateObject<UniformRandomVariable>();
 }
 
 MrcTrimmingQueue::~MrcTrimmingQueue() = default;
@@ -169,6 +169,16 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t in
             {
                 const double p
                     = m_ecnMaxP * double(m_dataBytes - m_ecnMin) / double(m_ecnMax - m_ecnMin);
+                if (!m_uniform)
+                {
+                    // Made at the first draw: most ports (hosts, last hops) never mark, and
+                    // a 131,072-GPU fabric has four million of them.
+                    m_uniform = CreateObject<UniformRandomVariable>();
+                    if (m_stream >= 0)
+                    {
+                        m_uniform->SetStream(m_stream);
+                    }
+                }
                 mark = m_uniform->GetValue() < p;
             }
             if (mark)
@@ -303,7 +313,7 @@ MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const MrcIpv6Fields& header, ui
 {
     if (m_size == m_items.size())
     {
-        std::vector<Item> bigger(m_items.empty() ? 16 : m_items.size() * 2);
+        std::vector<Item> bigger(m_items.empty() ? 2 : m_items.size() * 2);
         for (std::size_t i = 0; i < m_size; ++i)
         {
             bigger[i] = std::move(m_items[(m_head + i) & (m_items.size() - 1)]);
@@ -401,7 +411,11 @@ MrcTrimmingQueue::GetMaxDataBytes() const
 int64_t
 MrcTrimmingQueue::AssignStreams(int64_t stream)
 {
-    m_uniform->SetStream(stream);
+    m_stream = stream;
+    if (m_uniform)
+    {
+        m_uniform->SetStream(stream);
+    }
     return 1;
 }
 

@@ -253,7 +253,8 @@ private:
     uint32_t m_ecnMax;                    //!< marking is certain from this data backlog
     double m_ecnMaxP;                     //!< marking probability at m_ecnMax
     bool m_lastHop;                       //!< host-facing port: trims are last-hop trims
-    Ptr<UniformRandomVariable> m_uniform; //!< for ECN marking
+    Ptr<UniformRandomVariable> m_uniform; //!< for ECN marking (made at the first draw)
+    int64_t m_stream;                     //!< the stream AssignStreams gave it, or -1
     MrcFrameReceiver* m_ingressOwner;     //!< charged for ingress bytes (PFC), or null
 
     Ring m_data;             //!< data class

@@ -227,6 +227,12 @@ private:
                     paths.size(), local ? 2u : 4u, "paths per pair: planes x (T1s or 1)");
                 for (const auto& path : paths)
                 {
+                    // The constant-space path set names the same addresses, in the same order.
+                    const MrcPathSet set = f->GetPathSet(s, d, path.plane);
+                    NS_TEST_ASSERT_MSG_EQ(set.count, local ? 1u : 2u, "paths in the set");
+                    NS_TEST_ASSERT_MSG_EQ(set.Get(path.t1 < 0 ? 0 : path.t1),
+                                          path.carrier.GetAddress(),
+                                          "path set address = the carrier's");
                     // Space the packets out so that the uid is known before the send.
                     Simulator::Schedule(
                         t,
