@@ -503,21 +503,21 @@ private:
     Time m_nextSendTime;         //!< pacing: earliest next transmission
     EventId m_paceEvent;         //!< pacing: pending TrySend
 
-    MrcL4Protocol* m_l4;                           //!< owner
-    uint32_t m_qpn;                                //!< local QPN
-    uint32_t m_remoteHost;                         //!< peer host
-    uint32_t m_remoteQpn;                          //!< peer QPN
-    std::vector<MrcPathSet> m_paths;               //!< per plane, the paths' addresses
-    Ptr<MrcPathSelector> m_selector;               //!< path selection
-    Ptr<MrcCongestionOps> m_cc;                    //!< congestion control
-    Time m_baseRtt;                                //!< base RTT
-    Time m_srtt;                                   //!< smoothed RTT
-    Time m_rto;                                    //!< retransmission timeout
-    bool m_error;                                  //!< failed
-    bool m_waitingForPort;                         //!< asked the L4 for a port with room
-    uint64_t m_peerPlaneMask;                      //!< planes up at the peer
-    CompletionCallback m_sendCb;                   //!< send completions
-    CompletionCallback m_recvCb;                   //!< receive completions
+    MrcL4Protocol* m_l4;             //!< owner
+    uint32_t m_qpn;                  //!< local QPN
+    uint32_t m_remoteHost;           //!< peer host
+    uint32_t m_remoteQpn;            //!< peer QPN
+    std::vector<MrcPathSet> m_paths; //!< per plane, the paths' addresses
+    Ptr<MrcPathSelector> m_selector; //!< path selection
+    Ptr<MrcCongestionOps> m_cc;      //!< congestion control
+    Time m_baseRtt;                  //!< base RTT
+    Time m_srtt;                     //!< smoothed RTT
+    Time m_rto;                      //!< retransmission timeout
+    bool m_error;                    //!< failed
+    bool m_waitingForPort;           //!< asked the L4 for a port with room
+    uint64_t m_peerPlaneMask;        //!< planes up at the peer
+    CompletionCallback m_sendCb;     //!< send completions
+    CompletionCallback m_recvCb;     //!< receive completions
 
     // sender
     std::deque<TxMsg> m_txMsgs;       //!< posted, not completed
