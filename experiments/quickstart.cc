@@ -421,10 +421,10 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
             s.pausedMs += fabric->GetHostPort(h, p)->GetPausedTime().GetSeconds() * 1e3;
         }
     }
-    for (uint32_t n = 0; n < fabric->GetSwitches().GetN(); ++n)
+    const NodeContainer switches = fabric->GetSwitches();
+    for (uint32_t n = 0; n < switches.GetN(); ++n)
     {
-        Ptr<MrcSwitchNetDevice> sw
-            = DynamicCast<MrcSwitchNetDevice>(fabric->GetSwitches().Get(n)->GetDevice(0));
+        Ptr<MrcSwitchNetDevice> sw = DynamicCast<MrcSwitchNetDevice>(switches.Get(n)->GetDevice(0));
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             s.pauses += sw->GetPort(p)->GetPausesSent();
@@ -781,6 +781,10 @@ Check(const std::string& name, bool ok, const std::string& what)
 int
 main(int argc, char* argv[])
 {
+    // Fix the time resolution (ns, ns-3's default) before building anything: until it is
+    // fixed, ns-3 records every Time object in a global set (a tree insertion per Time member
+    // of every device, queue and queue pair).
+    Time::SetResolution(Time::NS);
     Params prm;
     MrcCommandLine cmd(__FILE__);
     cmd.Usage("Synchronous training on a faulty fabric: MRC (multi-plane SRv6, packet spray) "

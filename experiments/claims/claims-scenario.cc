@@ -230,10 +230,10 @@ Counters(const World& w, uint64_t& retx, uint64_t& timeouts, uint64_t& failedQps
             failedQps += qp->IsInError() ? 1 : 0;
         }
     }
-    for (uint32_t n = 0; n < w.fabric->GetSwitches().GetN(); ++n)
+    const NodeContainer switches = w.fabric->GetSwitches();
+    for (uint32_t n = 0; n < switches.GetN(); ++n)
     {
-        Ptr<MrcSwitchNetDevice> sw
-            = DynamicCast<MrcSwitchNetDevice>(w.fabric->GetSwitches().Get(n)->GetDevice(0));
+        Ptr<MrcSwitchNetDevice> sw = DynamicCast<MrcSwitchNetDevice>(switches.Get(n)->GetDevice(0));
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             pauses += sw->GetPort(p)->GetPausesSent();

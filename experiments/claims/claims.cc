@@ -515,6 +515,10 @@ ClaimsMd(const std::vector<ClaimReport>& reports,
 int
 main(int argc, char* argv[])
 {
+    // Fix the time resolution (ns, ns-3's default) before building anything: until it is
+    // fixed, ns-3 records every Time object in a global set (a tree insertion per Time member
+    // of every device, queue and queue pair).
+    Time::SetResolution(Time::NS);
     std::string which = "all";
     std::string scaleName = "quick";
     uint32_t seed = 1;

@@ -873,6 +873,12 @@ MrcClosHelper::GetHosts() const
     return m_hosts;
 }
 
+Ptr<Node>
+MrcClosHelper::GetHost(uint32_t h) const
+{
+    return m_hosts.Get(h);
+}
+
 NodeContainer
 MrcClosHelper::GetSwitches() const
 {

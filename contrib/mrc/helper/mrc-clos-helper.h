@@ -166,8 +166,13 @@ public:
     uint32_t GetNT1() const override;
     /** @return hosts per T0 */
     uint32_t GetHostsPerT0() const override;
-    /** @return the host nodes */
+    /** @return the host nodes (a copy: use GetHost for one) */
     NodeContainer GetHosts() const;
+    /**
+     * @param h host index
+     * @return its node (constant time, unlike GetHosts().Get(h), which copies the container)
+     */
+    Ptr<Node> GetHost(uint32_t h) const;
     /** @return every switch node */
     NodeContainer GetSwitches() const;
     /**

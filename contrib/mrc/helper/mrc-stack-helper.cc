@@ -110,7 +110,7 @@ MrcStackHelper::Install(Ptr<MrcClosHelper> fabric)
         {
             ports.push_back(fabric->GetHostPort(h, p));
         }
-        fabric->GetHosts().Get(h)->AggregateObject(l4);
+        fabric->GetHost(h)->AggregateObject(l4);
         l4->Setup(h, ports, fabric, fabric->GetNicRate(), baseRtt);
     }
 }
@@ -136,7 +136,7 @@ Ptr<MrcL4Protocol>
 MrcStackHelper::GetL4(uint32_t host) const
 {
     NS_ABORT_MSG_IF(m_fabric == nullptr, "MrcStackHelper: Install() first");
-    return m_fabric->GetHosts().Get(host)->GetObject<MrcL4Protocol>();
+    return m_fabric->GetHost(host)->GetObject<MrcL4Protocol>();
 }
 
 int64_t
