@@ -22,6 +22,9 @@
 #include "ns3/core-module.h"
 
 #include <nlohmann/json.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -47,6 +50,7 @@ struct Params
     uint32_t t1 = 8;                  //!< T1s per plane
     std::string linkRate = "100Gbps"; //!< MRC plane link rate (baseline: planes x this)
     uint32_t steps = 3;               //!< training steps
+    bool quiet = false;               //!< no setup or progress lines (a background run)
     double computeUs = 50;            //!< compute phase per step
     double jitterUs = 5;              //!< compute jitter per rank
     uint64_t bytes = 64 << 20;        //!< all-reduce buffer
@@ -220,7 +224,10 @@ RunJobs(std::vector<Ptr<Job>>& jobs, Ptr<MrcRecorder> rec, const std::string& la
                               &jobs),
                           "steps",
                           stepsPlanned);
-    progress->Start(label, &std::cerr);
+    if (!label.empty())
+    {
+        progress->Start(label, &std::cerr);
+    }
     // A safety net far beyond any sane run: a baseline QP whose retries all time out fails
     // after 8 x 4.3 s, and its job with it.
     Simulator::Stop(Seconds(3600));
@@ -388,10 +395,13 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
                 "EvStateChange", MakeBoundCallback(&CountRetirement, &s.retirements));
         }
     }
-    const std::string label = rec ? s.scheme : s.scheme + "-ref";
-    std::cerr << "[" << label << "] " << fabric->GetNPlanes() << " plane(s), "
-              << fabric->GetNHosts() << " GPUs, " << fabric->GetSwitches().GetN() << " switches, "
-              << jobs.size() << " job(s)" << std::endl;
+    const std::string label = prm.quiet ? "" : rec ? s.scheme : s.scheme + "-ref";
+    if (!prm.quiet)
+    {
+        std::cerr << "[" << label << "] " << fabric->GetNPlanes() << " plane(s), "
+                  << fabric->GetNHosts() << " GPUs, " << fabric->GetSwitches().GetN()
+                  << " switches, " << jobs.size() << " job(s)" << std::endl;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     RunJobs(jobs, rec, label, s);
     s.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -543,10 +553,13 @@ RunSchemeFluid(
         rec->AttachFaults(faults);
         rec->SampleLinks(net, Us(prm.binUs));
     }
-    const std::string label = (rec ? s.scheme : s.scheme + "-ref") + " fluid";
-    std::cerr << "[" << label << "] " << net->GetNPlanes() << " plane(s), " << net->GetNHosts()
-              << " GPUs, " << net->GetNPlanes() * (net->GetNT0() + net->GetNT1()) << " switches, "
-              << jobs.size() << " job(s)" << std::endl;
+    const std::string label = prm.quiet ? "" : (rec ? s.scheme : s.scheme + "-ref") + " fluid";
+    if (!prm.quiet)
+    {
+        std::cerr << "[" << label << "] " << net->GetNPlanes() << " plane(s), " << net->GetNHosts()
+                  << " GPUs, " << net->GetNPlanes() * (net->GetNT0() + net->GetNT1())
+                  << " switches, " << jobs.size() << " job(s)" << std::endl;
+    }
     RunJobs(jobs, rec, label, s);
     // Setup included: building a large flow-level fabric costs as much as running it.
     s.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
@@ -570,8 +583,11 @@ RunSchemeFluid(
         qp->GetAttribute("AckTimeoutExponent", exp);
         s.rtoUs = unit.Get().GetNanoSeconds() / 1000.0 * double(uint64_t(1) << exp.Get());
     }
-    std::cerr << "[" << label << "] " << net->GetRecomputations() << " rate computations, "
-              << std::fixed << std::setprecision(1) << s.wall << " s" << std::endl;
+    if (!prm.quiet)
+    {
+        std::cerr << "[" << label << "] " << net->GetRecomputations() << " rate computations, "
+                  << std::fixed << std::setprecision(1) << s.wall << " s" << std::endl;
+    }
     Simulator::Destroy();
     return s;
 }
@@ -778,6 +794,133 @@ Check(const std::string& name, bool ok, const std::string& what)
 
 } // namespace
 
+/**
+ * @param prm the parameters of a run
+ * @return those of its reference run: the same with the NIC port loss only (no flaps, no
+ *         reboot, no fault file), to measure what the other faults cost
+ */
+Params
+ReferenceParams(const Params& prm)
+{
+    Params ref = prm;
+    ref.faults.tier = "none";
+    ref.faults.file.clear();
+    ref.withReboot = false;
+    return ref;
+}
+
+/** The reference runs (NIC port loss only) running in a second process. */
+struct ReferenceProcess
+{
+    pid_t pid = -1; //!< the child, or -1 if none was started
+    int fd = -1;    //!< the read end of its pipe
+};
+
+/**
+ * Start the reference runs of the given schemes (the same runs with the NIC port loss only) in
+ * a second process, so that they use the second core while this one runs the main simulations.
+ * They are independent simulations with their own random streams, so the results are the same
+ * as running them here afterwards. The child writes one line per scheme, "<scheme> <mean step
+ * in us>", or "error <text>", to a pipe.
+ * @param prm the parameters
+ * @param schemes the schemes to run
+ * @return the process, or pid -1 if it could not be started (then run them here)
+ */
+ReferenceProcess
+StartReferences(const Params& prm, const std::vector<std::string>& schemes)
+{
+    ReferenceProcess rp;
+    int fds[2];
+    if (schemes.empty() || pipe(fds) != 0)
+    {
+        return rp;
+    }
+    std::cout.flush();
+    std::cerr.flush();
+    const pid_t pid = fork();
+    if (pid < 0)
+    {
+        close(fds[0]);
+        close(fds[1]);
+        return rp;
+    }
+    if (pid == 0)
+    {
+        close(fds[0]);
+        std::ostringstream out;
+        out << std::setprecision(17);
+        for (const auto& scheme : schemes)
+        {
+            Params ref = ReferenceParams(prm);
+            ref.quiet = true;
+            std::string err;
+            const Summary r = RunAny(ref, scheme == "baseline", nullptr, false, &err);
+            if (!err.empty())
+            {
+                out << "error " << err << "\n";
+                break;
+            }
+            out << scheme << " " << Stats::Mean(r.steps) << "\n";
+        }
+        const std::string text = out.str();
+        std::size_t done = 0;
+        while (done < text.size())
+        {
+            const ssize_t n = write(fds[1], text.data() + done, text.size() - done);
+            if (n <= 0)
+            {
+                break;
+            }
+            done += static_cast<std::size_t>(n);
+        }
+        close(fds[1]);
+        _exit(0); // no static destructors or buffered output of the parent's twice
+    }
+    close(fds[1]);
+    rp.pid = pid;
+    rp.fd = fds[0];
+    return rp;
+}
+
+/**
+ * Wait for the reference process and read its results.
+ * @param rp the process
+ * @param means filled with each scheme's mean step
+ * @param err set if the process failed
+ */
+void
+WaitReferences(ReferenceProcess& rp, std::map<std::string, double>& means, std::string& err)
+{
+    std::string text;
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(rp.fd, buf, sizeof(buf))) > 0)
+    {
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    close(rp.fd);
+    int status = 0;
+    waitpid(rp.pid, &status, 0);
+    std::istringstream in(text);
+    std::string scheme;
+    while (in >> scheme)
+    {
+        if (scheme == "error")
+        {
+            std::getline(in, err);
+            err = "reference run:" + err;
+            return;
+        }
+        double mean = NAN;
+        in >> mean;
+        means[scheme] = mean;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    {
+        err = "the reference runs' process failed (status " + std::to_string(status) + ")";
+    }
+}
+
 int
 main(int argc, char* argv[])
 {
@@ -941,27 +1084,64 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    std::vector<Summary> runs;
+    std::vector<std::string> wanted;
     for (const std::string& scheme : {std::string("mrc"), std::string("baseline")})
     {
         if (prm.schemes.find(scheme) != std::string::npos)
         {
-            runs.push_back(RunAny(prm, scheme == "baseline", rec, false, &err));
+            wanted.push_back(scheme);
+        }
+    }
+    // The same runs with the NIC port loss only (what the flaps and the reboot cost), in a
+    // second process on the second core.
+    ReferenceProcess refs;
+    if (prm.reference)
+    {
+        refs = StartReferences(prm, wanted);
+        if (refs.pid > 0)
+        {
+            std::cerr << "[reference] the port-loss-only runs of " << prm.schemes
+                      << " run in a second process (pid " << refs.pid << ")" << std::endl;
+        }
+    }
+    std::vector<Summary> runs;
+    for (const std::string& scheme : wanted)
+    {
+        runs.push_back(RunAny(prm, scheme == "baseline", rec, false, &err));
+        if (!err.empty())
+        {
+            std::cerr << "error: " << err << std::endl;
+            if (refs.pid > 0)
+            {
+                kill(refs.pid, SIGTERM);
+                waitpid(refs.pid, nullptr, 0);
+            }
+            return 1;
+        }
+    }
+    if (prm.reference)
+    {
+        std::map<std::string, double> means;
+        if (refs.pid > 0)
+        {
+            std::cerr << "[reference] waiting for the port-loss-only runs" << std::endl;
+            WaitReferences(refs, means, err);
+        }
+        for (auto& r : runs)
+        {
+            if (means.count(r.scheme) == 0 && err.empty())
+            {
+                // No second process (fork failed): run it here.
+                const Params ref = ReferenceParams(prm);
+                means[r.scheme]
+                    = Stats::Mean(RunAny(ref, r.scheme == "baseline", nullptr, false, &err).steps);
+            }
             if (!err.empty())
             {
                 std::cerr << "error: " << err << std::endl;
                 return 1;
             }
-            if (prm.reference)
-            {
-                // The same run with the NIC port loss only: what the flaps and the reboot cost.
-                Params ref = prm;
-                ref.faults.tier = "none";
-                ref.faults.file.clear();
-                ref.withReboot = false;
-                const Summary r = RunAny(ref, scheme == "baseline", nullptr, false, &err);
-                runs.back().refMean = Stats::Mean(r.steps);
-            }
+            r.refMean = means[r.scheme];
         }
     }
     rec->Close();
