@@ -64,6 +64,24 @@ CASES = [
     ("mrc-bench-forwarding", ["--size=63"], "--size", []),
     ("claims", ["--claim=C1,C1"], "--claim", ["twice"]),
     ("claims", ["--seed=1.5"], "--seed", []),
+    # ns-3 attributes: the type, the attribute and the value are checked before ns-3 sees them
+    # (ns-3.37 itself terminates on a word given to a number or time attribute).
+    ("quickstart", ["--ns3::MrcQueuePair::LossRecovery=bogus"], "--ns3::MrcQueuePair::LossRecovery",
+     ["one of: selective|go-back-n"]),
+    ("mrc-permutation", ["--ns3::MrcClosHelper::Routing=ospf"], "--ns3::MrcClosHelper::Routing",
+     ["one of: srv6|ecmp"]),
+    ("quickstart", ["--ns3::MrcFaultHelper::DownTimeDistribution=uniform"],
+     "DownTimeDistribution", ["exponential|constant"]),
+    ("quickstart", ["--ns3::MrcClosHelper::EcmpHashing"], "EcmpHashing",
+     ["needs a value", "resilient|modulo"]),
+    ("mrc-permutation", ["--ns3::MrcTrimmingQueue::EcnMinBytes=abc"], "EcnMinBytes", ["uint32_t"]),
+    ("mrc-permutation", ["--ns3::MrcQueuePair::AckTimeoutUnit=soon"], "AckTimeoutUnit", []),
+    ("mrc-permutation", ["--ns3::MrcTrimmingQueue::EcnMaxProbability=2"], "EcnMaxProbability",
+     ["0:1"]),
+    ("mrc-permutation", ["--ns3::MrcTrimmingQueue::EcnMaxP=0.5"], "EcnMaxP",
+     ["did you mean", "EcnMaxProbability"]),
+    ("quickstart", ["--ns3::MrcQueuePairs::LossRecovery=selective"], "MrcQueuePairs",
+     ["no type"]),
 ]
 
 

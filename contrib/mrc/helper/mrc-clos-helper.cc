@@ -4,6 +4,7 @@
 
 #include "mrc-clos-helper.h"
 
+#include "ns3/mrc-choice-checker.h"
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-trimming-queue.h"
@@ -128,7 +129,7 @@ MrcClosHelper::GetTypeId()
                             "baseline: destination-based ECMP with BFD/BGP-like delays)",
                             StringValue("srv6"),
                             MakeStringAccessor(&MrcClosHelper::m_routing),
-                            MakeStringChecker())
+                            MakeMrcChoiceChecker({"srv6", "ecmp"}))
               .AddAttribute("Tiers",
                             "Switch tiers: 2, or 3 (a fat tree; ecmp routing only)",
                             UintegerValue(2),
@@ -162,7 +163,7 @@ MrcClosHelper::GetTypeId()
                             "what deployed switches do) or modulo (every flow is rehashed)",
                             StringValue("resilient"),
                             MakeStringAccessor(&MrcClosHelper::m_hashing),
-                            MakeStringChecker())
+                            MakeMrcChoiceChecker({"resilient", "modulo"}))
               .AddAttribute("Pfc",
                             "Priority flow control on every switch and NIC port for the data "
                             "class: lossless, the egress data queues never drop (SetRoutedBaseline "

@@ -6,6 +6,7 @@
 
 #include "ns3/global-value.h"
 #include "ns3/string.h"
+#include "ns3/type-id.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -375,6 +376,100 @@ MrcCommandLine::Parse(int argc, char* argv[])
 }
 
 bool
+MrcCommandLine::CheckAttribute(const std::string& name,
+                               const std::string& value,
+                               bool hasValue,
+                               std::string& error)
+{
+    const auto sep = name.rfind("::");
+    const std::string type = sep == std::string::npos ? name : name.substr(0, sep);
+    const std::string attribute = sep == std::string::npos ? "" : name.substr(sep + 2);
+    TypeId tid;
+    if (sep == std::string::npos || sep < 5 || !TypeId::LookupByNameFailSafe(type, &tid))
+    {
+        error = "unknown attribute '--" + name + "': no type '" + type
+              + "' (attributes are written --ns3::Type::Attribute=value; --PrintTypeIds lists "
+                "the types)";
+        return false;
+    }
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(attribute, &info))
+    {
+        std::vector<std::string> names;
+        for (TypeId t = tid;; t = t.GetParent())
+        {
+            for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+            {
+                names.push_back(t.GetAttribute(i).name);
+            }
+            if (t == t.GetParent())
+            {
+                break;
+            }
+        }
+        const std::string hint = Closest(attribute, names);
+        error = "unknown attribute '--" + name + "' ("
+              + (hint.empty() ? std::string() : "did you mean '--" + type + "::" + hint + "'? ")
+              + "--PrintAttributes=" + type + " lists them)";
+        return false;
+    }
+    const std::string kind = info.checker->GetValueTypeName();
+    const std::string accepted = info.checker->HasUnderlyingTypeInformation()
+                                   ? info.checker->GetUnderlyingTypeInformation()
+                                   : kind;
+    if (!hasValue && kind != "ns3::BooleanValue")
+    {
+        error = "--" + name + " needs a value (--" + name + "=value; " + accepted + ")";
+        return false;
+    }
+    // ns-3.37's number attributes terminate the process on a word that is not a number
+    // (UintegerValue::DeserializeFromString), so numbers are read here first.
+    bool number = true;
+    if (hasValue && (kind == "ns3::UintegerValue" || kind == "ns3::IntegerValue"))
+    {
+        const std::size_t start
+            = (kind == "ns3::IntegerValue" && !value.empty() && value[0] == '-');
+        number = value.size() > start && value.size() - start <= 20
+              && std::all_of(value.begin() + start,
+                             value.end(),
+                             [](char c)
+                             {
+                                 return c >= '0' && c <= '9';
+                             });
+    }
+    else if (hasValue && kind == "ns3::TimeValue")
+    {
+        double t = 0;
+        number = ReadQuantity(value.substr(!value.empty() && value[0] == '+' ? 1 : 0),
+                              {{"", 1},
+                               {"y", 1},
+                               {"d", 1},
+                               {"h", 1},
+                               {"min", 1},
+                               {"s", 1},
+                               {"ms", 1},
+                               {"us", 1},
+                               {"ns", 1},
+                               {"ps", 1},
+                               {"fs", 1}},
+                              t);
+    }
+    else if (hasValue && kind == "ns3::DoubleValue")
+    {
+        char* end = nullptr;
+        errno = 0;
+        std::strtod(value.c_str(), &end);
+        number = !value.empty() && end != nullptr && *end == '\0' && errno == 0;
+    }
+    if (hasValue && (!number || !info.checker->CreateValidValue(StringValue(value))))
+    {
+        error = "--" + name + ": '" + value + "' is not accepted (" + accepted + ")";
+        return false;
+    }
+    return true;
+}
+
+bool
 MrcCommandLine::Parse(CommandLine& cmd, int argc, char* argv[])
 {
     const std::vector<std::string> known = KnownOptions(cmd);
@@ -396,10 +491,21 @@ MrcCommandLine::Parse(CommandLine& cmd, int argc, char* argv[])
             return false;
         }
         const std::string name = arg.substr(0, arg.find('='));
-        if (name.rfind("ns3::", 0) == 0
-            || std::find(known.begin(), known.end(), name) != known.end())
+        if (name.rfind("ns3::", 0) == 0)
         {
-            continue; // attributes are checked by ns-3 itself
+            const bool hasValue = arg.find('=') != std::string::npos;
+            std::string error;
+            if (!CheckAttribute(
+                    name, hasValue ? arg.substr(arg.find('=') + 1) : "", hasValue, error))
+            {
+                std::cerr << "error: " << error << std::endl;
+                return false;
+            }
+            continue;
+        }
+        if (std::find(known.begin(), known.end(), name) != known.end())
+        {
+            continue; // its value is checked by CheckValue, or by the program
         }
         bool global = false;
         for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)

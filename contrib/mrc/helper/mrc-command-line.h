@@ -125,6 +125,21 @@ public:
     static std::string Closest(const std::string& name, const std::vector<std::string>& known);
 
     /**
+     * Check an attribute given on the command line, `--ns3::Type::Attribute=value`, the way
+     * ns-3 would set it: the type and the attribute must exist, and the value must pass the
+     * attribute's checker.
+     * @param name "ns3::Type::Attribute"
+     * @param value the value (ignored if hasValue is false)
+     * @param hasValue whether "=value" was given
+     * @param error set to a one-line message naming the attribute and what it accepts
+     * @return true if ns-3 would accept it
+     */
+    static bool CheckAttribute(const std::string& name,
+                               const std::string& value,
+                               bool hasValue,
+                               std::string& error);
+
+    /**
      * ns-3's generator (MRG32k3a) takes seeds from 1 to 4294967086; a value outside (a negative
      * one wraps around when parsed) is reported in one line instead of aborting inside ns-3.
      * @param seed the --seed value

@@ -5,6 +5,7 @@
 #include "mrc-fault-helper.h"
 
 #include "mrc-text.h"
+#include "ns3/mrc-choice-checker.h"
 #include "ns3/mrc-fluid-network.h"
 
 #include "ns3/boolean.h"
@@ -86,7 +87,7 @@ MrcFaultHelper::GetTypeId()
                             "Down time of stochastic flaps: exponential or constant (the mean)",
                             StringValue("exponential"),
                             MakeStringAccessor(&MrcFaultHelper::m_downDist),
-                            MakeStringChecker())
+                            MakeMrcChoiceChecker({"exponential", "constant"}))
               .AddAttribute("Periodic",
                             "Stochastic flaps are periodic (random phase) instead of Poisson",
                             BooleanValue(false),

@@ -4,6 +4,7 @@
 
 #include "mrc-fluid-network.h"
 
+#include "mrc-choice-checker.h"
 #include "mrc-header.h"
 #include "mrc-ipv6-fields.h"
 #include "mrc-switch-net-device.h"
@@ -101,7 +102,7 @@ MrcFluidNetwork::GetTypeId()
                             "baseline (one hashed path per connection, routed failover)",
                             StringValue("mrc"),
                             MakeStringAccessor(&MrcFluidNetwork::m_scheme),
-                            MakeStringChecker())
+                            MakeMrcChoiceChecker({"mrc", "baseline"}))
               .AddAttribute("BypassTime",
                             "mrc: from a path's failure until its EVs are retired and the "
                             "packets lost on it resent (measured: mrc-link-flap's bypass-us at "

@@ -4,6 +4,7 @@
 
 #include "mrc-queue-pair.h"
 
+#include "mrc-choice-checker.h"
 #include "mrc-dscp.h"
 #include "mrc-go-back-n-recovery.h"
 #include "mrc-l4-protocol.h"
@@ -127,7 +128,7 @@ MrcQueuePair::GetTypeId()
                             "sender rewinds)",
                             StringValue("selective"),
                             MakeStringAccessor(&MrcQueuePair::m_recovery),
-                            MakeStringChecker())
+                            MakeMrcChoiceChecker({"selective", "go-back-n"}))
               .AddTraceSource("Tx",
                               "A data packet or probe was sent (packet, psn, ev, TxCause)",
                               MakeTraceSourceAccessor(&MrcQueuePair::m_txTrace),

@@ -9,8 +9,10 @@
 
 #include "mrc-test-net.h"
 #include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-command-line.h"
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-header.h"
+#include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/boolean.h"
@@ -536,6 +538,89 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief String attributes that take one of a few words refuse others when set, and the
+ * command line's attribute check names what is accepted (without ns-3.37 terminating on a word
+ * given to a number).
+ */
+class MrcChoiceAttributeTestCase : public TestCase
+{
+public:
+    MrcChoiceAttributeTestCase()
+        : TestCase("choice attributes refuse other words when set; --ns3:: values checked")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<MrcQueuePair> qp = CreateObject<MrcQueuePair>();
+        NS_TEST_ASSERT_MSG_EQ(qp->SetAttributeFailSafe("LossRecovery", StringValue("bogus")),
+                              false,
+                              "an unknown word is refused when set");
+        NS_TEST_ASSERT_MSG_EQ(qp->SetAttributeFailSafe("LossRecovery", StringValue("go-back-n")),
+                              true,
+                              "an accepted word is taken");
+        StringValue v;
+        qp->GetAttribute("LossRecovery", v);
+        NS_TEST_ASSERT_MSG_EQ(v.Get(), "go-back-n", "and kept");
+        NS_TEST_ASSERT_MSG_EQ(
+            Config::SetDefaultFailSafe("ns3::MrcClosHelper::Routing", StringValue("ospf")),
+            false,
+            "a default is checked too");
+        NS_TEST_ASSERT_MSG_EQ(
+            Config::SetDefaultFailSafe("ns3::MrcFaultHelper::DownTimeDistribution",
+                                       StringValue("uniform")),
+            false,
+            "DownTimeDistribution");
+        Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
+        NS_TEST_ASSERT_MSG_EQ(f->SetAttributeFailSafe("EcmpHashing", StringValue("modulo")),
+                              true,
+                              "EcmpHashing modulo");
+        NS_TEST_ASSERT_MSG_EQ(f->SetAttributeFailSafe("EcmpHashing", StringValue("random")),
+                              false,
+                              "EcmpHashing random");
+        TypeId::AttributeInformation info;
+        MrcQueuePair::GetTypeId().LookupAttributeByName("LossRecovery", &info);
+        NS_TEST_ASSERT_MSG_EQ(info.checker->GetUnderlyingTypeInformation(),
+                              "one of: selective|go-back-n",
+                              "the accepted words are listed");
+
+        struct Case
+        {
+            const char* name;
+            const char* value;
+            bool hasValue;
+            bool ok;
+            const char* mention;
+        };
+
+        const Case cases[] = {
+            {"ns3::MrcQueuePair::LossRecovery", "selective", true, true, ""},
+            {"ns3::MrcQueuePair::LossRecovery", "bogus", true, false, "selective|go-back-n"},
+            {"ns3::MrcQueuePair::LossRecovry", "selective", true, false, "did you mean"},
+            {"ns3::MrcQueuePairs::LossRecovery", "selective", true, false, "no type"},
+            {"ns3::MrcTrimmingQueue::EcnMinBytes", "abc", true, false, "uint32_t"},
+            {"ns3::MrcTrimmingQueue::EcnMinBytes", "-5", true, false, "uint32_t"},
+            {"ns3::MrcTrimmingQueue::EcnMinBytes", "1000", true, true, ""},
+            {"ns3::MrcTrimmingQueue::EcnMaxProbability", "2", true, false, "0:1"},
+            {"ns3::MrcQueuePair::AckTimeoutUnit", "soon", true, false, "Time"},
+            {"ns3::MrcQueuePair::AckTimeoutUnit", "+1024ns", true, true, ""},
+            {"ns3::MrcClosHelper::Routing", "", false, false, "needs a value"},
+        };
+        for (const auto& c : cases)
+        {
+            std::string error;
+            const bool ok = MrcCommandLine::CheckAttribute(c.name, c.value, c.hasValue, error);
+            NS_TEST_EXPECT_MSG_EQ(ok, c.ok, c.name << "=" << c.value);
+            NS_TEST_EXPECT_MSG_EQ((error.find(c.mention) != std::string::npos),
+                                  true,
+                                  c.name << ": '" << error << "' should mention " << c.mention);
+        }
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Impossible fabrics are rejected with a message naming the parameter.
  */
 class MrcFabricValidationTestCase : public TestCase
@@ -630,6 +715,7 @@ public:
         AddTestCase(new MrcStaticTableTestCase);
         AddTestCase(new MrcLinkDownTestCase);
         AddTestCase(new MrcFabricValidationTestCase);
+        AddTestCase(new MrcChoiceAttributeTestCase);
     }
 };
 
