@@ -247,10 +247,9 @@ RunJobs(std::vector<Ptr<Job>>& jobs, Ptr<MrcRecorder> rec, const std::string& la
         }
         for (const auto& r : job->GetTransferRecords())
         {
-            const double us = (r.end - r.start).GetNanoSeconds() / 1000.0;
-            if (r.status == MrcQueuePair::SUCCESS && us > 0)
+            if (r.status == MrcQueuePair::SUCCESS && r.GetGbps() > 0)
             {
-                s.flowGbps.push_back(r.bytes * 8.0 / (us * 1e3));
+                s.flowGbps.push_back(r.GetGbps());
             }
         }
         s.failed += job->GetFailedTransfers();

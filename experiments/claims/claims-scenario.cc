@@ -282,10 +282,9 @@ CollectJobs(const std::vector<Ptr<Job>>& jobs, const std::vector<bool>& started,
         r.jobMeanUs.push_back(started[j] ? Mean(mine) : NAN);
         for (const auto& t : job->GetTransferRecords())
         {
-            const double us = (t.end - t.start).GetNanoSeconds() / 1000.0;
-            if (t.status == MrcQueuePair::SUCCESS && us > 0)
+            if (t.status == MrcQueuePair::SUCCESS && t.GetGbps() > 0)
             {
-                r.flowGbps.push_back(t.bytes * 8.0 / (us * 1e3));
+                r.flowGbps.push_back(t.GetGbps());
             }
         }
         r.stepsDone += job->GetStepsCompleted();

@@ -200,8 +200,7 @@ MrcRecorder::AttachEvStates(Ptr<MrcClosHelper> fabric, MrcStackHelper& stack)
 void
 MrcRecorder::OnTransfer(const MrcTransferRecord& r)
 {
-    const double dur = Us(r.end - r.start);
-    const double gbps = dur > 0 ? r.bytes * 8.0 / (dur * 1e3) : 0;
+    const double gbps = r.GetGbps();
     m_flows << m_scheme << "," << r.job << "," << r.step << "," << r.collectiveType << ","
             << r.srcHost << "," << r.dstHost << "," << r.qp << "," << r.bytes << "," << Us(r.start)
             << "," << Us(r.end) << "," << gbps << "\n";

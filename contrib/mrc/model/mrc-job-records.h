@@ -34,6 +34,17 @@ struct MrcTransferRecord
     Time received;              //!< receive completion (failed: when dependents were released)
     Time end;                   //!< the sender's send completion
     uint8_t status;             //!< MrcQueuePair::Status of the send completion
+
+    /**
+     * The transfer's throughput as flows.csv reports it: its bytes over the time from the post
+     * to the send completion.
+     * @return Gb/s, or 0 if no time passed
+     */
+    double GetGbps() const
+    {
+        const double us = (end - start).GetNanoSeconds() / 1000.0;
+        return us > 0 ? bytes * 8.0 / (us * 1e3) : 0;
+    }
 };
 
 /**
