@@ -148,13 +148,15 @@ MrcClosHelper::GetTypeId()
                   MakeUintegerChecker<uint32_t>())
               .AddAttribute("DetectionDelay",
                             "ECMP: delay before the switches next to a failed (or repaired) link "
-                            "stop (or resume) using it, as BFD (deployed: 3 x 50 ms hellos)",
+                            "stop (or resume) using it, as BFD (deployed: 3 x 50 ms hellos); "
+                            "given to the MrcEcmpControlPlane at Build",
                             TimeValue(MilliSeconds(150)),
                             MakeTimeAccessor(&MrcClosHelper::m_detection),
                             MakeTimeChecker(Time(0)))
               .AddAttribute("ReconvergenceDelay",
                             "ECMP: further delay before every switch's routes reflect the change, "
-                            "as BGP (deployed: seconds)",
+                            "as BGP (deployed: seconds); given to the MrcEcmpControlPlane at "
+                            "Build",
                             TimeValue(Seconds(2)),
                             MakeTimeAccessor(&MrcClosHelper::m_reconvergence),
                             MakeTimeChecker(Time(0)))
@@ -291,8 +293,7 @@ MrcClosHelper::DoDispose()
     m_uplinks.clear();
     m_t2.clear();
     m_spines.clear();
-    m_links.clear();
-    m_adj.clear();
+    m_ecmp = nullptr;
     MrcPathProvider::DoDispose();
 }
 
@@ -487,7 +488,13 @@ MrcClosHelper::Build()
     m_t2.assign(m_planes, {});
     m_uplinks.assign(m_planes, std::vector<Ptr<MrcChannel>>(nT0 * m_nT1));
     m_spines.assign(m_planes, std::vector<Ptr<MrcChannel>>(nT1 * nT2));
-    m_adj.assign(m_planes, std::vector<std::vector<uint32_t>>(nT0 + nT1 + nT2));
+    if (ecmp)
+    {
+        m_ecmp = CreateObject<MrcEcmpControlPlane>();
+        m_ecmp->SetAttribute("DetectionDelay", TimeValue(m_detection));
+        m_ecmp->SetAttribute("ReconvergenceDelay", TimeValue(m_reconvergence));
+        m_ecmp->SetHosts(nHosts, m_hostsPerT0);
+    }
 
     for (uint32_t p = 0; p < m_planes; ++p)
     {
@@ -526,6 +533,16 @@ MrcClosHelper::Build()
             m_t2[p].push_back(makeSwitch(t2Nodes.Get(k), static_cast<uint16_t>(0x3000 + k)));
         }
         // Switch indices in the plane's list: T0s, then T1s, then T2s.
+        if (m_ecmp)
+        {
+            for (const auto* tier : {&m_t0[p], &m_t1[p], &m_t2[p]})
+            {
+                for (const auto& sw : *tier)
+                {
+                    m_ecmp->AddSwitch(p, sw, tier == &m_t0[p]);
+                }
+            }
+        }
         const uint32_t t1Base = nT0;
         const uint32_t t2Base = nT0 + nT1;
         // Host links: T0 ports 0..HostsPerT0-1.
@@ -544,7 +561,7 @@ MrcClosHelper::Build()
                     m_t0[p][i]->AddRoute(HostUsid(k), idx);
                 }
                 m_hostPorts[h][p] = hostPort;
-                AddLink(p, i, static_cast<uint16_t>(idx), -1, 0, m_hostLinks[h][p]);
+                AddCable(p, i, static_cast<uint16_t>(idx), -1, 0, m_hostLinks[h][p]);
             }
         }
         // Uplinks: T0 ports HostsPerT0 + j to the T1s of its pod; T1 ports: the pod's T0s.
@@ -579,12 +596,12 @@ MrcClosHelper::Build()
                 {
                     m_t1[p][t1]->AddRoute(T0Usid(i), downIdx);
                 }
-                AddLink(p,
-                        i,
-                        static_cast<uint16_t>(m_hostsPerT0 + j),
-                        static_cast<int32_t>(t1Base + t1),
-                        static_cast<uint16_t>(downIdx),
-                        ch);
+                AddCable(p,
+                         i,
+                         static_cast<uint16_t>(m_hostsPerT0 + j),
+                         static_cast<int32_t>(t1Base + t1),
+                         static_cast<uint16_t>(downIdx),
+                         ch);
             }
         }
         // Spine links (3 tiers): T1 ports after its T0s, one per T2; T2 port t1.
@@ -599,26 +616,18 @@ MrcClosHelper::Build()
                 m_spines[p][t1 * nT2 + k] = ch;
                 const uint32_t upIdx = m_t1[p][t1]->AddPort(up);
                 const uint32_t downIdx = m_t2[p][k]->AddPort(down);
-                AddLink(p,
-                        t1Base + t1,
-                        static_cast<uint16_t>(upIdx),
-                        static_cast<int32_t>(t2Base + k),
-                        static_cast<uint16_t>(downIdx),
-                        ch);
+                AddCable(p,
+                         t1Base + t1,
+                         static_cast<uint16_t>(upIdx),
+                         static_cast<int32_t>(t2Base + k),
+                         static_cast<uint16_t>(downIdx),
+                         ch);
             }
         }
-        if (ecmp)
-        {
-            RecomputeRoutes(p);
-        }
     }
-    if (ecmp)
+    if (m_ecmp)
     {
-        for (uint32_t l = 0; l < m_links.size(); ++l)
-        {
-            m_links[l].ch->GetMrcDevice(0)->AddLinkChangeCallback(
-                MakeCallback(&MrcClosHelper::LinkChanged, this).Bind(l));
-        }
+        m_ecmp->Start(); // routes for every plane; from now on it reacts to cable changes
     }
     NS_LOG_INFO("built " << m_planes << " planes, " << nHosts << " hosts, " << m_switchNodes.GetN()
                          << " switches");
@@ -664,142 +673,19 @@ MrcClosHelper::SendRawPacket(uint32_t src, const MrcPath& path, uint32_t bytes, 
 }
 
 void
-MrcClosHelper::AddLink(
+MrcClosHelper::AddCable(
     uint32_t plane, uint32_t aSw, uint16_t aPort, int32_t bSw, uint16_t bPort, Ptr<MrcChannel> ch)
 {
-    const auto idx = static_cast<uint32_t>(m_links.size());
-    m_links.push_back({plane, {aSw, aPort}, bSw, bPort, ch, true});
-    m_adj[plane][aSw].push_back(idx);
-    if (bSw >= 0)
+    if (m_ecmp)
     {
-        m_adj[plane][bSw].push_back(idx);
+        m_ecmp->AddLink(plane, aSw, aPort, bSw, bPort, ch);
     }
 }
 
-Ptr<MrcSwitchNetDevice>
-MrcClosHelper::SwitchAt(uint32_t plane, uint32_t sw) const
+Ptr<MrcEcmpControlPlane>
+MrcClosHelper::GetControlPlane() const
 {
-    const uint32_t nT0 = static_cast<uint32_t>(m_t0[plane].size());
-    const uint32_t nT1 = static_cast<uint32_t>(m_t1[plane].size());
-    if (sw < nT0)
-    {
-        return m_t0[plane][sw];
-    }
-    if (sw < nT0 + nT1)
-    {
-        return m_t1[plane][sw - nT0];
-    }
-    return m_t2[plane][sw - nT0 - nT1];
-}
-
-void
-MrcClosHelper::RecomputeRoutes(uint32_t plane)
-{
-    const uint32_t nT0 = static_cast<uint32_t>(m_t0[plane].size());
-    const uint32_t nSw = static_cast<uint32_t>(m_adj[plane].size());
-    // groups[sw][t]: next-hop ports of switch sw toward T0 t (shortest paths, routing view).
-    std::vector<std::vector<std::vector<uint16_t>>> groups(nSw,
-                                                           std::vector<std::vector<uint16_t>>(nT0));
-    std::vector<uint32_t> dist(nSw);
-    std::vector<uint32_t> queue;
-    for (uint32_t t = 0; t < nT0; ++t)
-    {
-        std::fill(dist.begin(), dist.end(), UINT32_MAX);
-        queue.assign(1, t);
-        dist[t] = 0;
-        for (std::size_t q = 0; q < queue.size(); ++q)
-        {
-            const uint32_t s = queue[q];
-            for (uint32_t l : m_adj[plane][s])
-            {
-                const Link& link = m_links[l];
-                if (link.bSw < 0 || !link.viewUp)
-                {
-                    continue;
-                }
-                const uint32_t n = link.a.sw == s ? static_cast<uint32_t>(link.bSw) : link.a.sw;
-                if (dist[n] == UINT32_MAX)
-                {
-                    dist[n] = dist[s] + 1;
-                    queue.push_back(n);
-                }
-            }
-        }
-        for (uint32_t s = 0; s < nSw; ++s)
-        {
-            if (s == t || dist[s] == UINT32_MAX)
-            {
-                continue;
-            }
-            for (uint32_t l : m_adj[plane][s])
-            {
-                const Link& link = m_links[l];
-                if (link.bSw < 0 || !link.viewUp)
-                {
-                    continue;
-                }
-                const bool sIsA = link.a.sw == s;
-                const uint32_t n = sIsA ? static_cast<uint32_t>(link.bSw) : link.a.sw;
-                if (dist[n] + 1 == dist[s])
-                {
-                    groups[s][t].push_back(sIsA ? link.a.port : link.bPort);
-                }
-            }
-        }
-    }
-    const uint32_t nHosts = GetNHosts();
-    for (uint32_t s = 0; s < nSw; ++s)
-    {
-        std::vector<uint32_t> hostGroup(nHosts);
-        std::vector<std::vector<uint16_t>> g = std::move(groups[s]);
-        for (uint32_t h = 0; h < nHosts; ++h)
-        {
-            const uint32_t t = GetT0Of(h);
-            if (s == t)
-            {
-                hostGroup[h] = static_cast<uint32_t>(g.size());
-                g.push_back({static_cast<uint16_t>(h % m_hostsPerT0)});
-            }
-            else
-            {
-                hostGroup[h] = t;
-            }
-        }
-        SwitchAt(plane, s)->SetEcmpRoutes(std::move(hostGroup), std::move(g));
-    }
-}
-
-void
-MrcClosHelper::LinkChanged(uint32_t link)
-{
-    const bool up = m_links[link].ch->IsUp();
-    Simulator::Schedule(m_detection, &MrcClosHelper::ApplyDetection, this, link, up);
-    Simulator::Schedule(
-        m_detection + m_reconvergence, &MrcClosHelper::ApplyReconvergence, this, link, up);
-}
-
-void
-MrcClosHelper::ApplyDetection(uint32_t link, bool up)
-{
-    const Link& l = m_links[link];
-    SwitchAt(l.plane, l.a.sw)->SetPortUsable(l.a.port, up);
-    if (l.bSw >= 0)
-    {
-        SwitchAt(l.plane, l.bSw)->SetPortUsable(l.bPort, up);
-    }
-}
-
-void
-MrcClosHelper::ApplyReconvergence(uint32_t link, bool up)
-{
-    Link& l = m_links[link];
-    if (l.viewUp == up || l.bSw < 0)
-    {
-        l.viewUp = up;
-        return; // host links do not change routes beyond their T0
-    }
-    l.viewUp = up;
-    RecomputeRoutes(l.plane);
+    return m_ecmp;
 }
 
 uint32_t

@@ -6,6 +6,7 @@
 #define MRC_CLOS_HELPER_H
 
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-ecmp-control-plane.h"
 #include "ns3/mrc-fault-targets.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-path-provider.h"
@@ -123,6 +124,12 @@ public:
     uint32_t GetNPlanes() const override;
     MrcPathSet GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const override;
     Ipv6Address GetHostAddress(uint32_t h, uint32_t plane) const override;
+
+    /**
+     * @return the routed baseline's control plane (Routing ecmp, after Build), or null: it
+     *         computes the switches' ECMP routes and reacts to cable changes during the run
+     */
+    Ptr<MrcEcmpControlPlane> GetControlPlane() const;
 
     /**
      * @param packetBytes IPv6 packet size of a data packet
@@ -284,67 +291,21 @@ private:
      */
     Ptr<MrcTrimmingQueue> MakeQueue(bool host, bool lastHop) const;
 
-    /** One switch-side end of a cable, for routing. */
-    struct LinkEnd
-    {
-        uint32_t sw;   //!< switch index in its plane's switch list
-        uint16_t port; //!< port index on that switch
-    };
-
-    /** A cable with its ends, for routing. */
-    struct Link
-    {
-        uint32_t plane;     //!< plane
-        LinkEnd a;          //!< switch end
-        int32_t bSw;        //!< other switch, or -1 for a host
-        uint16_t bPort;     //!< port on the other switch
-        Ptr<MrcChannel> ch; //!< the cable
-        bool viewUp;        //!< routing's view of it
-    };
-
     /**
-     * Record a cable between a switch and a switch or host.
+     * Describe a cable to the ECMP control plane (a fabric with Routing ecmp; nothing for srv6).
      * @param plane plane
-     * @param aSw switch index in the plane list
+     * @param aSw switch index in the plane list (T0s, then T1s, then T2s)
      * @param aPort its port
-     * @param bSw other switch or -1
+     * @param bSw other switch or -1 for a host
      * @param bPort its port
      * @param ch the cable
      */
-    void AddLink(uint32_t plane,
-                 uint32_t aSw,
-                 uint16_t aPort,
-                 int32_t bSw,
-                 uint16_t bPort,
-                 Ptr<MrcChannel> ch);
-    /**
-     * Recompute every switch's ECMP routes in a plane from the routing view.
-     * @param plane plane
-     */
-    void RecomputeRoutes(uint32_t plane);
-    /**
-     * A cable changed state: schedule detection and reconvergence.
-     * @param link index in m_links
-     */
-    void LinkChanged(uint32_t link);
-    /**
-     * Apply local detection of a link state.
-     * @param link index in m_links
-     * @param up state
-     */
-    void ApplyDetection(uint32_t link, bool up);
-    /**
-     * Apply reconvergence of a link state.
-     * @param link index in m_links
-     * @param up state
-     */
-    void ApplyReconvergence(uint32_t link, bool up);
-    /**
-     * @param plane plane
-     * @param sw switch index in the plane list
-     * @return the switch
-     */
-    Ptr<MrcSwitchNetDevice> SwitchAt(uint32_t plane, uint32_t sw) const;
+    void AddCable(uint32_t plane,
+                  uint32_t aSw,
+                  uint16_t aPort,
+                  int32_t bSw,
+                  uint16_t bPort,
+                  Ptr<MrcChannel> ch);
     // attributes
     uint32_t m_planes;     //!< planes
     uint32_t m_hostsPerT0; //!< hosts per T0
@@ -380,8 +341,7 @@ private:
     std::vector<std::vector<Ptr<MrcChannel>>> m_uplinks;     //!< [plane][i * nT1 + j]
     std::vector<std::vector<Ptr<MrcSwitchNetDevice>>> m_t2;  //!< [plane][k]
     std::vector<std::vector<Ptr<MrcChannel>>> m_spines;      //!< [plane][t1 * nT2 + k]
-    std::vector<Link> m_links;                               //!< every switch cable, for routing
-    std::vector<std::vector<std::vector<uint32_t>>> m_adj;   //!< [plane][sw] -> link indices
+    Ptr<MrcEcmpControlPlane> m_ecmp;                         //!< routing (ecmp fabrics)
 };
 
 } // namespace ns3

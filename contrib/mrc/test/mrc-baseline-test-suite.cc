@@ -288,8 +288,9 @@ private:
     void Moves(const std::string& hashing, bool local, uint32_t& movedOthers, uint32_t& movedFailed)
     {
         Baseline b = MakeBaseline(4, 2, 4, true, hashing);
-        b.fabric->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(1)));
-        b.fabric->SetAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(1)));
+        // The fabric is built: its control plane owns the delays now.
+        b.fabric->GetControlPlane()->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(1)));
+        b.fabric->GetControlPlane()->SetAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(1)));
         Ptr<MrcSwitchNetDevice> t0 = b.fabric->GetT0(0, 0);
         const Ipv6Address dst = b.fabric->GetHostAddress(5, 0);
         std::vector<uint16_t> before;
