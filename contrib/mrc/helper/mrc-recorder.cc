@@ -77,8 +77,6 @@ MrcRecorder::GetTypeId()
 
 MrcRecorder::MrcRecorder()
     : m_scheme("run")
-    , m_rate(1)
-    , m_sampling(false)
     , m_flowsRecorded(0)
 {
 }
@@ -90,8 +88,7 @@ MrcRecorder::DoDispose()
 {
     StopSampling();
     Close();
-    m_groups.clear();
-    m_fluid = nullptr;
+    m_monitor = nullptr;
     Object::DoDispose();
 }
 
@@ -233,35 +230,26 @@ MrcRecorder::OnEvState(std::string who, uint16_t ev, uint8_t from, uint8_t to, u
 void
 MrcRecorder::SampleLinks(Ptr<MrcClosHelper> fabric, Time bin)
 {
-    m_groups.clear();
-    // References into m_groups are held while it grows: reserve every group up front.
-    m_groups.reserve(fabric->GetNPlanes() * 6);
-    m_rate = double(fabric->GetLinkRate().GetBitRate());
-    m_bin = bin;
+    m_monitor = CreateObject<MrcLinkMonitor>();
     for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)
     {
-        auto add = [this, p](const std::string& tier) -> PortGroup&
-        {
-            m_groups.push_back({p, tier, {}, {}});
-            return m_groups.back();
-        };
-        PortGroup& hostUp = add("host-t0");
+        std::vector<Ptr<MrcNetDevice>> hostUp;
         for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
         {
-            hostUp.ports.push_back(fabric->GetHostPort(h, p));
+            hostUp.push_back(fabric->GetHostPort(h, p));
         }
-        PortGroup& t0Down = add("t0-host");
-        PortGroup& t0Up = add("t0-t1");
+        std::vector<Ptr<MrcNetDevice>> t0Down;
+        std::vector<Ptr<MrcNetDevice>> t0Up;
         for (uint32_t i = 0; i < fabric->GetNT0(); ++i)
         {
             Ptr<MrcSwitchNetDevice> sw = fabric->GetT0(p, i);
             for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
             {
-                (k < fabric->GetHostsPerT0() ? t0Down : t0Up).ports.push_back(sw->GetPort(k));
+                (k < fabric->GetHostsPerT0() ? t0Down : t0Up).push_back(sw->GetPort(k));
             }
         }
-        PortGroup& t1Down = add("t1-t0");
-        PortGroup& t1Up = add("t1-t2");
+        std::vector<Ptr<MrcNetDevice>> t1Down;
+        std::vector<Ptr<MrcNetDevice>> t1Up;
         const uint32_t t0PerT1 = fabric->GetNTiers() == 3
                                    ? fabric->GetT1(p, 0)->GetNPorts() - fabric->GetNT2()
                                    : fabric->GetNT0();
@@ -270,132 +258,74 @@ MrcRecorder::SampleLinks(Ptr<MrcClosHelper> fabric, Time bin)
             Ptr<MrcSwitchNetDevice> sw = fabric->GetT1(p, j);
             for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
             {
-                (k < t0PerT1 ? t1Down : t1Up).ports.push_back(sw->GetPort(k));
+                (k < t0PerT1 ? t1Down : t1Up).push_back(sw->GetPort(k));
             }
         }
-        if (fabric->GetNT2() > 0)
+        std::vector<Ptr<MrcNetDevice>> t2Down;
+        for (uint32_t k = 0; k < fabric->GetNT2(); ++k)
         {
-            PortGroup& t2Down = add("t2-t1");
-            for (uint32_t k = 0; k < fabric->GetNT2(); ++k)
+            Ptr<MrcSwitchNetDevice> sw = fabric->GetT2(p, k);
+            for (uint32_t q = 0; q < sw->GetNPorts(); ++q)
             {
-                Ptr<MrcSwitchNetDevice> sw = fabric->GetT2(p, k);
-                for (uint32_t q = 0; q < sw->GetNPorts(); ++q)
-                {
-                    t2Down.ports.push_back(sw->GetPort(q));
-                }
+                t2Down.push_back(sw->GetPort(q));
+            }
+        }
+        // Empty groups (t1-t2 on two tiers) are left out.
+        const std::pair<const char*, std::vector<Ptr<MrcNetDevice>>*> groups[]
+            = {{"host-t0", &hostUp},
+               {"t0-host", &t0Down},
+               {"t0-t1", &t0Up},
+               {"t1-t0", &t1Down},
+               {"t1-t2", &t1Up},
+               {"t2-t1", &t2Down}};
+        for (const auto& g : groups)
+        {
+            if (!g.second->empty())
+            {
+                m_monitor->AddGroup(p, g.first, std::move(*g.second));
             }
         }
     }
-    // Drop empty groups (t1-t2 on two tiers).
-    std::vector<PortGroup> kept;
-    for (auto& g : m_groups)
-    {
-        if (!g.ports.empty())
-        {
-            g.lastBytes.assign(g.ports.size(), 0);
-            for (std::size_t i = 0; i < g.ports.size(); ++i)
-            {
-                g.lastBytes[i] = g.ports[i]->GetTxBytes();
-            }
-            kept.push_back(std::move(g));
-        }
-    }
-    m_groups = std::move(kept);
-    m_sampling = true;
-    m_lastIdle = false;
-    m_sampleEvent = Simulator::Schedule(bin, &MrcRecorder::Sample, this);
+    StartMonitor(bin, double(fabric->GetLinkRate().GetBitRate()));
 }
 
 void
 MrcRecorder::SampleLinks(Ptr<MrcFluidNetwork> fabric, Time bin)
 {
-    m_groups.clear();
-    m_fluid = fabric;
-    m_fluid->EnableTierAccounting();
-    m_fluidLast = m_fluid->GetTierBytes();
+    m_monitor = CreateObject<MrcLinkMonitor>();
+    m_monitor->SetFluid(fabric);
     DataRateValue rate;
     fabric->GetAttribute("LinkRate", rate);
-    m_rate = double(rate.Get().GetBitRate());
-    m_bin = bin;
-    m_sampling = true;
-    m_lastIdle = false;
-    m_sampleEvent = Simulator::Schedule(bin, &MrcRecorder::Sample, this);
+    StartMonitor(bin, double(rate.Get().GetBitRate()));
 }
 
 void
-MrcRecorder::Sample()
+MrcRecorder::StartMonitor(Time bin, double linkRate)
 {
-    if (!m_sampling)
-    {
-        return;
-    }
-    const double now = Us(Simulator::Now());
-    if (m_fluid)
-    {
-        static const char* const tiers[] = {"host-t0", "t0-host", "t0-t1", "t1-t0"};
-        const std::vector<double> bytes = m_fluid->GetTierBytes();
-        bool idle = true;
-        for (std::size_t t = 0; t < bytes.size(); ++t)
-        {
-            idle = idle && bytes[t] - m_fluidLast[t] < 0.5;
-        }
-        if (!idle || !m_lastIdle)
-        {
-            for (std::size_t t = 0; t < bytes.size(); ++t)
-            {
-                const double util = (bytes[t] - m_fluidLast[t]) * 8.0
-                                  / (m_bin.GetSeconds() * m_rate * m_fluid->GetTierLinks(t % 4));
-                m_links << m_scheme << "," << now << "," << t / 4 << "," << tiers[t % 4] << ","
-                        << std::min(std::max(util, 0.0), 1.0) << ",0,0\n";
-            }
-        }
-        m_fluidLast = bytes;
-        m_lastIdle = idle;
-        m_sampleEvent = Simulator::Schedule(m_bin, &MrcRecorder::Sample, this);
-        return;
-    }
-    // A bin in which no port sent anything and every queue is empty is written only if the
-    // bin before was busy: long idle stretches (a baseline QP waiting seconds for its timeout)
-    // leave one row of zeros per group instead of millions.
-    bool idle = true;
-    for (auto& g : m_groups)
-    {
-        uint64_t bytes = 0;
-        double qsum = 0;
-        uint32_t qmax = 0;
-        for (std::size_t i = 0; i < g.ports.size(); ++i)
-        {
-            const uint64_t tx = g.ports[i]->GetTxBytes();
-            bytes += tx - g.lastBytes[i];
-            g.lastBytes[i] = tx;
-            const uint32_t q = g.ports[i]->GetQueue()->GetDataBytes();
-            qsum += q;
-            qmax = std::max(qmax, q);
-        }
-        g.bytes = bytes;
-        g.qsum = qsum;
-        g.qmax = qmax;
-        idle = idle && bytes == 0 && qmax == 0;
-    }
-    if (!idle || !m_lastIdle)
-    {
-        for (const auto& g : m_groups)
-        {
-            const double util = g.bytes * 8.0 / (m_bin.GetSeconds() * m_rate * g.ports.size());
-            m_links << m_scheme << "," << now << "," << g.plane << "," << g.tier << ","
-                    << std::min(util, 1.0) << "," << g.qsum / g.ports.size() << "," << g.qmax
-                    << "\n";
-        }
-    }
-    m_lastIdle = idle;
-    m_sampleEvent = Simulator::Schedule(m_bin, &MrcRecorder::Sample, this);
+    m_monitor->TraceConnectWithoutContext("LinkSample",
+                                          MakeCallback(&MrcRecorder::OnLinkSample, this));
+    m_monitor->Start(bin, linkRate);
+}
+
+void
+MrcRecorder::OnLinkSample(double timeUs,
+                          uint32_t plane,
+                          const std::string& tier,
+                          double util,
+                          double queueMean,
+                          uint32_t queueMax)
+{
+    m_links << m_scheme << "," << timeUs << "," << plane << "," << tier << "," << util << ","
+            << queueMean << "," << queueMax << "\n";
 }
 
 void
 MrcRecorder::StopSampling()
 {
-    m_sampling = false;
-    m_sampleEvent.Cancel();
+    if (m_monitor)
+    {
+        m_monitor->Stop();
+    }
 }
 
 void

@@ -8,6 +8,7 @@
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-fault-helper.h"
 #include "ns3/mrc-fluid-job.h"
+#include "ns3/mrc-link-monitor.h"
 #include "ns3/mrc-stack-helper.h"
 #include "ns3/mrc-training-job.h"
 
@@ -76,7 +77,8 @@ public:
      */
     void AttachEvStates(Ptr<MrcClosHelper> fabric, MrcStackHelper& stack);
     /**
-     * Sample per plane and tier link utilisation and queue occupancy every bin (links.csv).
+     * Sample per plane and tier link utilisation and queue occupancy every bin (links.csv),
+     * through an MrcLinkMonitor built here.
      * @param fabric the fabric
      * @param bin the bin width
      */
@@ -141,35 +143,35 @@ private:
      * @param cause cause
      */
     void OnEvState(std::string who, uint16_t ev, uint8_t from, uint8_t to, uint8_t cause);
-    /** Take one link sample. */
-    void Sample();
+    /**
+     * Connect to the link monitor and start it.
+     * @param bin sampling period
+     * @param linkRate link rate, bit/s
+     */
+    void StartMonitor(Time bin, double linkRate);
+    /**
+     * LinkSample trace sink: one links.csv row.
+     * @param timeUs end of the bin, us
+     * @param plane plane
+     * @param tier tier
+     * @param util utilisation
+     * @param queueMean mean backlog, bytes
+     * @param queueMax largest backlog, bytes
+     */
+    void OnLinkSample(double timeUs,
+                      uint32_t plane,
+                      const std::string& tier,
+                      double util,
+                      double queueMean,
+                      uint32_t queueMax);
 
-    /** A group of ports sampled together: one plane, one tier. */
-    struct PortGroup
-    {
-        uint32_t plane;                       //!< plane
-        std::string tier;                     //!< host-t0, t0-t1, t1-t0, t0-host, ...
-        std::vector<Ptr<MrcNetDevice>> ports; //!< transmitting ports
-        std::vector<uint64_t> lastBytes;      //!< tx bytes at the last sample
-        uint64_t bytes = 0;                   //!< bytes sent in the bin being sampled
-        double qsum = 0;                      //!< sum of the data backlogs now
-        uint32_t qmax = 0;                    //!< largest data backlog now
-    };
-
-    std::string m_scheme;            //!< scheme column
-    std::ofstream m_flows;           //!< flows.csv
-    std::ofstream m_steps;           //!< steps.csv
-    std::ofstream m_events;          //!< events.csv
-    std::ofstream m_links;           //!< links.csv
-    std::vector<PortGroup> m_groups; //!< sampled port groups
-    Ptr<MrcFluidNetwork> m_fluid;    //!< the flow-level fabric sampled, or null
-    std::vector<double> m_fluidLast; //!< its tier bytes at the last sample
-    double m_rate;                   //!< link rate, bit/s
-    Time m_bin;                      //!< sampling bin
-    EventId m_sampleEvent;           //!< next sample
-    bool m_sampling;                 //!< sampling active
-    bool m_lastIdle = false;         //!< the last bin was idle everywhere
-    uint64_t m_flowsRecorded;        //!< rows in flows.csv
+    std::string m_scheme;          //!< scheme column
+    std::ofstream m_flows;         //!< flows.csv
+    std::ofstream m_steps;         //!< steps.csv
+    std::ofstream m_events;        //!< events.csv
+    std::ofstream m_links;         //!< links.csv
+    Ptr<MrcLinkMonitor> m_monitor; //!< samples links.csv (SampleLinks), or null
+    uint64_t m_flowsRecorded;      //!< rows in flows.csv
 };
 
 } // namespace ns3

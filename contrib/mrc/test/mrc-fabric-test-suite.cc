@@ -12,6 +12,7 @@
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-header.h"
+#include "ns3/mrc-link-monitor.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-trimming-queue.h"
 
@@ -538,6 +539,83 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcLinkMonitor: a burst shows as utilisation on the ports that carried it, a run of idle
+ * bins is reported once, and Stop leaves nothing scheduled.
+ */
+class MrcLinkMonitorTestCase : public TestCase
+{
+public:
+    MrcLinkMonitorTestCase()
+        : TestCase("link monitor: utilisation of a burst, one row per idle stretch, stops")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<MrcClosHelper> f = MakeFabric(1, 2, 2, 2, true);
+        Ptr<MrcLinkMonitor> m = CreateObject<MrcLinkMonitor>();
+        m->AddGroup(0, "host-t0", {f->GetHostPort(0, 0), f->GetHostPort(1, 0)});
+        m->AddGroup(0, "t0-host", {f->GetT0(0, 1)->GetPort(0), f->GetT0(0, 1)->GetPort(1)});
+        struct Row
+        {
+            double at;
+            std::string tier;
+            double util;
+        };
+        std::vector<Row> rows;
+        m->TraceConnectWithoutContext("LinkSample",
+                                      MakeBoundCallback(
+                                          +[](std::vector<Row>* r,
+                                              double at,
+                                              uint32_t,
+                                              const std::string& tier,
+                                              double util,
+                                              double,
+                                              uint32_t)
+                                          {
+                                              r->push_back({at, tier, util});
+                                          },
+                                          &rows));
+        // Host 0 sends 20 packets of 4000 bytes to host 2 (under T0 1) back to back at t = 0.
+        const MrcPath path = f->GetPaths(0, 2).at(0);
+        for (int i = 0; i < 20; ++i)
+        {
+            SendOne(f, 0, path, 4000, MrcDscp::ECN_ECT0);
+        }
+        m->Start(MicroSeconds(2), double(f->GetLinkRate().GetBitRate()));
+        Simulator::Schedule(MicroSeconds(50), &MrcLinkMonitor::Stop, m);
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "nothing runs after Stop");
+        double busiest = 0;
+        double lastBusy = 0;
+        for (const auto& r : rows)
+        {
+            NS_TEST_ASSERT_MSG_EQ((r.util >= 0 && r.util <= 1), true, "utilisation in [0, 1]");
+            if (r.tier == "host-t0")
+            {
+                busiest = std::max(busiest, r.util);
+            }
+            if (r.util > 0)
+            {
+                lastBusy = std::max(lastBusy, r.at);
+            }
+        }
+        // One of the two host ports sent at line rate: the group was half busy (a frame counts
+        // in the bin it starts in, so a bin can hold one frame more than its length: 0.08).
+        NS_TEST_ASSERT_MSG_EQ_TOL(busiest, 0.5, 0.09, "host 0 at line rate, host 1 idle");
+        uint32_t idleRows = 0;
+        for (const auto& r : rows)
+        {
+            idleRows += r.at > lastBusy + 2.5 ? 1 : 0; // after the first idle bin
+        }
+        NS_TEST_ASSERT_MSG_EQ(idleRows, 0u, "an idle stretch is reported once, not every bin");
+        NS_TEST_ASSERT_MSG_GT(rows.size(), 4u, "the busy bins are reported");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief String attributes that take one of a few words refuse others when set, and the
  * command line's attribute check names what is accepted (without ns-3.37 terminating on a word
  * given to a number).
@@ -716,6 +794,7 @@ public:
         AddTestCase(new MrcLinkDownTestCase);
         AddTestCase(new MrcFabricValidationTestCase);
         AddTestCase(new MrcChoiceAttributeTestCase);
+        AddTestCase(new MrcLinkMonitorTestCase);
     }
 };
 
