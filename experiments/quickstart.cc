@@ -279,33 +279,33 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         rec->SetScheme(s.scheme);
     }
 
-    Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
     const DataRate planeRate(prm.linkRate);
-    fabric->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
-    fabric->SetAttribute("T0sPerPlane", UintegerValue(prm.gpus / prm.hostsPerT0));
-    fabric->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
+    clos->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(prm.gpus / prm.hostsPerT0));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
     if (baseline)
     {
         // A conventional fabric of equal host bandwidth: one NIC port at planes x rate.
-        fabric->SetAttribute("Planes", UintegerValue(1));
-        fabric->SetAttribute("LinkRate",
-                             DataRateValue(DataRate(planeRate.GetBitRate() * prm.planes)));
-        fabric->SetRoutedBaseline();
-        fabric->SetAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
-        fabric->SetAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
-        fabric->SetAttribute("Pfc", BooleanValue(prm.pfc));
-        fabric->SetAttribute("EcmpHashing", StringValue(prm.hashing));
+        clos->SetAttribute("Planes", UintegerValue(1));
+        clos->SetAttribute("LinkRate",
+                           DataRateValue(DataRate(planeRate.GetBitRate() * prm.planes)));
+        clos->SetRoutedBaseline();
+        clos->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
+        clos->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
+        clos->SetAttribute("Pfc", BooleanValue(prm.pfc));
+        clos->SetAttribute("EcmpHashing", StringValue(prm.hashing));
         // Buffers and ECN thresholds scale with the port speed.
-        fabric->SetQueueAttribute("DataLimit", UintegerValue(512000 * prm.planes));
-        fabric->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
-        fabric->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
+        clos->SetQueueAttribute("DataLimit", UintegerValue(512000 * prm.planes));
+        clos->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
+        clos->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
     }
     else
     {
-        fabric->SetAttribute("Planes", UintegerValue(prm.planes));
-        fabric->SetAttribute("LinkRate", DataRateValue(planeRate));
+        clos->SetAttribute("Planes", UintegerValue(prm.planes));
+        clos->SetAttribute("LinkRate", DataRateValue(planeRate));
     }
-    fabric->Build();
+    Ptr<MrcClosTopology> fabric = clos->Build();
     MrcStackHelper stack;
     if (baseline)
     {

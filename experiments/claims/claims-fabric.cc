@@ -85,13 +85,13 @@ ClaimC1(Context& ctx)
     // The formula against a fabric the simulator builds: 2 planes of radix-8 switches, 2 tiers.
     MrcFabricSize small;
     NS_ABORT_UNLESS(MrcFabricSize::Compute("multi-plane", 2, 2, 8, 100, small));
-    Ptr<MrcClosHelper> built = CreateObject<MrcClosHelper>();
-    built->SetAttribute("Planes", UintegerValue(2));
-    built->SetAttribute("HostsPerT0", UintegerValue(4));
-    built->SetAttribute("T0sPerPlane", UintegerValue(8));
-    built->SetAttribute("T1sPerPlane", UintegerValue(4));
-    built->SetAttribute("SwitchRadix", UintegerValue(8));
-    built->Build();
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+    clos->SetAttribute("Planes", UintegerValue(2));
+    clos->SetAttribute("HostsPerT0", UintegerValue(4));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(8));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(4));
+    clos->SetAttribute("SwitchRadix", UintegerValue(8));
+    Ptr<MrcClosTopology> built = clos->Build();
     const bool same = built->GetNHosts() == uint64_t(small.nics)
                    && built->GetSwitches().GetN() == uint64_t(small.switchesTotal);
     c.Check("built fabric (2 planes, radix 8) matches the formula's NICs and switches",

@@ -34,12 +34,12 @@ Us(double us)
 /** A scheme's fabric and stack, with streams assigned. */
 struct World
 {
-    Ptr<MrcClosHelper> fabric;  //!< fabric
-    MrcStackHelper stack;       //!< stack
-    Ptr<MrcFaultHelper> faults; //!< faults
-    int64_t stream = 1;         //!< next free stream
-    uint64_t flaps = 0;         //!< link-down events
-    uint64_t retirements = 0;   //!< EV retirements (filled by CountRetirement)
+    Ptr<MrcClosTopology> fabric; //!< fabric
+    MrcStackHelper stack;        //!< stack
+    Ptr<MrcFaultHelper> faults;  //!< faults
+    int64_t stream = 1;          //!< next free stream
+    uint64_t flaps = 0;          //!< link-down events
+    uint64_t retirements = 0;    //!< EV retirements (filled by CountRetirement)
     std::vector<uint64_t> causes = std::vector<uint64_t>(16, 0); //!< retirements by cause
 };
 
@@ -52,7 +52,7 @@ struct World
 void
 Build(Scheme scheme, const FabricSpec& fab, World& w)
 {
-    w.fabric = CreateObject<MrcClosHelper>();
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
     const DataRate planeRate(fab.planeRate);
     uint32_t hostsPerT0 = fab.hostsPerT0;
     uint32_t t1 = fab.t1;
@@ -61,31 +61,31 @@ Build(Scheme scheme, const FabricSpec& fab, World& w)
         hostsPerT0 = fab.baselineHostsPerT0 ? fab.baselineHostsPerT0 : fab.hostsPerT0;
         t1 = fab.baselineT1 ? fab.baselineT1 : fab.t1;
     }
-    w.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    w.fabric->SetAttribute("T0sPerPlane", UintegerValue(fab.hosts / hostsPerT0));
-    w.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    clos->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(fab.hosts / hostsPerT0));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
     if (scheme == MRC)
     {
-        w.fabric->SetAttribute("Planes", UintegerValue(fab.planes));
-        w.fabric->SetAttribute("LinkRate", DataRateValue(planeRate));
-        w.fabric->SetQueueAttribute("TrimEnabled", BooleanValue(fab.trim));
+        clos->SetAttribute("Planes", UintegerValue(fab.planes));
+        clos->SetAttribute("LinkRate", DataRateValue(planeRate));
+        clos->SetQueueAttribute("TrimEnabled", BooleanValue(fab.trim));
     }
     else
     {
         const uint32_t planes = scheme == ROCE ? 1 : fab.planes;
         const uint32_t scale = scheme == ROCE ? fab.planes : 1;
-        w.fabric->SetAttribute("Planes", UintegerValue(planes));
-        w.fabric->SetAttribute("LinkRate", DataRateValue(DataRate(planeRate.GetBitRate() * scale)));
-        w.fabric->SetRoutedBaseline();
-        w.fabric->SetAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
-        w.fabric->SetAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
-        w.fabric->SetAttribute("Pfc", BooleanValue(fab.pfc));
+        clos->SetAttribute("Planes", UintegerValue(planes));
+        clos->SetAttribute("LinkRate", DataRateValue(DataRate(planeRate.GetBitRate() * scale)));
+        clos->SetRoutedBaseline();
+        clos->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
+        clos->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
+        clos->SetAttribute("Pfc", BooleanValue(fab.pfc));
         // Buffers and ECN thresholds scale with the port speed (as in quickstart).
-        w.fabric->SetQueueAttribute("DataLimit", UintegerValue(512000 * scale));
-        w.fabric->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * scale));
-        w.fabric->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * scale));
+        clos->SetQueueAttribute("DataLimit", UintegerValue(512000 * scale));
+        clos->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * scale));
+        clos->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * scale));
     }
-    w.fabric->Build();
+    w.fabric = clos->Build();
     if (scheme != MRC)
     {
         w.stack.SetRoceBaseline();

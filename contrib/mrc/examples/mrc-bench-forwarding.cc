@@ -46,7 +46,7 @@ struct Params
 /** One host's paced sender for the MRC fabric. */
 struct MrcSender
 {
-    Ptr<MrcClosHelper> fabric;            //!< fabric
+    Ptr<MrcClosTopology> fabric;          //!< fabric
     uint32_t src;                         //!< source host
     uint32_t dst;                         //!< destination host
     uint32_t left;                        //!< packets still to send
@@ -143,14 +143,14 @@ Since(std::chrono::steady_clock::time_point t)
 double
 RunMrc(const Params& prm, uint64_t& hops)
 {
-    Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
-    f->SetAttribute("Planes", UintegerValue(1));
-    f->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
-    f->SetAttribute("T0sPerPlane", UintegerValue(prm.t0));
-    f->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
-    f->SetAttribute("LinkRate", DataRateValue(DataRate(prm.rate)));
-    f->SetAttribute("SwitchLatency", TimeValue(Time(0)));
-    f->Build();
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+    clos->SetAttribute("Planes", UintegerValue(1));
+    clos->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(prm.t0));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
+    clos->SetAttribute("LinkRate", DataRateValue(DataRate(prm.rate)));
+    clos->SetAttribute("SwitchLatency", TimeValue(Time(0)));
+    Ptr<MrcClosTopology> f = clos->Build();
     f->AssignStreams(1);
     Counter counter;
     const uint32_t n = f->GetNHosts();

@@ -50,7 +50,7 @@ public:
  * @param size payload bytes
  */
 void
-Send(Ptr<MrcClosHelper> f, uint32_t src, MrcPath path, uint32_t size)
+Send(Ptr<MrcClosTopology> f, uint32_t src, MrcPath path, uint32_t size)
 {
     f->SendRawPacket(src, path, size, MrcDscp::ECN_ECT0);
 }
@@ -79,12 +79,12 @@ main(int argc, char* argv[])
         return 1; // (--t0: traffic crosses the T1s only between T0s)
     }
 
-    Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
-    f->SetAttribute("Planes", UintegerValue(planes));
-    f->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    f->SetAttribute("T0sPerPlane", UintegerValue(t0));
-    f->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    const std::string err = f->Validate();
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+    clos->SetAttribute("Planes", UintegerValue(planes));
+    clos->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    const std::string err = clos->Validate();
     if (!err.empty())
     {
         std::cerr << "error: "
@@ -96,11 +96,11 @@ main(int argc, char* argv[])
                   << std::endl;
         return 1;
     }
-    f->Build();
+    Ptr<MrcClosTopology> f = clos->Build();
     f->AssignStreams(1);
     if (pcap)
     {
-        f->EnablePcapHosts("mrc-fabric-demo");
+        clos->EnablePcapHosts("mrc-fabric-demo");
     }
     Sink sink;
     const uint32_t n = f->GetNHosts();

@@ -144,31 +144,32 @@ Result
 RunScheme(const Params& prm, bool baseline, uint32_t& t1)
 {
     RngSeedManager::SetSeed(prm.seed);
-    Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
     const DataRate planeRate(prm.rate);
-    fabric->SetAttribute("Planes", UintegerValue(baseline ? 1 : prm.planes));
-    fabric->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
-    fabric->SetAttribute("T0sPerPlane", UintegerValue(2));
-    fabric->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
-    fabric->SetAttribute(
+    clos->SetAttribute("Planes", UintegerValue(baseline ? 1 : prm.planes));
+    clos->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(2));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
+    clos->SetAttribute(
         "LinkRate",
         DataRateValue(baseline ? DataRate(planeRate.GetBitRate() * prm.planes) : planeRate));
     if (baseline)
     {
-        fabric->SetRoutedBaseline();
-        fabric->SetAttribute("DetectionDelay",
-                             TimeValue(MicroSeconds(static_cast<int64_t>(prm.detectionUs))));
-        fabric->SetAttribute("ReconvergenceDelay",
-                             TimeValue(MicroSeconds(static_cast<int64_t>(prm.reconvergenceUs))));
+        clos->SetRoutedBaseline();
+        clos->SetControlPlaneAttribute(
+            "DetectionDelay", TimeValue(MicroSeconds(static_cast<int64_t>(prm.detectionUs))));
+        clos->SetControlPlaneAttribute(
+            "ReconvergenceDelay",
+            TimeValue(MicroSeconds(static_cast<int64_t>(prm.reconvergenceUs))));
     }
     if (baseline)
     {
         // Buffers and ECN thresholds scale with the port speed.
-        fabric->SetQueueAttribute("DataLimit", UintegerValue(512000 * prm.planes));
-        fabric->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
-        fabric->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
+        clos->SetQueueAttribute("DataLimit", UintegerValue(512000 * prm.planes));
+        clos->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
+        clos->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
     }
-    fabric->Build();
+    Ptr<MrcClosTopology> fabric = clos->Build();
     MrcStackHelper stack;
     if (baseline)
     {

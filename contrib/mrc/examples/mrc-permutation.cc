@@ -268,20 +268,20 @@ main(int argc, char* argv[])
         return RunFluid(hosts, planes, hostsPerT0, t1, size, bps, delay, roce);
     }
 
-    Ptr<MrcClosHelper> fabric = CreateObject<MrcClosHelper>();
-    fabric->SetAttribute("Planes", UintegerValue(planes));
-    fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    fabric->SetAttribute("T0sPerPlane", UintegerValue(hosts / hostsPerT0));
-    fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    fabric->SetAttribute("LinkRate", DataRateValue(DataRate(bps)));
-    fabric->SetAttribute("LinkDelay", TimeValue(delay));
-    fabric->SetQueueAttribute("TrimEnabled", BooleanValue(trim));
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+    clos->SetAttribute("Planes", UintegerValue(planes));
+    clos->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(hosts / hostsPerT0));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    clos->SetAttribute("LinkRate", DataRateValue(DataRate(bps)));
+    clos->SetAttribute("LinkDelay", TimeValue(delay));
+    clos->SetQueueAttribute("TrimEnabled", BooleanValue(trim));
     if (roce)
     {
-        fabric->SetRoutedBaseline();
-        fabric->SetAttribute("Pfc", BooleanValue(pfc));
+        clos->SetRoutedBaseline();
+        clos->SetAttribute("Pfc", BooleanValue(pfc));
     }
-    const std::string err = fabric->Validate();
+    const std::string err = clos->Validate();
     if (!err.empty())
     {
         std::cerr << "error: "
@@ -293,10 +293,10 @@ main(int argc, char* argv[])
                   << std::endl;
         return 1;
     }
-    fabric->Build();
+    Ptr<MrcClosTopology> fabric = clos->Build();
     if (!pcap.empty())
     {
-        fabric->EnablePcapHosts(pcap);
+        clos->EnablePcapHosts(pcap);
     }
     MrcStackHelper stack;
     stack.SetPathSelector(selectors.at(selector), "EvSetSize", UintegerValue(evSetSize));

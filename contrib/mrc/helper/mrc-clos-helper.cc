@@ -146,20 +146,6 @@ MrcClosHelper::GetTypeId()
                   UintegerValue(2),
                   MakeUintegerAccessor(&MrcClosHelper::m_nT2),
                   MakeUintegerChecker<uint32_t>())
-              .AddAttribute("DetectionDelay",
-                            "ECMP: delay before the switches next to a failed (or repaired) link "
-                            "stop (or resume) using it, as BFD (deployed: 3 x 50 ms hellos); "
-                            "given to the MrcEcmpControlPlane at Build",
-                            TimeValue(MilliSeconds(150)),
-                            MakeTimeAccessor(&MrcClosHelper::m_detection),
-                            MakeTimeChecker(Time(0)))
-              .AddAttribute("ReconvergenceDelay",
-                            "ECMP: further delay before every switch's routes reflect the change, "
-                            "as BGP (deployed: seconds); given to the MrcEcmpControlPlane at "
-                            "Build",
-                            TimeValue(Seconds(2)),
-                            MakeTimeAccessor(&MrcClosHelper::m_reconvergence),
-                            MakeTimeChecker(Time(0)))
               .AddAttribute("EcmpHashing",
                             "ECMP: resilient (on member loss only that member's flows move; "
                             "what deployed switches do) or modulo (every flow is rehashed)",
@@ -198,103 +184,38 @@ MrcClosHelper::MrcClosHelper()
     , m_tiers(2)
     , m_pods(2)
     , m_nT2(2)
-    , m_built(false)
 {
     m_queueFactory.SetTypeId(MrcTrimmingQueue::GetTypeId());
+    m_controlPlaneFactory.SetTypeId(MrcEcmpControlPlane::GetTypeId());
 }
 
 void
 MrcClosHelper::SetQueueAttribute(const std::string& name, const AttributeValue& value)
 {
-    NS_ABORT_MSG_IF(m_built, "MrcClosHelper: SetQueueAttribute after Build()");
+    NS_ABORT_MSG_IF(m_topo, "MrcClosHelper: SetQueueAttribute after Build()");
     m_queueFactory.Set(name, value);
+}
+
+void
+MrcClosHelper::SetControlPlaneAttribute(const std::string& name, const AttributeValue& value)
+{
+    NS_ABORT_MSG_IF(m_topo, "MrcClosHelper: SetControlPlaneAttribute after Build()");
+    m_controlPlaneFactory.Set(name, value);
+}
+
+Ptr<MrcClosTopology>
+MrcClosHelper::GetTopology() const
+{
+    return m_topo;
 }
 
 MrcClosHelper::~MrcClosHelper() = default;
 
-MrcPathSet
-MrcClosHelper::GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const
-{
-    MrcPathSet set;
-    if (IsEcmp())
-    {
-        // Destination routing: every path has the same address; the EV (flow label) steers.
-        set.count = 1;
-        if (GetT0Of(src) != GetT0Of(dst))
-        {
-            set.count = GetPodOf(src) == GetPodOf(dst) ? m_nT1 : m_nT1 * m_nT2;
-        }
-        GetHostAddress(dst, plane).GetBytes(set.base);
-        return set;
-    }
-    MakeCarrier(src, dst, plane, 0).GetAddress().GetBytes(set.base);
-    if (GetT0Of(src) == GetT0Of(dst))
-    {
-        set.count = 1;
-        return set;
-    }
-    // <block><T0 up><T1><T0 down><host port>: path j differs from path 0 only in the T1's uSID,
-    // T1Usid(j) = T1Usid(0) + j.
-    set.count = m_nT1;
-    set.varByte = static_cast<int8_t>(m_blockBits / 8 + 2);
-    return set;
-}
-
-Time
-MrcClosHelper::GetBaseRtt(uint32_t packetBytes) const
-{
-    const Time data = m_linkRate.CalculateBytesTxTime(packetBytes);
-    const Time ctrl
-        = m_linkRate.CalculateBytesTxTime(MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE);
-    const int64_t links = m_tiers == 3 ? 6 : 4; // one way, hosts in different pods / T0s
-    return 2 * links * m_linkDelay + 2 * (links - 1) * m_switchLatency + links * data
-         + links * ctrl;
-}
-
-uint64_t
-MrcClosHelper::GetTrimmedTotal() const
-{
-    uint64_t trims = 0;
-    for (const auto* tier : {&m_t0, &m_t1, &m_t2})
-    {
-        for (const auto& plane : *tier)
-        {
-            for (const auto& sw : plane)
-            {
-                for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
-                {
-                    trims += sw->GetPort(k)->GetQueue()->GetTrimmed();
-                }
-            }
-        }
-    }
-    return trims;
-}
-
-uint64_t
-MrcClosHelper::GetNicRate() const
-{
-    return m_linkRate.GetBitRate() * m_planes;
-}
-
-DataRate
-MrcClosHelper::GetLinkRate() const
-{
-    return m_linkRate;
-}
-
 void
 MrcClosHelper::DoDispose()
 {
-    m_hostPorts.clear();
-    m_hostLinks.clear();
-    m_t0.clear();
-    m_t1.clear();
-    m_uplinks.clear();
-    m_t2.clear();
-    m_spines.clear();
-    m_ecmp = nullptr;
-    MrcPathProvider::DoDispose();
+    m_topo = nullptr;
+    Object::DoDispose();
 }
 
 std::string
@@ -390,24 +311,6 @@ MrcClosHelper::Validate() const
     return e.str();
 }
 
-uint16_t
-MrcClosHelper::T0Usid(uint32_t i)
-{
-    return static_cast<uint16_t>(0x1000 + i);
-}
-
-uint16_t
-MrcClosHelper::T1Usid(uint32_t j)
-{
-    return static_cast<uint16_t>(0x2000 + j);
-}
-
-uint16_t
-MrcClosHelper::HostUsid(uint32_t k)
-{
-    return static_cast<uint16_t>(0x0100 + k);
-}
-
 Ptr<MrcTrimmingQueue>
 MrcClosHelper::MakeQueue(bool host, bool lastHop) const
 {
@@ -466,34 +369,46 @@ MrcClosHelper::Connect(Ptr<Node> a,
     return ch;
 }
 
-void
+Ptr<MrcClosTopology>
 MrcClosHelper::Build()
 {
-    NS_ABORT_MSG_IF(m_built, "MrcClosHelper: Build() called twice");
+    NS_ABORT_MSG_IF(m_topo, "MrcClosHelper: Build() called twice");
     const std::string err = Validate();
     NS_ABORT_MSG_IF(!err.empty(), "MrcClosHelper: " << err);
-    m_built = true;
+    m_topo = CreateObject<MrcClosTopology>();
+    MrcClosTopology& t = *m_topo;
+    MrcClosShape& shape = t.m_shape;
+    shape.planes = m_planes;
+    shape.hostsPerT0 = m_hostsPerT0;
+    shape.t0sPerPod = m_nT0;
+    shape.t1sPerPod = m_nT1;
+    shape.tiers = m_tiers;
+    shape.pods = m_tiers == 3 ? m_pods : 1;
+    shape.t2s = m_tiers == 3 ? m_nT2 : 0;
+    shape.ecmp = m_routing == "ecmp";
+    shape.block = m_block;
+    shape.blockBits = m_blockBits;
+    shape.linkRate = m_linkRate;
+    shape.linkDelay = m_linkDelay;
+    shape.switchLatency = m_switchLatency;
 
-    const bool ecmp = IsEcmp();
-    const uint32_t pods = m_tiers == 3 ? m_pods : 1;
-    const uint32_t nT0 = m_nT0 * pods;
-    const uint32_t nT1 = m_nT1 * pods;
-    const uint32_t nT2 = m_tiers == 3 ? m_nT2 : 0;
-    const uint32_t nHosts = m_hostsPerT0 * nT0;
-    m_hosts.Create(nHosts);
-    m_hostPorts.assign(nHosts, std::vector<Ptr<MrcNetDevice>>(m_planes));
-    m_hostLinks.assign(nHosts, std::vector<Ptr<MrcChannel>>(m_planes));
-    m_t0.assign(m_planes, {});
-    m_t1.assign(m_planes, {});
-    m_t2.assign(m_planes, {});
-    m_uplinks.assign(m_planes, std::vector<Ptr<MrcChannel>>(nT0 * m_nT1));
-    m_spines.assign(m_planes, std::vector<Ptr<MrcChannel>>(nT1 * nT2));
+    const bool ecmp = shape.ecmp;
+    const uint32_t nT0 = t.GetNT0();
+    const uint32_t nT1 = t.GetNT1();
+    const uint32_t nT2 = shape.t2s;
+    const uint32_t nHosts = t.GetNHosts();
+    t.m_hosts.Create(nHosts);
+    t.m_hostPorts.assign(nHosts, std::vector<Ptr<MrcNetDevice>>(m_planes));
+    t.m_hostLinks.assign(nHosts, std::vector<Ptr<MrcChannel>>(m_planes));
+    t.m_t0.assign(m_planes, {});
+    t.m_t1.assign(m_planes, {});
+    t.m_t2.assign(m_planes, {});
+    t.m_uplinks.assign(m_planes, std::vector<Ptr<MrcChannel>>(nT0 * m_nT1));
+    t.m_spines.assign(m_planes, std::vector<Ptr<MrcChannel>>(nT1 * nT2));
     if (ecmp)
     {
-        m_ecmp = CreateObject<MrcEcmpControlPlane>();
-        m_ecmp->SetAttribute("DetectionDelay", TimeValue(m_detection));
-        m_ecmp->SetAttribute("ReconvergenceDelay", TimeValue(m_reconvergence));
-        m_ecmp->SetHosts(nHosts, m_hostsPerT0);
+        t.m_ecmp = m_controlPlaneFactory.Create<MrcEcmpControlPlane>();
+        t.m_ecmp->SetHosts(nHosts, m_hostsPerT0);
     }
 
     for (uint32_t p = 0; p < m_planes; ++p)
@@ -504,9 +419,9 @@ MrcClosHelper::Build()
         t0Nodes.Create(nT0);
         t1Nodes.Create(nT1);
         t2Nodes.Create(nT2);
-        m_switchNodes.Add(t0Nodes);
-        m_switchNodes.Add(t1Nodes);
-        m_switchNodes.Add(t2Nodes);
+        t.m_switchNodes.Add(t0Nodes);
+        t.m_switchNodes.Add(t1Nodes);
+        t.m_switchNodes.Add(t2Nodes);
         auto makeSwitch = [this, ecmp](Ptr<Node> n, uint16_t usid)
         {
             Ptr<MrcSwitchNetDevice> sw = CreateObject<MrcSwitchNetDevice>();
@@ -522,24 +437,24 @@ MrcClosHelper::Build()
         };
         for (uint32_t i = 0; i < nT0; ++i)
         {
-            m_t0[p].push_back(makeSwitch(t0Nodes.Get(i), T0Usid(i)));
+            t.m_t0[p].push_back(makeSwitch(t0Nodes.Get(i), MrcClosTopology::T0Usid(i)));
         }
         for (uint32_t j = 0; j < nT1; ++j)
         {
-            m_t1[p].push_back(makeSwitch(t1Nodes.Get(j), T1Usid(j)));
+            t.m_t1[p].push_back(makeSwitch(t1Nodes.Get(j), MrcClosTopology::T1Usid(j)));
         }
         for (uint32_t k = 0; k < nT2; ++k)
         {
-            m_t2[p].push_back(makeSwitch(t2Nodes.Get(k), static_cast<uint16_t>(0x3000 + k)));
+            t.m_t2[p].push_back(makeSwitch(t2Nodes.Get(k), MrcClosTopology::T2Usid(k)));
         }
         // Switch indices in the plane's list: T0s, then T1s, then T2s.
-        if (m_ecmp)
+        if (ecmp)
         {
-            for (const auto* tier : {&m_t0[p], &m_t1[p], &m_t2[p]})
+            for (const auto* tier : {&t.m_t0[p], &t.m_t1[p], &t.m_t2[p]})
             {
                 for (const auto& sw : *tier)
                 {
-                    m_ecmp->AddSwitch(p, sw, tier == &m_t0[p]);
+                    t.m_ecmp->AddSwitch(p, sw, tier == &t.m_t0[p]);
                 }
             }
         }
@@ -553,15 +468,15 @@ MrcClosHelper::Build()
                 const uint32_t h = i * m_hostsPerT0 + k;
                 Ptr<MrcNetDevice> swPort;
                 Ptr<MrcNetDevice> hostPort;
-                m_hostLinks[h][p]
-                    = Connect(t0Nodes.Get(i), m_hosts.Get(h), true, false, true, swPort, hostPort);
-                const uint32_t idx = m_t0[p][i]->AddPort(swPort);
+                t.m_hostLinks[h][p] = Connect(
+                    t0Nodes.Get(i), t.m_hosts.Get(h), true, false, true, swPort, hostPort);
+                const uint32_t idx = t.m_t0[p][i]->AddPort(swPort);
                 if (!ecmp)
                 {
-                    m_t0[p][i]->AddRoute(HostUsid(k), idx);
+                    t.m_t0[p][i]->AddRoute(MrcClosTopology::HostUsid(k), idx);
                 }
-                m_hostPorts[h][p] = hostPort;
-                AddCable(p, i, static_cast<uint16_t>(idx), -1, 0, m_hostLinks[h][p]);
+                t.m_hostPorts[h][p] = hostPort;
+                AddCable(t, p, i, static_cast<uint16_t>(idx), -1, 0, t.m_hostLinks[h][p]);
             }
         }
         // Uplinks: T0 ports HostsPerT0 + j to the T1s of its pod; T1 ports: the pod's T0s.
@@ -575,11 +490,11 @@ MrcClosHelper::Build()
                 Ptr<MrcNetDevice> down;
                 Ptr<MrcChannel> ch
                     = Connect(t0Nodes.Get(i), t1Nodes.Get(t1), false, false, false, up, down);
-                m_uplinks[p][i * m_nT1 + j] = ch;
-                const uint32_t upIdx = m_t0[p][i]->AddPort(up);
+                t.m_uplinks[p][i * m_nT1 + j] = ch;
+                const uint32_t upIdx = t.m_t0[p][i]->AddPort(up);
                 if (!ecmp)
                 {
-                    m_t0[p][i]->AddRoute(T1Usid(t1), upIdx);
+                    t.m_t0[p][i]->AddRoute(MrcClosTopology::T1Usid(t1), upIdx);
                 }
             }
         }
@@ -590,13 +505,14 @@ MrcClosHelper::Build()
             for (uint32_t li = 0; li < m_nT0; ++li)
             {
                 const uint32_t i = pod * m_nT0 + li;
-                Ptr<MrcChannel> ch = m_uplinks[p][i * m_nT1 + j];
-                const uint32_t downIdx = m_t1[p][t1]->AddPort(ch->GetMrcDevice(1));
+                Ptr<MrcChannel> ch = t.m_uplinks[p][i * m_nT1 + j];
+                const uint32_t downIdx = t.m_t1[p][t1]->AddPort(ch->GetMrcDevice(1));
                 if (!ecmp)
                 {
-                    m_t1[p][t1]->AddRoute(T0Usid(i), downIdx);
+                    t.m_t1[p][t1]->AddRoute(MrcClosTopology::T0Usid(i), downIdx);
                 }
-                AddCable(p,
+                AddCable(t,
+                         p,
                          i,
                          static_cast<uint16_t>(m_hostsPerT0 + j),
                          static_cast<int32_t>(t1Base + t1),
@@ -613,10 +529,11 @@ MrcClosHelper::Build()
                 Ptr<MrcNetDevice> down;
                 Ptr<MrcChannel> ch
                     = Connect(t1Nodes.Get(t1), t2Nodes.Get(k), false, false, false, up, down);
-                m_spines[p][t1 * nT2 + k] = ch;
-                const uint32_t upIdx = m_t1[p][t1]->AddPort(up);
-                const uint32_t downIdx = m_t2[p][k]->AddPort(down);
-                AddCable(p,
+                t.m_spines[p][t1 * nT2 + k] = ch;
+                const uint32_t upIdx = t.m_t1[p][t1]->AddPort(up);
+                const uint32_t downIdx = t.m_t2[p][k]->AddPort(down);
+                AddCable(t,
+                         p,
                          t1Base + t1,
                          static_cast<uint16_t>(upIdx),
                          static_cast<int32_t>(t2Base + k),
@@ -625,299 +542,46 @@ MrcClosHelper::Build()
             }
         }
     }
-    if (m_ecmp)
+    if (t.m_ecmp)
     {
-        m_ecmp->Start(); // routes for every plane; from now on it reacts to cable changes
+        t.m_ecmp->Start(); // routes for every plane; from now on it reacts to cable changes
     }
-    NS_LOG_INFO("built " << m_planes << " planes, " << nHosts << " hosts, " << m_switchNodes.GetN()
-                         << " switches");
+    NS_LOG_INFO("built " << m_planes << " planes, " << nHosts << " hosts, "
+                         << t.m_switchNodes.GetN() << " switches");
+    return m_topo;
 }
 
 void
 MrcClosHelper::SetRoutedBaseline()
 {
-    NS_ABORT_MSG_IF(m_built, "MrcClosHelper: SetRoutedBaseline() must come before Build()");
+    NS_ABORT_MSG_IF(m_topo, "MrcClosHelper: SetRoutedBaseline() must come before Build()");
     m_routing = "ecmp";
     m_queueFactory.Set("TrimEnabled", BooleanValue(false));
     m_lastHopEcn = true;
     m_pfc = true;
 }
 
-Ptr<Packet>
-MrcClosHelper::SendRawPacket(uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn) const
-{
-    // A well-formed MRC data packet (UDP port 4793, so captures decode it) addressed to no QP,
-    // the whole frame payload being `bytes` long when that leaves room for the header.
-    Ptr<Packet> p;
-    if (bytes >= MrcHeader::SIZE)
-    {
-        p = Create<Packet>(bytes - MrcHeader::SIZE);
-        MrcHeader m;
-        m.SetOpcode(MrcHeader::WRITE);
-        m.SetDstQpn(0xFFFFFF);
-        m.SetPlane(static_cast<uint8_t>(path.plane));
-        m.SetPayloadLen(static_cast<uint16_t>(bytes - MrcHeader::SIZE));
-        p->AddHeader(m);
-    }
-    else
-    {
-        p = Create<Packet>(bytes);
-    }
-    MrcIpv6Fields h(GetHostAddress(src, path.plane),
-                    path.carrier.GetAddress(),
-                    0,
-                    MrcDscp::TrafficClass(MrcDscp::DATA, ecn),
-                    static_cast<uint16_t>(bytes));
-    GetHostPort(src, path.plane)->SendFrame(p, h);
-    return p;
-}
-
 void
-MrcClosHelper::AddCable(
-    uint32_t plane, uint32_t aSw, uint16_t aPort, int32_t bSw, uint16_t bPort, Ptr<MrcChannel> ch)
+MrcClosHelper::AddCable(MrcClosTopology& topo,
+                        uint32_t plane,
+                        uint32_t aSw,
+                        uint16_t aPort,
+                        int32_t bSw,
+                        uint16_t bPort,
+                        Ptr<MrcChannel> ch)
 {
-    if (m_ecmp)
+    if (topo.m_ecmp)
     {
-        m_ecmp->AddLink(plane, aSw, aPort, bSw, bPort, ch);
+        topo.m_ecmp->AddLink(plane, aSw, aPort, bSw, bPort, ch);
     }
-}
-
-Ptr<MrcEcmpControlPlane>
-MrcClosHelper::GetControlPlane() const
-{
-    return m_ecmp;
-}
-
-uint32_t
-MrcClosHelper::GetNHosts() const
-{
-    return m_hostsPerT0 * GetNT0();
-}
-
-bool
-MrcClosHelper::IsEcmp() const
-{
-    return m_routing == "ecmp";
-}
-
-uint32_t
-MrcClosHelper::GetNTiers() const
-{
-    return m_tiers;
-}
-
-uint32_t
-MrcClosHelper::GetNT2() const
-{
-    return m_tiers == 3 ? m_nT2 : 0;
-}
-
-Ptr<MrcSwitchNetDevice>
-MrcClosHelper::GetT2(uint32_t plane, uint32_t k) const
-{
-    return m_t2.at(plane).at(k);
-}
-
-Ptr<MrcChannel>
-MrcClosHelper::GetSpineLink(uint32_t plane, uint32_t t1, uint32_t k) const
-{
-    return m_spines.at(plane).at(t1 * m_nT2 + k);
-}
-
-uint32_t
-MrcClosHelper::GetPodOf(uint32_t h) const
-{
-    return GetT0Of(h) / m_nT0;
-}
-
-uint32_t
-MrcClosHelper::GetNPlanes() const
-{
-    return m_planes;
-}
-
-uint32_t
-MrcClosHelper::GetNT0() const
-{
-    return m_nT0 * (m_tiers == 3 ? m_pods : 1);
-}
-
-uint32_t
-MrcClosHelper::GetNT1() const
-{
-    return m_nT1 * (m_tiers == 3 ? m_pods : 1);
-}
-
-uint32_t
-MrcClosHelper::GetHostsPerT0() const
-{
-    return m_hostsPerT0;
-}
-
-NodeContainer
-MrcClosHelper::GetHosts() const
-{
-    return m_hosts;
-}
-
-Ptr<Node>
-MrcClosHelper::GetHost(uint32_t h) const
-{
-    return m_hosts.Get(h);
-}
-
-NodeContainer
-MrcClosHelper::GetSwitches() const
-{
-    return m_switchNodes;
-}
-
-Ptr<MrcNetDevice>
-MrcClosHelper::GetHostPort(uint32_t h, uint32_t plane) const
-{
-    return m_hostPorts.at(h).at(plane);
-}
-
-uint32_t
-MrcClosHelper::GetNUplinks(uint32_t plane, uint32_t t0) const
-{
-    return GetT0(plane, t0)->GetNPorts() - m_hostsPerT0;
-}
-
-Ptr<MrcSwitchNetDevice>
-MrcClosHelper::GetSwitchDevice(uint32_t plane, uint32_t tier, uint32_t i) const
-{
-    return tier == 0 ? GetT0(plane, i) : (tier == 1 ? GetT1(plane, i) : GetT2(plane, i));
-}
-
-std::vector<Ptr<MrcChannel>>
-MrcClosHelper::GetSwitchLinks(uint32_t plane, uint32_t tier, uint32_t i) const
-{
-    Ptr<MrcSwitchNetDevice> sw = GetSwitchDevice(plane, tier, i);
-    std::vector<Ptr<MrcChannel>> links;
-    links.reserve(sw->GetNPorts());
-    for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
-    {
-        links.push_back(sw->GetPort(k)->GetMrcChannel());
-    }
-    return links;
-}
-
-Ptr<MrcSwitchNetDevice>
-MrcClosHelper::GetT0(uint32_t plane, uint32_t i) const
-{
-    return m_t0.at(plane).at(i);
-}
-
-Ptr<MrcSwitchNetDevice>
-MrcClosHelper::GetT1(uint32_t plane, uint32_t j) const
-{
-    return m_t1.at(plane).at(j);
-}
-
-Ptr<MrcChannel>
-MrcClosHelper::GetHostLink(uint32_t h, uint32_t plane) const
-{
-    return m_hostLinks.at(h).at(plane);
-}
-
-Ptr<MrcChannel>
-MrcClosHelper::GetUplink(uint32_t plane, uint32_t i, uint32_t j) const
-{
-    return m_uplinks.at(plane).at(i * m_nT1 + j);
-}
-
-uint32_t
-MrcClosHelper::GetT0Of(uint32_t h) const
-{
-    return h / m_hostsPerT0;
-}
-
-Ipv6Address
-MrcClosHelper::GetHostAddress(uint32_t h, uint32_t plane) const
-{
-    if (IsEcmp())
-    {
-        uint8_t r[16] = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-        r[6] = static_cast<uint8_t>(plane >> 8);
-        r[7] = static_cast<uint8_t>(plane & 0xff);
-        r[12] = static_cast<uint8_t>(h >> 24);
-        r[13] = static_cast<uint8_t>(h >> 16);
-        r[14] = static_cast<uint8_t>(h >> 8);
-        r[15] = static_cast<uint8_t>(h);
-        return Ipv6Address(r);
-    }
-    MrcUsidCarrier c(m_block,
-                     static_cast<uint8_t>(m_blockBits),
-                     {T0Usid(GetT0Of(h)), HostUsid(h % m_hostsPerT0)});
-    uint8_t b[16];
-    c.GetAddress().GetBytes(b);
-    b[14] = static_cast<uint8_t>(plane >> 8);
-    b[15] = static_cast<uint8_t>(plane & 0xff);
-    return Ipv6Address(b);
-}
-
-MrcUsidCarrier
-MrcClosHelper::MakeCarrier(uint32_t src, uint32_t dst, uint32_t /* plane */, uint32_t t1) const
-{
-    const uint32_t a = GetT0Of(src);
-    const uint32_t b = GetT0Of(dst);
-    const uint16_t host = HostUsid(dst % m_hostsPerT0);
-    if (a == b)
-    {
-        return MrcUsidCarrier(m_block, static_cast<uint8_t>(m_blockBits), {T0Usid(a), host});
-    }
-    return MrcUsidCarrier(
-        m_block, static_cast<uint8_t>(m_blockBits), {T0Usid(a), T1Usid(t1), T0Usid(b), host});
-}
-
-std::vector<MrcPath>
-MrcClosHelper::GetPaths(uint32_t src, uint32_t dst) const
-{
-    std::vector<MrcPath> out;
-    const bool local = GetT0Of(src) == GetT0Of(dst);
-    for (uint32_t p = 0; p < m_planes; ++p)
-    {
-        if (IsEcmp())
-        {
-            // Destination routing: one address per plane; the switches pick the path.
-            out.push_back({p,
-                           -1,
-                           MrcUsidCarrier::FromAddress(GetHostAddress(dst, p),
-                                                       static_cast<uint8_t>(m_blockBits))});
-            continue;
-        }
-        if (local)
-        {
-            out.push_back({p, -1, MakeCarrier(src, dst, p, 0)});
-            continue;
-        }
-        for (uint32_t j = 0; j < m_nT1; ++j)
-        {
-            out.push_back({p, static_cast<int32_t>(j), MakeCarrier(src, dst, p, j)});
-        }
-    }
-    return out;
-}
-
-std::vector<uint32_t>
-MrcClosHelper::GetSwitchNodeIds(uint32_t src, uint32_t dst, const MrcPath& path) const
-{
-    std::vector<uint32_t> ids;
-    ids.push_back(m_t0.at(path.plane).at(GetT0Of(src))->GetNode()->GetId());
-    if (path.t1 >= 0)
-    {
-        ids.push_back(m_t1.at(path.plane).at(path.t1)->GetNode()->GetId());
-        ids.push_back(m_t0.at(path.plane).at(GetT0Of(dst))->GetNode()->GetId());
-    }
-    return ids;
 }
 
 void
 MrcClosHelper::EnablePcapHosts(const std::string& prefix)
 {
+    NS_ABORT_MSG_IF(!m_topo, "MrcClosHelper: EnablePcapHosts before Build()");
     PcapHelper pcap;
-    for (uint32_t h = 0; h < m_hostPorts.size(); ++h)
+    for (uint32_t h = 0; h < m_topo->GetNHosts(); ++h)
     {
         for (uint32_t p = 0; p < m_planes; ++p)
         {
@@ -925,52 +589,10 @@ MrcClosHelper::EnablePcapHosts(const std::string& prefix)
             name << prefix << "-" << h << "-" << p << ".pcap";
             Ptr<PcapFileWrapper> file
                 = pcap.CreateFile(name.str(), std::ios::out, PcapLinkTypeRaw());
-            m_hostPorts[h][p]->TraceConnectWithoutContext("Sniffer",
-                                                          MakeBoundCallback(&PcapSink, file));
+            m_topo->GetHostPort(h, p)->TraceConnectWithoutContext(
+                "Sniffer", MakeBoundCallback(&PcapSink, file));
         }
     }
-}
-
-int64_t
-MrcClosHelper::AssignStreams(int64_t stream)
-{
-    int64_t used = 0;
-    for (uint32_t p = 0; p < m_planes; ++p)
-    {
-        for (auto* tier : {&m_t0[p], &m_t1[p]})
-        {
-            for (auto& sw : *tier)
-            {
-                for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
-                {
-                    used += sw->GetPort(i)->GetQueue()->AssignStreams(stream + used);
-                }
-            }
-        }
-        for (auto& link : m_uplinks[p])
-        {
-            used += link->AssignStreams(stream + used);
-        }
-        for (auto& link : m_spines[p])
-        {
-            used += link->AssignStreams(stream + used);
-        }
-        for (auto& sw : m_t2[p])
-        {
-            for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
-            {
-                used += sw->GetPort(i)->GetQueue()->AssignStreams(stream + used);
-            }
-        }
-    }
-    for (auto& host : m_hostLinks)
-    {
-        for (auto& link : host)
-        {
-            used += link->AssignStreams(stream + used);
-        }
-    }
-    return used;
 }
 
 } // namespace ns3

@@ -123,7 +123,7 @@ MrcFaultHelper::DoDispose()
 }
 
 void
-MrcFaultHelper::SetFabric(Ptr<MrcClosHelper> fabric)
+MrcFaultHelper::SetFabric(Ptr<MrcClosTopology> fabric)
 {
     SetTargets(fabric, PeekPointer(fabric));
 }

@@ -5,7 +5,7 @@
 #ifndef MRC_FAULT_HELPER_H
 #define MRC_FAULT_HELPER_H
 
-#include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-clos-topology.h"
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-fault-targets.h"
 
@@ -71,7 +71,7 @@ public:
     ~MrcFaultHelper() override;
 
     /** @param fabric the fabric to act on (built) */
-    void SetFabric(Ptr<MrcClosHelper> fabric);
+    void SetFabric(Ptr<MrcClosTopology> fabric);
     /**
      * Act on a flow-level fabric instead (--model=fluid): the same targets, schedule and flap
      * processes; blackholes need a packet-level switch and are refused.

@@ -179,7 +179,7 @@ MrcRecorder::AttachFaults(Ptr<MrcFaultHelper> faults)
 }
 
 void
-MrcRecorder::AttachEvStates(Ptr<MrcClosHelper> fabric, MrcStackHelper& stack)
+MrcRecorder::AttachEvStates(Ptr<MrcClosTopology> fabric, MrcStackHelper& stack)
 {
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
     {
@@ -228,7 +228,7 @@ MrcRecorder::OnEvState(std::string who, uint16_t ev, uint8_t from, uint8_t to, u
 }
 
 void
-MrcRecorder::SampleLinks(Ptr<MrcClosHelper> fabric, Time bin)
+MrcRecorder::SampleLinks(Ptr<MrcClosTopology> fabric, Time bin)
 {
     m_monitor = CreateObject<MrcLinkMonitor>();
     for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)

@@ -5,7 +5,7 @@
 #ifndef MRC_RECORDER_H
 #define MRC_RECORDER_H
 
-#include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-clos-topology.h"
 #include "ns3/mrc-fault-helper.h"
 #include "ns3/mrc-fluid-job.h"
 #include "ns3/mrc-link-monitor.h"
@@ -75,14 +75,14 @@ public:
      * @param fabric the fabric
      * @param stack the stack installed on it
      */
-    void AttachEvStates(Ptr<MrcClosHelper> fabric, MrcStackHelper& stack);
+    void AttachEvStates(Ptr<MrcClosTopology> fabric, MrcStackHelper& stack);
     /**
      * Sample per plane and tier link utilisation and queue occupancy every bin (links.csv),
      * through an MrcLinkMonitor built here.
      * @param fabric the fabric
      * @param bin the bin width
      */
-    void SampleLinks(Ptr<MrcClosHelper> fabric, Time bin);
+    void SampleLinks(Ptr<MrcClosTopology> fabric, Time bin);
     /**
      * The same rows for a flow-level fabric: utilisation per plane and tier from the model's
      * rates (host-t0, t0-host, t0-t1, t1-t0); backlogs are 0 (no queues at flow level).

@@ -90,7 +90,7 @@ MrcStackHelper::SetRoceBaseline()
 }
 
 void
-MrcStackHelper::Install(Ptr<MrcClosHelper> fabric)
+MrcStackHelper::Install(Ptr<MrcClosTopology> fabric)
 {
     m_fabric = fabric;
     UintegerValue payload;

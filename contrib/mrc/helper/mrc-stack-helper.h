@@ -5,7 +5,7 @@
 #ifndef MRC_STACK_HELPER_H
 #define MRC_STACK_HELPER_H
 
-#include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-clos-topology.h"
 #include "ns3/mrc-l4-protocol.h"
 #include "ns3/mrc-queue-pair.h"
 
@@ -93,7 +93,7 @@ public:
      * Aggregate an MrcL4Protocol to every host of a built fabric.
      * @param fabric the fabric
      */
-    void Install(Ptr<MrcClosHelper> fabric);
+    void Install(Ptr<MrcClosTopology> fabric);
 
     /**
      * Create a queue pair on each of two hosts and connect them.
@@ -128,7 +128,7 @@ private:
     ObjectFactory m_qpFactory;       //!< queue pairs
     ObjectFactory m_selectorFactory; //!< path selectors
     ObjectFactory m_ccFactory;       //!< congestion controls
-    Ptr<MrcClosHelper> m_fabric;     //!< the fabric installed on
+    Ptr<MrcClosTopology> m_fabric;   //!< the fabric installed on
 };
 
 } // namespace ns3

@@ -22,8 +22,8 @@ class MrcSwitchNetDevice;
  *
  * MrcFaultHelper resolves fault targets (host<H>/plane<P>, plane<P>/t0-<I>/t1-<J>, a switch ...)
  * through this interface and sets the cables' state, so that the same fault schedule, fault
- * file and flap processes drive the packet-level fabric (MrcClosHelper) and the flow-level one
- * (MrcFluidNetwork). Indices are as MrcClosHelper documents them.
+ * file and flap processes drive the packet-level fabric (MrcClosTopology) and the flow-level one
+ * (MrcFluidNetwork). Indices are as MrcClosTopology documents them.
  */
 class MrcFaultTargets
 {

@@ -24,12 +24,12 @@ namespace ns3
 /**
  * @ingroup mrc
  * @brief The flow-level (fluid) model of a multi-plane two-tier Clos fabric: max-min fair rates
- * over the same links, paths and faults as the packet-level fabric (MrcClosHelper), with events
+ * over the same links, paths and faults as the packet-level fabric (MrcClosTopology), with events
  * only when the set of flows or the fabric changes.
  *
  * **Topology.** Planes x (T0sPerPlane T0s of HostsPerT0 hosts, T1sPerPlane T1s), every T0
  * linked to every T1 of its plane, one NIC port per host and plane, every link at LinkRate:
- * MrcClosHelper's two-tier fabric and its target names, so MrcFaultHelper drives both. Every
+ * MrcClosTopology's two-tier fabric and its target names, so MrcFaultHelper drives both. Every
  * cable is an MrcChannel without devices; the network observes its state.
  *
  * **Flow groups.** The unit of the model is a *group*: edges (source host, destination host)

@@ -24,8 +24,8 @@ namespace
 /** A routed fabric with the RoCE baseline stack on it. */
 struct Baseline
 {
-    Ptr<MrcClosHelper> fabric; //!< the fabric
-    MrcStackHelper stack;      //!< the stack
+    Ptr<MrcClosTopology> fabric; //!< the fabric
+    MrcStackHelper stack;        //!< the stack
 };
 
 /**
@@ -47,16 +47,16 @@ MakeBaseline(uint32_t hostsPerT0,
              uint32_t planes = 1)
 {
     Baseline b;
-    b.fabric = CreateObject<MrcClosHelper>();
-    b.fabric->SetAttribute("Planes", UintegerValue(planes));
-    b.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    b.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
-    b.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    b.fabric->SetRoutedBaseline();
-    b.fabric->SetAttribute("Pfc", BooleanValue(pfc));
-    b.fabric->SetAttribute("EcmpHashing", StringValue(hashing));
-    b.fabric->SetAttribute("PfcXoffBytes", UintegerValue(xoff));
-    b.fabric->Build();
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+    clos->SetAttribute("Planes", UintegerValue(planes));
+    clos->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    clos->SetRoutedBaseline();
+    clos->SetAttribute("Pfc", BooleanValue(pfc));
+    clos->SetAttribute("EcmpHashing", StringValue(hashing));
+    clos->SetAttribute("PfcXoffBytes", UintegerValue(xoff));
+    b.fabric = clos->Build();
     b.stack.SetRoceBaseline();
     b.stack.Install(b.fabric);
     const int64_t s = 1 + b.fabric->AssignStreams(1);
@@ -69,7 +69,7 @@ MakeBaseline(uint32_t hostsPerT0,
  * @return packets dropped anywhere in the switches (switch and queue reasons)
  */
 uint64_t
-SwitchDrops(Ptr<MrcClosHelper> f)
+SwitchDrops(Ptr<MrcClosTopology> f)
 {
     uint64_t n = 0;
     for (uint32_t s = 0; s < f->GetSwitches().GetN(); ++s)
@@ -390,12 +390,12 @@ private:
             Simulator::Destroy();
         }
         // MRC on the same fabric shape and the same fault.
-        Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
-        f->SetAttribute("Planes", UintegerValue(1));
-        f->SetAttribute("HostsPerT0", UintegerValue(2));
-        f->SetAttribute("T0sPerPlane", UintegerValue(2));
-        f->SetAttribute("T1sPerPlane", UintegerValue(2));
-        f->Build();
+        Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+        clos->SetAttribute("Planes", UintegerValue(1));
+        clos->SetAttribute("HostsPerT0", UintegerValue(2));
+        clos->SetAttribute("T0sPerPlane", UintegerValue(2));
+        clos->SetAttribute("T1sPerPlane", UintegerValue(2));
+        Ptr<MrcClosTopology> f = clos->Build();
         MrcStackHelper stack;
         stack.Install(f);
         const int64_t s = 1 + f->AssignStreams(1);

@@ -66,7 +66,7 @@ public:
      * Receive on every host port of a fabric.
      * @param f the fabric
      */
-    void Attach(Ptr<MrcClosHelper> f)
+    void Attach(Ptr<MrcClosTopology> f)
     {
         for (uint32_t h = 0; h < f->GetNHosts(); ++h)
         {
@@ -93,7 +93,7 @@ private:
  * @return the packet's uid
  */
 uint64_t
-SendOne(Ptr<MrcClosHelper> f, uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn)
+SendOne(Ptr<MrcClosTopology> f, uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn)
 {
     return f->SendRawPacket(src, path, bytes, ecn)->GetUid();
 }
@@ -107,7 +107,7 @@ SendOne(Ptr<MrcClosHelper> f, uint32_t src, const MrcPath& path, uint32_t bytes,
  * @param trim trimming on
  * @return the fabric
  */
-Ptr<MrcClosHelper>
+Ptr<MrcClosTopology>
 MakeFabric(uint32_t planes, uint32_t hostsPerT0, uint32_t t0, uint32_t t1, bool trim)
 {
     Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
@@ -119,9 +119,9 @@ MakeFabric(uint32_t planes, uint32_t hostsPerT0, uint32_t t0, uint32_t t1, bool 
     f->SetQueueAttribute("DataLimit", UintegerValue(50000));
     f->SetQueueAttribute("EcnMinBytes", UintegerValue(10000));
     f->SetQueueAttribute("EcnMaxBytes", UintegerValue(30000));
-    f->Build();
-    f->AssignStreams(1);
-    return f;
+    Ptr<MrcClosTopology> topo = f->Build();
+    topo->AssignStreams(1);
+    return topo;
 }
 
 /**
@@ -134,7 +134,7 @@ MakeFabric(uint32_t planes, uint32_t hostsPerT0, uint32_t t0, uint32_t t1, bool 
  */
 template<typename F>
 uint64_t
-SumQueues(Ptr<MrcClosHelper> f, F get, int which = 0)
+SumQueues(Ptr<MrcClosTopology> f, F get, int which = 0)
 {
     uint64_t s = 0;
     for (uint32_t p = 0; p < f->GetNPlanes(); ++p)
@@ -196,7 +196,7 @@ private:
 
     void DoRun() override
     {
-        Ptr<MrcClosHelper> f = MakeFabric(2, 2, 3, 2, true);
+        Ptr<MrcClosTopology> f = MakeFabric(2, 2, 3, 2, true);
         Recorder rec(f->GetNPlanes());
         rec.Attach(f);
         for (uint32_t n = 0; n < f->GetSwitches().GetN(); ++n)
@@ -296,7 +296,7 @@ private:
         // 1 plane, 4 T0s x 4 hosts, 1 T1: hosts 1..15 all send to host 0. The T0 uplinks and
         // the T1 -> T0(0) port (fabric) congest, and so does T0(0) -> host 0 (last hop), which
         // also carries the three local senders.
-        Ptr<MrcClosHelper> f = MakeFabric(1, 4, 4, 1, m_trim);
+        Ptr<MrcClosTopology> f = MakeFabric(1, 4, 4, 1, m_trim);
         Recorder rec(1);
         rec.Attach(f);
         const uint32_t perSender = 60;
@@ -420,7 +420,7 @@ public:
 private:
     void DoRun() override
     {
-        Ptr<MrcClosHelper> f = MakeFabric(1, 2, 2, 2, true);
+        Ptr<MrcClosTopology> f = MakeFabric(1, 2, 2, 2, true);
         Ptr<MrcSwitchNetDevice> t0 = f->GetT0(0, 0);
         NS_TEST_ASSERT_MSG_EQ(t0->AddRoute(0x0777, 0), true, "configuration time: accepted");
         bool late = true;
@@ -431,8 +431,8 @@ private:
         Simulator::Schedule(MicroSeconds(1),
                             [&]()
                             {
-                                before = t0->GetRoute(MrcClosHelper::HostUsid(0));
-                                late = t0->AddRoute(MrcClosHelper::HostUsid(0), 1);
+                                before = t0->GetRoute(MrcClosTopology::HostUsid(0));
+                                late = t0->AddRoute(MrcClosTopology::HostUsid(0), 1);
                                 t0->SetUsid(0x0999);
                                 lateBlock = t0->SetLocatorBlock(Ipv6Address("fcbb:aaaa::"), 32);
                                 lateEcmp = t0->SetEcmpRoutes({0, 0}, {{1}});
@@ -471,7 +471,7 @@ private:
                               "and the locator block (the packets below still "
                               "use the old one)");
         NS_TEST_ASSERT_MSG_EQ(lateEcmp, false, "and ECMP routes on an SRv6 switch");
-        NS_TEST_ASSERT_MSG_EQ(t0->GetRoute(MrcClosHelper::HostUsid(0)), before, "unchanged");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetRoute(MrcClosTopology::HostUsid(0)), before, "unchanged");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::WRONG_BLOCK), 1u, "wrong block");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::NOT_MINE), 1u, "not mine");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::UNKNOWN_USID), 1u, "unknown");
@@ -502,7 +502,7 @@ public:
 private:
     void DoRun() override
     {
-        Ptr<MrcClosHelper> f = MakeFabric(1, 1, 2, 1, true);
+        Ptr<MrcClosTopology> f = MakeFabric(1, 1, 2, 1, true);
         Recorder rec(1);
         rec.Attach(f);
         const MrcPath path = f->GetPaths(0, 1).at(0);
@@ -553,7 +553,7 @@ public:
 private:
     void DoRun() override
     {
-        Ptr<MrcClosHelper> f = MakeFabric(1, 2, 2, 2, true);
+        Ptr<MrcClosTopology> f = MakeFabric(1, 2, 2, 2, true);
         Ptr<MrcLinkMonitor> m = CreateObject<MrcLinkMonitor>();
         m->AddGroup(0, "host-t0", {f->GetHostPort(0, 0), f->GetHostPort(1, 0)});
         m->AddGroup(0, "t0-host", {f->GetT0(0, 1)->GetPort(0), f->GetT0(0, 1)->GetPort(1)});
@@ -754,13 +754,13 @@ private:
         d->SetAttribute("T0sPerPlane", UintegerValue(2));
         d->SetAttribute("T1sPerPlane", UintegerValue(2));
         d->SetQueueAttribute("EcnMaxBytes", UintegerValue(60000));
-        d->Build();
+        Ptr<MrcClosTopology> dt = d->Build();
         Config::SetDefault("ns3::MrcTrimmingQueue::EcnMinBytes", UintegerValue(100000));
         Config::SetDefault("ns3::MrcTrimmingQueue::EcnMaxBytes", UintegerValue(400000));
         uint32_t checked = 0;
-        for (uint32_t i = 0; i < d->GetT0(0, 0)->GetNPorts(); ++i)
+        for (uint32_t i = 0; i < dt->GetT0(0, 0)->GetNPorts(); ++i)
         {
-            Ptr<MrcTrimmingQueue> q = d->GetT0(0, 0)->GetPort(i)->GetQueue();
+            Ptr<MrcTrimmingQueue> q = dt->GetT0(0, 0)->GetPort(i)->GetQueue();
             UintegerValue lo;
             UintegerValue hi;
             BooleanValue last;
@@ -773,6 +773,26 @@ private:
             checked += last.Get() ? 1 : 0;
         }
         NS_TEST_ASSERT_MSG_EQ(checked, 2u, "the two host-facing ports are last-hop queues");
+
+        // The same for the routed baseline's control plane: Config defaults apply, and
+        // SetControlPlaneAttribute wins over them.
+        Config::SetDefault("ns3::MrcEcmpControlPlane::DetectionDelay", TimeValue(MicroSeconds(77)));
+        Config::SetDefault("ns3::MrcEcmpControlPlane::ReconvergenceDelay",
+                           TimeValue(MicroSeconds(88)));
+        Ptr<MrcClosHelper> r = CreateObject<MrcClosHelper>();
+        r->SetRoutedBaseline();
+        r->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(99)));
+        Ptr<MrcEcmpControlPlane> cp = r->Build()->GetControlPlane();
+        Config::SetDefault("ns3::MrcEcmpControlPlane::DetectionDelay",
+                           TimeValue(MilliSeconds(150)));
+        Config::SetDefault("ns3::MrcEcmpControlPlane::ReconvergenceDelay", TimeValue(Seconds(2)));
+        NS_TEST_ASSERT_MSG_NE(cp, nullptr, "an ecmp fabric has a control plane");
+        TimeValue det;
+        TimeValue rec;
+        cp->GetAttribute("DetectionDelay", det);
+        cp->GetAttribute("ReconvergenceDelay", rec);
+        NS_TEST_ASSERT_MSG_EQ(det.Get(), MicroSeconds(77), "the Config default applies");
+        NS_TEST_ASSERT_MSG_EQ(rec.Get(), MicroSeconds(99), "SetControlPlaneAttribute wins");
         Simulator::Destroy();
     }
 };

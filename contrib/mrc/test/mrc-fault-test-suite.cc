@@ -31,7 +31,7 @@ namespace
  * @param stack the stack helper to install with
  * @return the fabric
  */
-Ptr<MrcClosHelper>
+Ptr<MrcClosTopology>
 Build(const std::string& routing,
       uint32_t planes,
       uint32_t hostsPerT0,
@@ -40,22 +40,22 @@ Build(const std::string& routing,
       bool roce,
       MrcStackHelper& stack)
 {
-    Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
-    f->SetAttribute("Planes", UintegerValue(planes));
-    f->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    f->SetAttribute("T0sPerPlane", UintegerValue(t0));
-    f->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    f->SetAttribute("Routing", StringValue(routing));
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+    clos->SetAttribute("Planes", UintegerValue(planes));
+    clos->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    clos->SetAttribute("Routing", StringValue(routing));
     // These tests check the control plane's mechanics, so they use short delays; the defaults
     // are deployed values (150 ms detection, 2 s reconvergence).
-    f->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(50)));
-    f->SetAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(500)));
+    clos->SetControlPlaneAttribute("DetectionDelay", TimeValue(MicroSeconds(50)));
+    clos->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(500)));
     if (roce)
     {
-        f->SetRoutedBaseline();
+        clos->SetRoutedBaseline();
         stack.SetRoceBaseline();
     }
-    f->Build();
+    Ptr<MrcClosTopology> f = clos->Build();
     stack.Install(f);
     int64_t s = 1 + f->AssignStreams(1);
     stack.AssignStreams(s);
@@ -106,7 +106,7 @@ private:
              {Case{false, true, 5000}, Case{true, true, 5000}, Case{false, false, 4000}})
         {
             MrcStackHelper stack;
-            Ptr<MrcClosHelper> f = Build("srv6", 1, 1, 4, 4, false, stack);
+            Ptr<MrcClosTopology> f = Build("srv6", 1, 1, 4, 4, false, stack);
             Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
             faults->SetAttribute("Periodic", BooleanValue(c.periodic));
             faults->SetAttribute("DownTimeDistribution", StringValue("constant"));
@@ -165,7 +165,7 @@ private:
     void DoRun() override
     {
         MrcStackHelper stack;
-        Ptr<MrcClosHelper> f = Build("srv6", 2, 2, 2, 4, false, stack);
+        Ptr<MrcClosTopology> f = Build("srv6", 2, 2, 2, 4, false, stack);
         Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
         faults->SetFabric(f);
         faults->AssignStreams(50);
@@ -246,7 +246,7 @@ private:
     void DoRun() override
     {
         MrcStackHelper stack;
-        Ptr<MrcClosHelper> f = Build("ecmp", 1, 1, 2, 2, true, stack);
+        Ptr<MrcClosTopology> f = Build("ecmp", 1, 1, 2, 2, true, stack);
         for (uint32_t n = 0; n < f->GetSwitches().GetN(); ++n)
         {
             const bool connected
@@ -322,7 +322,7 @@ private:
     void DoRun() override
     {
         MrcStackHelper stack;
-        Ptr<MrcClosHelper> f = Build("ecmp", 1, 1, 2, 2, true, stack);
+        Ptr<MrcClosTopology> f = Build("ecmp", 1, 1, 2, 2, true, stack);
         auto qps = stack.Connect(0, 1);
         qps.first->TraceConnectWithoutContext("Tx", MakeCallback(&MrcGoBackNTestCase::Tx, this));
         const uint16_t port = f->GetT0(0, 0)->GetEcmpEgress(
@@ -366,7 +366,7 @@ private:
     void DoRun() override
     {
         MrcStackHelper stack;
-        Ptr<MrcClosHelper> f = Build("srv6", 2, 2, 2, 2, false, stack);
+        Ptr<MrcClosTopology> f = Build("srv6", 2, 2, 2, 2, false, stack);
         Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
         faults->SetFabric(f);
         struct Bad
@@ -441,19 +441,20 @@ public:
 private:
     void DoRun() override
     {
-        Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
-        f->SetAttribute("Routing", StringValue("ecmp"));
-        f->SetAttribute("Tiers", UintegerValue(3));
-        f->SetAttribute("Pods", UintegerValue(2));
-        f->SetAttribute("HostsPerT0", UintegerValue(2));
-        f->SetAttribute("T0sPerPlane", UintegerValue(2));
-        f->SetAttribute("T1sPerPlane", UintegerValue(2));
-        f->SetAttribute("T2sPerPlane", UintegerValue(2));
-        f->SetAttribute("SwitchRadix", UintegerValue(4));
-        f->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(50))); // mechanics: short delays
-        f->SetAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(500)));
-        NS_TEST_ASSERT_MSG_EQ(f->Validate(), "", "valid");
-        f->Build();
+        Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+        clos->SetAttribute("Routing", StringValue("ecmp"));
+        clos->SetAttribute("Tiers", UintegerValue(3));
+        clos->SetAttribute("Pods", UintegerValue(2));
+        clos->SetAttribute("HostsPerT0", UintegerValue(2));
+        clos->SetAttribute("T0sPerPlane", UintegerValue(2));
+        clos->SetAttribute("T1sPerPlane", UintegerValue(2));
+        clos->SetAttribute("T2sPerPlane", UintegerValue(2));
+        clos->SetAttribute("SwitchRadix", UintegerValue(4));
+        clos->SetControlPlaneAttribute("DetectionDelay",
+                                       TimeValue(MicroSeconds(50))); // mechanics: short delays
+        clos->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(500)));
+        NS_TEST_ASSERT_MSG_EQ(clos->Validate(), "", "valid");
+        Ptr<MrcClosTopology> f = clos->Build();
         NS_TEST_ASSERT_MSG_EQ(f->GetNHosts(), 8u, "2 pods x 2 T0s x 2 hosts");
         NS_TEST_ASSERT_MSG_EQ(f->GetSwitches().GetN(), 10u, "4 T0 + 4 T1 + 2 T2");
         NS_TEST_ASSERT_MSG_EQ(f->GetPodOf(5), 1u, "host 5 in pod 1");

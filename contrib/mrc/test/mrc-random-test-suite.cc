@@ -330,7 +330,7 @@ private:
      * @param when for messages
      * @return an empty string, or the first violation
      */
-    static std::string CheckIdentities(Ptr<MrcClosHelper> f, const std::string& when)
+    static std::string CheckIdentities(Ptr<MrcClosTopology> f, const std::string& when)
     {
         std::ostringstream err;
         auto queueOk = [&](Ptr<MrcTrimmingQueue> q, const std::string& name)
@@ -423,7 +423,7 @@ private:
         }
         mrctest::Net n = mrctest::MakeNet(
             s.planes, s.hostsPerT0, s.t0, s.t1, s.selector, s.evs, 1, {}, fabricAttrs);
-        Ptr<MrcClosHelper> f = n.fabric;
+        Ptr<MrcClosTopology> f = n.fabric;
         m_fabric = f;
         m_identityError.clear();
         m_boundaries = 0;
@@ -707,16 +707,16 @@ private:
                   << m_trims << " trims, " << m_faults << " fault boundaries\n";
     }
 
-    uint64_t m_first;             //!< first seed
-    uint64_t m_count;             //!< seeds
-    Ptr<MrcClosHelper> m_fabric;  //!< the current run's fabric
-    std::string m_identityError;  //!< first identity violation at a fault boundary
-    uint32_t m_boundaries = 0;    //!< fault boundaries seen
-    bool m_watchdogFired = false; //!< the run did not end by itself
-    uint64_t m_bytes = 0;         //!< bytes placed, all seeds
-    uint64_t m_retx = 0;          //!< retransmissions, all seeds
-    uint64_t m_trims = 0;         //!< trims, all seeds
-    uint64_t m_faults = 0;        //!< fault boundaries, all seeds
+    uint64_t m_first;              //!< first seed
+    uint64_t m_count;              //!< seeds
+    Ptr<MrcClosTopology> m_fabric; //!< the current run's fabric
+    std::string m_identityError;   //!< first identity violation at a fault boundary
+    uint32_t m_boundaries = 0;     //!< fault boundaries seen
+    bool m_watchdogFired = false;  //!< the run did not end by itself
+    uint64_t m_bytes = 0;          //!< bytes placed, all seeds
+    uint64_t m_retx = 0;           //!< retransmissions, all seeds
+    uint64_t m_trims = 0;          //!< trims, all seeds
+    uint64_t m_faults = 0;         //!< fault boundaries, all seeds
 };
 
 /**

@@ -36,8 +36,8 @@ namespace mrctest
 /** A fabric with the MRC stack on it. */
 struct Net
 {
-    Ptr<MrcClosHelper> fabric; //!< fabric
-    MrcStackHelper stack;      //!< stack
+    Ptr<MrcClosTopology> fabric; //!< fabric
+    MrcStackHelper stack;        //!< stack
 };
 
 /**
@@ -67,25 +67,25 @@ MakeNet(uint32_t planes,
         const std::map<std::string, uint32_t>& l4Attrs = {})
 {
     Net n;
-    n.fabric = CreateObject<MrcClosHelper>();
-    n.fabric->SetAttribute("Planes", UintegerValue(planes));
-    n.fabric->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    n.fabric->SetAttribute("T0sPerPlane", UintegerValue(t0));
-    n.fabric->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
+    clos->SetAttribute("Planes", UintegerValue(planes));
+    clos->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    clos->SetAttribute("T0sPerPlane", UintegerValue(t0));
+    clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
     for (const auto& kv : fabricAttrs)
     {
         // The switch ports' queue attributes (DataLimit, ...) go to the queue factory.
         TypeId::AttributeInformation info;
         if (MrcTrimmingQueue::GetTypeId().LookupAttributeByName(kv.first, &info))
         {
-            n.fabric->SetQueueAttribute(kv.first, UintegerValue(kv.second));
+            clos->SetQueueAttribute(kv.first, UintegerValue(kv.second));
         }
         else
         {
-            n.fabric->SetAttribute(kv.first, UintegerValue(kv.second));
+            clos->SetAttribute(kv.first, UintegerValue(kv.second));
         }
     }
-    n.fabric->Build();
+    n.fabric = clos->Build();
     n.stack.SetPathSelector(selector, "EvSetSize", UintegerValue(evs));
     for (const auto& kv : qpAttrs)
     {
