@@ -13,7 +13,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("MRC_BUILD_DIR", os.path.join(ROOT, "build"))
-DOCS = [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "contrib", "mrc", "doc", "mrc.rst")]
+DOCS = [os.path.join(ROOT, "README.md")]
+DOCS += sorted(glob.glob(os.path.join(ROOT, "contrib", "mrc", "doc", "*.rst")))
 DOCS += sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
 # Programs whose documented commands finish in seconds: run them in full.
 FAST = {"mrc-fabric-sizing", "mrc-link-flap", "mrc-fabric-demo", "mrc-permutation"}
