@@ -148,10 +148,10 @@ AddFaults(const Params& prm, bool baseline, Ptr<MrcFaultHelper> faults, std::str
     port << "host" << prm.portLossHost << "/plane" << portPlane;
     std::ostringstream t1;
     t1 << "plane" << rebootPlane << "/t1-" << prm.rebootT1;
-    if (!faults->Schedule(
+    if (!faults->GetInjector()->Schedule(
             Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err)
         || (prm.withReboot
-            && !faults->Schedule(
+            && !faults->GetInjector()->Schedule(
                 Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err)))
     {
         err = "fault setup: " + err;
@@ -355,7 +355,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     }
 
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-    faults->SetFabric(fabric);
+    faults->Install(fabric);
     for (auto& job : jobs)
     {
         job->SetAttribute("KeepRecords", BooleanValue(true));
@@ -381,7 +381,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         {
             rec->AttachJob(job);
         }
-        rec->AttachFaults(faults);
+        rec->AttachFaults(faults->GetInjector());
         rec->AttachEvStates(fabric, stack);
         rec->SampleLinks(fabric, Us(prm.binUs));
     }
@@ -525,7 +525,7 @@ RunSchemeFluid(
         }
     }
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-    faults->SetFabric(net);
+    faults->Install(net);
     for (auto& job : jobs)
     {
         job->SetAttribute("KeepRecords", BooleanValue(true));
@@ -549,7 +549,7 @@ RunSchemeFluid(
         {
             rec->AttachJob(job);
         }
-        rec->AttachFaults(faults);
+        rec->AttachFaults(faults->GetInjector());
         rec->SampleLinks(net, Us(prm.binUs));
     }
     const std::string label = prm.quiet ? "" : (rec ? s.scheme : s.scheme + "-ref") + " fluid";

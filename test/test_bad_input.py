@@ -70,7 +70,7 @@ CASES = [
      ["one of: selective|go-back-n"]),
     ("mrc-permutation", ["--ns3::MrcClosHelper::Routing=ospf"], "--ns3::MrcClosHelper::Routing",
      ["one of: srv6|ecmp"]),
-    ("quickstart", ["--ns3::MrcFaultHelper::DownTimeDistribution=uniform"],
+    ("quickstart", ["--ns3::MrcFaultInjector::DownTimeDistribution=uniform"],
      "DownTimeDistribution", ["exponential|constant"]),
     ("quickstart", ["--ns3::MrcClosHelper::EcmpHashing"], "EcmpHashing",
      ["needs a value", "resilient|modulo"]),

@@ -94,15 +94,15 @@ Build(Scheme scheme, const FabricSpec& fab, World& w)
     w.stream += w.fabric->AssignStreams(w.stream);
     w.stream += w.stack.AssignStreams(w.stream);
     w.faults = CreateObject<MrcFaultHelper>();
-    w.faults->SetFabric(w.fabric);
-    w.faults->TraceConnectWithoutContext("Fault",
-                                         MakeBoundCallback(
-                                             +[](uint64_t* n, const MrcFaultEvent& e)
-                                             {
-                                                 *n += (e.kind == "link" && e.state == "down") ? 1
-                                                                                               : 0;
-                                             },
-                                             &w.flaps));
+    w.faults->Install(w.fabric);
+    w.faults->GetInjector()->TraceConnectWithoutContext(
+        "Fault",
+        MakeBoundCallback(
+            +[](uint64_t* n, const MrcFaultEvent& e)
+            {
+                *n += (e.kind == "link" && e.state == "down") ? 1 : 0;
+            },
+            &w.flaps));
 }
 
 /**
@@ -117,9 +117,9 @@ ApplyFaults(const FaultPlan& plan, World& w)
     std::string err;
     for (const auto& f : plan.faults)
     {
-        NS_ABORT_MSG_UNLESS(
-            w.faults->Schedule(Us(f.atUs), f.action, f.target, Us(f.durationUs), err),
-            "claims: fault " << f.action << " " << f.target << ": " << err);
+        NS_ABORT_MSG_UNLESS(w.faults->GetInjector()->Schedule(
+                                Us(f.atUs), f.action, f.target, Us(f.durationUs), err),
+                            "claims: fault " << f.action << " " << f.target << ": " << err);
     }
     if (plan.flapRatePerLink > 0)
     {
@@ -477,13 +477,14 @@ RunFluidTraining(
         jobs.push_back(job);
     }
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-    faults->SetFabric(net);
+    faults->Install(net);
     stream += faults->AssignStreams(stream);
     std::string err;
     for (const auto& f : plan.faults)
     {
-        NS_ABORT_MSG_UNLESS(faults->Schedule(Us(f.atUs), f.action, f.target, Us(f.durationUs), err),
-                            "claims: fault " << f.action << " " << f.target << ": " << err);
+        NS_ABORT_MSG_UNLESS(
+            faults->GetInjector()->Schedule(Us(f.atUs), f.action, f.target, Us(f.durationUs), err),
+            "claims: fault " << f.action << " " << f.target << ": " << err);
     }
     if (plan.flapRatePerLink > 0)
     {
@@ -494,14 +495,14 @@ RunFluidTraining(
         o.downUs = plan.flapDownUs;
         NS_ABORT_MSG_UNLESS(faults->ApplyOptions(o, err), "claims: flaps: " << err);
     }
-    faults->TraceConnectWithoutContext("Fault",
-                                       MakeBoundCallback(
-                                           +[](uint64_t* n, const MrcFaultEvent& e)
-                                           {
-                                               *n += (e.kind == "link" && e.state == "down") ? 1
-                                                                                             : 0;
-                                           },
-                                           &r.flaps));
+    faults->GetInjector()->TraceConnectWithoutContext(
+        "Fault",
+        MakeBoundCallback(
+            +[](uint64_t* n, const MrcFaultEvent& e)
+            {
+                *n += (e.kind == "link" && e.state == "down") ? 1 : 0;
+            },
+            &r.flaps));
     Simulator::Stop(Seconds(3600));
     Simulator::Run();
     r.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
@@ -662,9 +663,9 @@ RunFlows(
                     return;
                 }
                 std::string err;
-                NS_ABORT_MSG_UNLESS(
-                    w.faults->Schedule(Time(0), "link_down", r.downedLink, Time(0), err),
-                    "claims: " << err);
+                NS_ABORT_MSG_UNLESS(w.faults->GetInjector()->Schedule(
+                                        Time(0), "link_down", r.downedLink, Time(0), err),
+                                    "claims: " << err);
             });
     }
     Simulator::Stop(Us(run.stopUs));

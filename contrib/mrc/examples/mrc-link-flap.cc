@@ -199,17 +199,17 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
         t1 = port == MrcSwitchNetDevice::NO_PORT ? 0 : port - prm.hostsPerT0;
     }
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-    faults->SetFabric(fabric);
+    faults->Install(fabric);
     std::ostringstream target;
     target << "plane0/t0-0/t1-" << t1;
     std::string err;
     for (double t = prm.firstFlapUs; t < 1e6; t += prm.flapPeriodUs)
     {
-        faults->Schedule(NanoSeconds(static_cast<int64_t>(t * 1000)),
-                         "link_flap",
-                         target.str(),
-                         NanoSeconds(static_cast<int64_t>(prm.flapDownUs * 1000)),
-                         err);
+        faults->GetInjector()->Schedule(NanoSeconds(static_cast<int64_t>(t * 1000)),
+                                        "link_flap",
+                                        target.str(),
+                                        NanoSeconds(static_cast<int64_t>(prm.flapDownUs * 1000)),
+                                        err);
         if (t > prm.firstFlapUs + 20 * prm.flapPeriodUs)
         {
             break;
@@ -231,7 +231,7 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     Simulator::Run();
     std::cout << (baseline ? "baseline" : "mrc") << ": flapping " << target.str() << " every "
               << prm.flapPeriodUs << " us for " << prm.flapDownUs << " us; "
-              << faults->GetEvents().size() << " fault events" << std::endl;
+              << faults->GetInjector()->GetEvents().size() << " fault events" << std::endl;
     Result r;
     r.bins = tl.bins;
     r.baseRttUs = senders[0]->GetBaseRtt().GetNanoSeconds() / 1000.0;

@@ -27,7 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     // The tests' two-plane fabric: 2 T0s of 2 hosts, 2 T1s per plane.
     mrctest::Net n = mrctest::MakeNet(2, 2, 2, 2);
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-    faults->SetFabric(n.fabric);
+    faults->Install(n.fabric);
     faults->AssignStreams(1);
     std::string error;
     const bool ok = faults->LoadSchedule(text, "fuzz", error);

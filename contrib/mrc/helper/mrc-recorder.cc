@@ -173,9 +173,11 @@ MrcRecorder::AttachJob(Ptr<MrcFluidJob> job)
 }
 
 void
-MrcRecorder::AttachFaults(Ptr<MrcFaultHelper> faults)
+MrcRecorder::AttachFaults(Ptr<MrcFaultInjector> faults)
 {
-    faults->TraceConnectWithoutContext("Fault", MakeCallback(&MrcRecorder::OnFault, this));
+    const bool ok
+        = faults->TraceConnectWithoutContext("Fault", MakeCallback(&MrcRecorder::OnFault, this));
+    NS_ABORT_MSG_UNLESS(ok, "MrcRecorder: no Fault trace source");
 }
 
 void

@@ -6,7 +6,7 @@
 #define MRC_RECORDER_H
 
 #include "ns3/mrc-clos-topology.h"
-#include "ns3/mrc-fault-helper.h"
+#include "ns3/mrc-fault-injector.h"
 #include "ns3/mrc-fluid-job.h"
 #include "ns3/mrc-link-monitor.h"
 #include "ns3/mrc-stack-helper.h"
@@ -66,9 +66,9 @@ public:
     void AttachJob(Ptr<MrcFluidJob> job);
     /**
      * Record fault events (events.csv).
-     * @param faults the fault helper
+     * @param faults the fault injector
      */
-    void AttachFaults(Ptr<MrcFaultHelper> faults);
+    void AttachFaults(Ptr<MrcFaultInjector> faults);
     /**
      * Record every EV state change of every queue pair of the fabric's hosts (events.csv);
      * call after the queue pairs exist.

@@ -5,7 +5,7 @@
 #include "mrc-workload-file.h"
 
 #include "mrc-stack-helper.h"
-#include "mrc-text.h"
+#include "ns3/mrc-text.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"

@@ -646,7 +646,7 @@ private:
             false,
             "a default is checked too");
         NS_TEST_ASSERT_MSG_EQ(
-            Config::SetDefaultFailSafe("ns3::MrcFaultHelper::DownTimeDistribution",
+            Config::SetDefaultFailSafe("ns3::MrcFaultInjector::DownTimeDistribution",
                                        StringValue("uniform")),
             false,
             "DownTimeDistribution");

@@ -108,19 +108,19 @@ private:
             MrcStackHelper stack;
             Ptr<MrcClosTopology> f = Build("srv6", 1, 1, 4, 4, false, stack);
             Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-            faults->SetAttribute("Periodic", BooleanValue(c.periodic));
-            faults->SetAttribute("DownTimeDistribution", StringValue("constant"));
-            faults->SetFabric(f);
+            faults->SetInjectorAttribute("Periodic", BooleanValue(c.periodic));
+            faults->SetInjectorAttribute("DownTimeDistribution", StringValue("constant"));
+            faults->Install(f);
             faults->AssignStreams(100);
             std::string err;
             NS_TEST_ASSERT_MSG_EQ(
-                faults->AddFlapProcess(
+                faults->GetInjector()->AddFlapProcess(
                     "t0-t1", c.rate, c.perLink, MicroSeconds(5), Time(0), MilliSeconds(10), err),
                 true,
                 err);
             Simulator::Stop(MilliSeconds(10) + MicroSeconds(1));
             Simulator::Run();
-            const auto& ev = faults->GetEvents();
+            const auto& ev = faults->GetInjector()->GetEvents();
             const double expected = c.rate * 0.01 * (c.perLink ? 16 : 1);
             const double downs = Count(ev, "down");
             if (c.periodic)
@@ -138,10 +138,10 @@ private:
             // Every flap that ended is an up event 5 us after its down event.
             NS_TEST_ASSERT_MSG_LT_OR_EQ(downs - Count(ev, "up"), 16, "flaps end");
             std::string bad;
-            NS_TEST_ASSERT_MSG_EQ(
-                faults->AddFlapProcess("t9-t1", 1, true, MicroSeconds(1), Time(0), Seconds(1), bad),
-                false,
-                "unknown tier rejected");
+            NS_TEST_ASSERT_MSG_EQ(faults->GetInjector()->AddFlapProcess(
+                                      "t9-t1", 1, true, MicroSeconds(1), Time(0), Seconds(1), bad),
+                                  false,
+                                  "unknown tier rejected");
             NS_TEST_ASSERT_MSG_NE(bad.find("t0-t1"), std::string::npos, "message lists tiers");
             Simulator::Destroy();
         }
@@ -167,13 +167,13 @@ private:
         MrcStackHelper stack;
         Ptr<MrcClosTopology> f = Build("srv6", 2, 2, 2, 4, false, stack);
         Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-        faults->SetFabric(f);
+        faults->Install(f);
         faults->AssignStreams(50);
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(
-            faults->AddFlapProcess("t0-t1", 2000, true, MicroSeconds(20), Time(0), Seconds(1), err),
-            true,
-            err);
+        NS_TEST_ASSERT_MSG_EQ(faults->GetInjector()->AddFlapProcess(
+                                  "t0-t1", 2000, true, MicroSeconds(20), Time(0), Seconds(1), err),
+                              true,
+                              err);
         NS_TEST_ASSERT_MSG_EQ(faults->LoadSchedule("time_us,action,target,duration_us\n"
                                                    "100,blackhole,plane0/t1-1,300\n"
                                                    "200,switch_reboot,plane1/t1-2,300\n"
@@ -197,7 +197,7 @@ private:
             NS_TEST_ASSERT_MSG_EQ(q.first->GetPendingMessages(), 0u, "completed");
             NS_TEST_ASSERT_MSG_EQ(q.first->IsInError(), false, "no QP error");
         }
-        const auto& ev = faults->GetEvents();
+        const auto& ev = faults->GetInjector()->GetEvents();
         std::set<std::string> kinds;
         for (const auto& e : ev)
         {
@@ -368,7 +368,7 @@ private:
         MrcStackHelper stack;
         Ptr<MrcClosTopology> f = Build("srv6", 2, 2, 2, 2, false, stack);
         Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-        faults->SetFabric(f);
+        faults->Install(f);
         struct Bad
         {
             const char* text;
@@ -412,9 +412,10 @@ private:
                                                    err),
                               true,
                               err);
-        NS_TEST_ASSERT_MSG_EQ(faults->GetEvents().size(), 0u, "nothing happens before Run");
+        NS_TEST_ASSERT_MSG_EQ(
+            faults->GetInjector()->GetEvents().size(), 0u, "nothing happens before Run");
         NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "the run ends by itself");
-        const auto& ev = faults->GetEvents();
+        const auto& ev = faults->GetInjector()->GetEvents();
         NS_TEST_ASSERT_MSG_EQ(ev.size(), 10u, "five faults, each with its end");
         NS_TEST_ASSERT_MSG_EQ(ev[0].target, "plane0/t0-0/t1-1", "first event target");
         NS_TEST_ASSERT_MSG_EQ(ev[0].time, MicroSeconds(10), "first event time");

@@ -460,9 +460,9 @@ private:
             }
         }
         Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
-        faults->SetFabric(f);
+        faults->Install(f);
         faults->AssignStreams(1000);
-        faults->TraceConnectWithoutContext(
+        faults->GetInjector()->TraceConnectWithoutContext(
             "Fault", MakeCallback(&MrcRandomInvariantsTestCase::OnFault, this));
         std::string err;
         if (!faults->LoadSchedule(s.faults, "random", err))

@@ -1,0 +1,211 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_FAULT_INJECTOR_H
+#define MRC_FAULT_INJECTOR_H
+
+#include "ns3/mrc-fault-targets.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class MrcChannel;
+class MrcSwitchNetDevice;
+
+/**
+ * @ingroup mrc
+ * @brief One fault event, as traced and written to events.csv.
+ */
+struct MrcFaultEvent
+{
+    Time time;          //!< when
+    std::string kind;   //!< link, nic_port, switch_reboot, blackhole
+    std::string target; //!< e.g. plane0/t0-3/t1-1, host5/plane2, plane0/t1-2
+    std::string state;  //!< down, up, start, end
+};
+
+/**
+ * @ingroup mrc
+ * @brief Applies faults to a multi-plane Clos fabric during the run: scheduled actions (link
+ * down/up and flaps on host-T0, T0-T1 and T1-T2 cables, whole-switch reboots, switch
+ * blackholes, NIC port loss) and stochastic flap processes, each recorded as an MrcFaultEvent
+ * and reported through the Fault trace.
+ *
+ * It acts on MrcFaultTargets, so the same actions drive the packet-level fabric
+ * (MrcClosTopology) and the flow-level one (MrcFluidNetwork). MrcFaultHelper installs it and
+ * reads fault files and command-line options into it.
+ *
+ * Targets are named `host<H>/plane<P>` (a NIC port and its cable), `plane<P>/t0-<I>/t1-<J>`
+ * (J counts within the T0's pod), `plane<P>/t1-<J>/t2-<K>`, and switches `plane<P>/t0-<I>`,
+ * `plane<P>/t1-<J>`, `plane<P>/t2-<K>`. A switch reboot takes every cable of the switch down
+ * for its duration; a blackhole leaves them up and forwards nothing (packet level only).
+ *
+ * A flap process flaps every link of a tier at a rate per link (or picks one of the tier's
+ * links at a rate for the whole tier), with exponential (Poisson) or periodic (random phase)
+ * gaps and exponential or constant down times; a link already down is left alone.
+ */
+class MrcFaultInjector : public Object
+{
+public:
+    /**
+     * Signature of the Fault trace.
+     * @param event the fault event
+     */
+    typedef void (*FaultTracedCallback)(const MrcFaultEvent& event);
+
+    /** What a target name resolves to. */
+    struct Target
+    {
+        std::vector<Ptr<MrcChannel>> links; //!< cables (one for a link; all ports for a switch)
+        Ptr<MrcSwitchNetDevice> sw;         //!< the switch, for switch targets (packet level)
+        std::string kind;                   //!< link, nic_port or switch
+    };
+
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcFaultInjector();
+    ~MrcFaultInjector() override;
+
+    /**
+     * Act on a fabric.
+     * @param owner the object that owns the targets (kept alive)
+     * @param fabric its fault targets
+     */
+    void SetTargets(Ptr<Object> owner, const MrcFaultTargets* fabric);
+
+    /**
+     * @param name a target name
+     * @param t set to the target
+     * @param error set to a one-line message naming the accepted forms on failure
+     * @return false if there is no such target
+     */
+    bool Resolve(const std::string& name, Target& t, std::string& error) const;
+
+    /**
+     * @param action an action name
+     * @return true for link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down
+     */
+    static bool IsAction(const std::string& action);
+    /** @return the accepted action names, for messages */
+    static const char* GetActionNames();
+
+    /**
+     * Schedule one action.
+     * @param at when
+     * @param action link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down
+     * @param target the target's name
+     * @param duration how long (flap, reboot, blackhole, port loss; 0 = until the end)
+     * @param error set to a one-line message on failure
+     * @return false if the action or target is unknown or they do not fit
+     */
+    bool Schedule(Time at,
+                  const std::string& action,
+                  const std::string& target,
+                  Time duration,
+                  std::string& error);
+
+    /**
+     * Start a stochastic flap process on the links of a tier.
+     * @param tier host-t0, t0-t1 or t1-t2
+     * @param rate flaps per second, per link (perLink) or over the whole tier
+     * @param perLink rate is per link (true) or for the whole tier (false)
+     * @param meanDown mean down time
+     * @param start first possible flap
+     * @param stop no flap starts after this
+     * @param error set on failure
+     * @return false if the tier is unknown or has no links, or the rate is not positive
+     */
+    bool AddFlapProcess(const std::string& tier,
+                        double rate,
+                        bool perLink,
+                        Time meanDown,
+                        Time start,
+                        Time stop,
+                        std::string& error);
+
+    /** @return every fault event so far */
+    const std::vector<MrcFaultEvent>& GetEvents() const;
+
+    /**
+     * Assign random streams to the flap processes.
+     * @param stream first stream
+     * @return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+private:
+    void DoDispose() override;
+
+    /**
+     * Set cables' state and record the event.
+     * @param links the cables
+     * @param up state
+     * @param kind event kind
+     * @param target target name
+     */
+    void SetLinks(std::vector<Ptr<MrcChannel>> links,
+                  bool up,
+                  std::string kind,
+                  std::string target);
+    /**
+     * Start or end a blackhole.
+     * @param sw switch
+     * @param on state
+     * @param target name
+     */
+    void SetBlackhole(Ptr<MrcSwitchNetDevice> sw, bool on, std::string target);
+    /**
+     * Record an event.
+     * @param kind kind
+     * @param target target
+     * @param state state
+     */
+    void Record(const std::string& kind, const std::string& target, const std::string& state);
+    /**
+     * Next flap of one link (per-link process).
+     * @param link the cable
+     * @param name its name
+     * @param rate flaps per second
+     * @param meanDown mean down time
+     * @param stop no flap after this
+     */
+    void NextFlap(Ptr<MrcChannel> link, std::string name, double rate, Time meanDown, Time stop);
+    /**
+     * Next flap of a tier (per-tier process).
+     * @param tier tier index in m_tiers
+     * @param rate flaps per second
+     * @param meanDown mean down time
+     * @param stop no flap after this
+     */
+    void NextTierFlap(uint32_t tier, double rate, Time meanDown, Time stop);
+    /**
+     * @param meanDown mean
+     * @return a down time
+     */
+    Time DrawDownTime(Time meanDown);
+
+    Ptr<Object> m_owner;                  //!< the fabric object
+    const MrcFaultTargets* m_fabric;      //!< its targets
+    Ptr<ExponentialRandomVariable> m_exp; //!< inter-arrival and down times
+    Ptr<UniformRandomVariable> m_uniform; //!< link choice, periodic phases
+    std::string m_downDist;               //!< DownTimeDistribution attribute
+    bool m_periodic;                      //!< Periodic attribute
+    std::vector<MrcFaultEvent> m_events;  //!< recorded events
+    /** Links of a tier with their names. */
+    std::vector<std::pair<std::vector<Ptr<MrcChannel>>, std::vector<std::string>>> m_tiers;
+    TracedCallback<const MrcFaultEvent&> m_faultTrace; //!< Fault trace
+};
+
+} // namespace ns3
+
+#endif /* MRC_FAULT_INJECTOR_H */
