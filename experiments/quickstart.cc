@@ -336,7 +336,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
                            prm.chunks,
                            prm.qpsPerPeer,
                            prm.hostsPerT0);
-        job->Install(stack);
+        job->Install(fabric);
         job->Start(Time(0));
         jobs.push_back(job);
     }

@@ -333,7 +333,7 @@ RunTraining(
         {
             job->AddCollective(spec.collective, spec.bytes);
         }
-        job->Install(w.stack);
+        job->Install(w.fabric);
         w.stream += job->AssignStreams(w.stream);
         const bool run = spec.onlyJob == UINT32_MAX || spec.onlyJob == j;
         if (run)

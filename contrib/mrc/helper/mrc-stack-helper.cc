@@ -118,18 +118,7 @@ MrcStackHelper::Install(Ptr<MrcClosTopology> fabric)
 std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>
 MrcStackHelper::Connect(uint32_t a, uint32_t b, int32_t port)
 {
-    Ptr<MrcL4Protocol> la = GetL4(a);
-    Ptr<MrcL4Protocol> lb = GetL4(b);
-    Ptr<MrcQueuePair> qa = la->CreateQueuePair();
-    Ptr<MrcQueuePair> qb = lb->CreateQueuePair();
-    if (port >= 0)
-    {
-        qa->SetAttribute("Port", IntegerValue(port));
-        qb->SetAttribute("Port", IntegerValue(port));
-    }
-    la->Connect(qa, b, lb->GetNQueuePairs() - 1);
-    lb->Connect(qb, a, la->GetNQueuePairs() - 1);
-    return {qa, qb};
+    return GetL4(a)->ConnectPair(GetL4(b), port);
 }
 
 Ptr<MrcL4Protocol>
@@ -137,6 +126,12 @@ MrcStackHelper::GetL4(uint32_t host) const
 {
     NS_ABORT_MSG_IF(m_fabric == nullptr, "MrcStackHelper: Install() first");
     return m_fabric->GetHost(host)->GetObject<MrcL4Protocol>();
+}
+
+Ptr<MrcClosTopology>
+MrcStackHelper::GetFabric() const
+{
+    return m_fabric;
 }
 
 int64_t

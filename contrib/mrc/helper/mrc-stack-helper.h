@@ -112,6 +112,8 @@ public:
      * @return its MRC protocol
      */
     Ptr<MrcL4Protocol> GetL4(uint32_t host) const;
+    /** @return the fabric Install put the stack on (null before) */
+    Ptr<MrcClosTopology> GetFabric() const;
 
     /**
      * Assign random streams to every host's protocol. Call it before connecting queue pairs

@@ -1036,7 +1036,7 @@ MrcWorkloadFile::CreateJobs(const std::vector<MrcJobSpec>& specs,
                 job->AddCollective(c.type, c.bytes, c.chunks, c.qpsPerPeer, c.groupSize);
             }
         }
-        job->Install(stack);
+        job->Install(stack.GetFabric());
         job->Start(Simulator::Now() + s.start);
         jobs.push_back(job);
     }

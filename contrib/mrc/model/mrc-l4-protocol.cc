@@ -9,6 +9,7 @@
 #include "mrc-net-device.h"
 #include "mrc-nscc.h"
 
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
@@ -156,6 +157,21 @@ MrcL4Protocol::CreateQueuePair()
     Ptr<MrcQueuePair> qp = m_qpFactory.Create<MrcQueuePair>();
     m_qps.push_back(qp);
     return qp;
+}
+
+std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>
+MrcL4Protocol::ConnectPair(Ptr<MrcL4Protocol> peer, int32_t port)
+{
+    Ptr<MrcQueuePair> qa = CreateQueuePair();
+    Ptr<MrcQueuePair> qb = peer->CreateQueuePair();
+    if (port >= 0)
+    {
+        qa->SetAttribute("Port", IntegerValue(port));
+        qb->SetAttribute("Port", IntegerValue(port));
+    }
+    Connect(qa, peer->m_host, peer->GetNQueuePairs() - 1);
+    peer->Connect(qb, m_host, GetNQueuePairs() - 1);
+    return {qa, qb};
 }
 
 void

@@ -70,6 +70,14 @@ public:
      */
     void Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remoteQpn);
     /**
+     * Create a queue pair here and one at a peer, and connect them to each other.
+     * @param peer the peer host's protocol
+     * @param port bind both to this NIC port (-1: spray over every port)
+     * @return this host's queue pair and the peer's
+     */
+    std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>> ConnectPair(Ptr<MrcL4Protocol> peer,
+                                                                int32_t port = -1);
+    /**
      * @param qpn a QPN
      * @return the queue pair
      */

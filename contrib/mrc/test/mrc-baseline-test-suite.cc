@@ -519,7 +519,7 @@ private:
         job->SetAttribute("KeepRecords", BooleanValue(true));
         job->SetRanks({1, 3});
         job->AddCollective(MrcCollective::SENDRECV, 40000000, 4, 4);
-        job->Install(b.stack);
+        job->Install(b.fabric);
         job->Start(Time(0));
         Ptr<MrcL4Protocol> l4 = b.stack.GetL4(1);
         std::set<uint32_t> planes;

@@ -391,7 +391,7 @@ private:
         }
         job->SetRanks(hosts);
         job->SetProgram(p);
-        job->Install(n.stack);
+        job->Install(n.fabric);
         job->Start(MicroSeconds(1));
         NS_TEST_EXPECT_MSG_EQ(mrctest::RunToEnd(Seconds(10)), true, "the run ends by itself");
         Simulator::Destroy();

@@ -422,7 +422,7 @@ private:
             Ptr<MrcTrainingJob> job = CreateObject<MrcTrainingJob>();
             job->SetRanks(ranks);
             job->AddCollective(MrcCollective::RING_ALLREDUCE, bytes);
-            job->Install(net.stack);
+            job->Install(net.fabric);
             job->Start(Time(0));
             NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "packet run ends");
             NS_TEST_ASSERT_MSG_EQ(job->GetStepRecords().size(), 1u, "one step");

@@ -398,7 +398,7 @@ private:
         {
             job->SetRankExtraCompute(2, straggler);
         }
-        job->Install(n.stack);
+        job->Install(n.fabric);
         job->AssignStreams(100);
         job->Start(MicroSeconds(1));
         Simulator::Stop(Seconds(1));
@@ -578,8 +578,8 @@ private:
         Ptr<MrcTrainingJob> b = MakeJob(2, hostsB, 3, MicroSeconds(3), Seconds(0));
         b->AddCollective(MrcCollective::ALLTOALL, 50001, 2, 1);
         b->AddCollective(MrcCollective::ALLGATHER, 30001, 1, 1);
-        a->Install(n.stack);
-        b->Install(n.stack);
+        a->Install(n.fabric);
+        b->Install(n.fabric);
         a->AssignStreams(10);
         b->AssignStreams(11);
         uint32_t jobsDone = 0;
@@ -700,7 +700,7 @@ private:
         Ptr<MrcTrainingJob> job = MakeJob(3, {0, 1}, 3, MicroSeconds(2), Seconds(0));
         job->SetAttribute("AbortOnFailure", BooleanValue(abort));
         job->AddCollective(MrcCollective::SENDRECV, 20000, 2, 1);
-        job->Install(n.stack);
+        job->Install(n.fabric);
         return job;
     }
 

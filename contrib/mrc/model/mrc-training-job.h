@@ -26,7 +26,7 @@
 namespace ns3
 {
 
-class MrcStackHelper;
+class MrcClosTopology;
 
 /**
  * @ingroup mrc
@@ -89,7 +89,7 @@ struct MrcJobProgram
  * completion (every byte acknowledged), which is also when it counts for the barrier.
  *
  * Queue pairs: Install creates one connected pair per (source rank, destination rank, qp index)
- * with MrcStackHelper::Connect; the source side sends, the other side receives. They persist
+ * with MrcL4Protocol::ConnectPair; the source side sends, the other side receives. They persist
  * across collectives and steps, like NCCL connections. The job takes the queue pairs' completion
  * callbacks (observers can use their SendComplete / RecvComplete traces).
  *
@@ -223,10 +223,10 @@ public:
 
     /**
      * Build the step plans and create the queue pairs. Call once, after SetRanks and the
-     * collectives, with the stack installed on the fabric.
-     * @param stack the MRC stack
+     * collectives, with the stack installed on the fabric (MrcStackHelper::Install).
+     * @param fabric the fabric the ranks' hosts belong to
      */
-    void Install(MrcStackHelper& stack);
+    void Install(Ptr<MrcClosTopology> fabric);
     /**
      * Start step 0.
      * @param at absolute simulation time (>= now)
@@ -346,20 +346,20 @@ private:
      * @param names type name of each
      * @param connOf connection of each (source rank, destination rank, qp index), filled as
      * connections are created
-     * @param stack the stack, to create connections
+     * @param fabric the fabric, whose hosts carry the stack that creates connections
      * @return the plan
      */
     Plan MakePlan(const std::vector<std::vector<MrcTransfer>>& dags,
                   const std::vector<const char*>& names,
                   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
-                  MrcStackHelper& stack);
+                  const MrcClosTopology& fabric);
     /**
      * Compile the program into m_plans[0].
      * @param connOf as MakePlan
-     * @param stack the stack
+     * @param fabric the fabric
      */
     void InstallProgram(std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
-                        MrcStackHelper& stack);
+                        const MrcClosTopology& fabric);
     /**
      * A program node can start.
      * @param node the node

@@ -4,7 +4,8 @@
 
 #include "mrc-training-job.h"
 
-#include "mrc-stack-helper.h"
+#include "mrc-clos-topology.h"
+#include "mrc-l4-protocol.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -352,7 +353,7 @@ MrcTrainingJob::Plan
 MrcTrainingJob::MakePlan(const std::vector<std::vector<MrcTransfer>>& dags,
                          const std::vector<const char*>& names,
                          std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
-                         MrcStackHelper& stack)
+                         const MrcClosTopology& fabric)
 {
     const auto n = static_cast<uint32_t>(m_hosts.size());
     const auto nc = static_cast<uint32_t>(dags.size());
@@ -389,10 +390,14 @@ MrcTrainingJob::MakePlan(const std::vector<std::vector<MrcTransfer>>& dags,
             auto it = connOf.find(key);
             if (it == connOf.end())
             {
-                const uint32_t ports = stack.GetL4(m_hosts[t.srcRank])->GetNPorts();
-                auto qps = stack.Connect(m_hosts[t.srcRank],
-                                         m_hosts[t.dstRank],
-                                         m_qpPerPort ? static_cast<int32_t>(t.qp % ports) : -1);
+                Ptr<MrcL4Protocol> src
+                    = fabric.GetHost(m_hosts[t.srcRank])->GetObject<MrcL4Protocol>();
+                Ptr<MrcL4Protocol> dst
+                    = fabric.GetHost(m_hosts[t.dstRank])->GetObject<MrcL4Protocol>();
+                NS_ABORT_MSG_IF(!src || !dst, "MrcTrainingJob: no MRC stack on the job's hosts");
+                const uint32_t ports = src->GetNPorts();
+                auto qps
+                    = src->ConnectPair(dst, m_qpPerPort ? static_cast<int32_t>(t.qp % ports) : -1);
                 const auto ci = static_cast<uint32_t>(m_conns.size());
                 qps.first->SetSendCompletionCallback(
                     MakeCallback(&MrcTrainingJob::OnSendComplete, this, ci));
@@ -478,17 +483,19 @@ MrcTrainingJob::MakePlan(const std::vector<std::vector<MrcTransfer>>& dags,
 }
 
 void
-MrcTrainingJob::Install(MrcStackHelper& stack)
+MrcTrainingJob::Install(Ptr<MrcClosTopology> topology)
 {
     NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: Install called twice");
     NS_ABORT_MSG_IF(m_hosts.empty(), "MrcTrainingJob: SetRanks before Install");
+    NS_ABORT_MSG_IF(!topology, "MrcTrainingJob: Install needs the fabric");
+    const MrcClosTopology& fabric = *topology;
     const auto n = static_cast<uint32_t>(m_hosts.size());
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> connOf;
     NS_ABORT_MSG_IF(m_hasProgram && (m_hasReplay || !m_specs.empty()),
                     "MrcTrainingJob: a job runs either collectives, a transfer list or a program");
     if (m_hasProgram)
     {
-        InstallProgram(connOf, stack);
+        InstallProgram(connOf, fabric);
     }
     else if (m_hasReplay)
     {
@@ -499,11 +506,11 @@ MrcTrainingJob::Install(MrcStackHelper& stack)
                                                                   << " ranks, the job has " << n);
         for (const auto& step : m_replay.steps)
         {
-            m_plans.push_back(MakePlan({step}, {REPLAY_NAME}, connOf, stack));
+            m_plans.push_back(MakePlan({step}, {REPLAY_NAME}, connOf, fabric));
         }
         if (m_plans.empty())
         {
-            m_plans.push_back(MakePlan({}, {}, connOf, stack));
+            m_plans.push_back(MakePlan({}, {}, connOf, fabric));
         }
     }
     else
@@ -534,7 +541,7 @@ MrcTrainingJob::Install(MrcStackHelper& stack)
             }
             names.push_back(MrcCollective::TypeName(s.type));
         }
-        m_plans.push_back(MakePlan(dags, names, connOf, stack));
+        m_plans.push_back(MakePlan(dags, names, connOf, fabric));
     }
     m_bytesSent.assign(n, 0);
     m_bytesReceived.assign(n, 0);
@@ -548,7 +555,7 @@ MrcTrainingJob::Install(MrcStackHelper& stack)
 
 void
 MrcTrainingJob::InstallProgram(std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& connOf,
-                               MrcStackHelper& stack)
+                               const MrcClosTopology& fabric)
 {
     const auto n = static_cast<uint32_t>(m_hosts.size());
     const MrcJobProgram& prog = m_program;
@@ -574,7 +581,7 @@ MrcTrainingJob::InstallProgram(std::map<std::tuple<uint32_t, uint32_t, uint32_t>
             names.push_back(MrcCollective::TypeName(op.type));
         }
     }
-    Plan p = MakePlan(dags, names, connOf, stack);
+    Plan p = MakePlan(dags, names, connOf, fabric);
     const uint32_t nc = p.nCollectives;
     p.opNode.assign(static_cast<std::size_t>(n) * nc, NO_NODE);
     p.nodeBegin.assign(n + 1, 0);
