@@ -64,7 +64,7 @@ namespace ns3
  *   fails, as the queue pair would.
  *
  * BypassTime and ProbeTime are measured at packet level (mrc-link-flap's bypass-us; the queue
- * pair's ProbeInterval x ProbeSuccesses), not guessed; see mrc.rst.
+ * pair's ProbeInterval x ProbeSuccesses), not guessed; see doc/mrc-fluid.rst.
  */
 class MrcFluidNetwork
     : public Object

@@ -19,8 +19,8 @@ namespace ns3
  * network planes, per-path state, SACK/NACK selective retransmission, NSCC), SRv6 uSID switches
  * with static tables and trimming queues, multi-plane Clos fabrics, the routed RoCE baseline as
  * deployed (PFC, resilient ECMP, DCQCN, InfiniBand timeouts), fault injection, training
- * workloads and a recorder. See the module documentation
- * (doc/mrc.rst).
+ * workloads and a recorder. See the module documentation (doc/mrc.rst and its topic pages; the
+ * wire format is in doc/mrc-transport.rst).
  */
 
 /**
