@@ -413,6 +413,28 @@ MrcCommandLine::CheckAttribute(const std::string& name,
               + "--PrintAttributes=" + type + " lists them)";
         return false;
     }
+    // ns-3 sets a default only under the type that declares the attribute.
+    TypeId owner = tid;
+    while (true)
+    {
+        bool own = false;
+        for (std::size_t i = 0; i < owner.GetAttributeN(); ++i)
+        {
+            own = own || owner.GetAttribute(i).name == attribute;
+        }
+        if (own || owner == owner.GetParent())
+        {
+            break;
+        }
+        owner = owner.GetParent();
+    }
+    if (owner != tid)
+    {
+        error = "--" + name + ": " + attribute + " is an attribute of " + owner.GetName()
+              + ", which " + type + " inherits; write --" + owner.GetName() + "::" + attribute
+              + "=value (it applies to every " + owner.GetName() + ")";
+        return false;
+    }
     const std::string kind = info.checker->GetValueTypeName();
     const std::string accepted = info.checker->HasUnderlyingTypeInformation()
                                    ? info.checker->GetUnderlyingTypeInformation()

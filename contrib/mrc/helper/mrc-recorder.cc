@@ -157,15 +157,7 @@ MrcRecorder::SetScheme(const std::string& scheme)
 }
 
 void
-MrcRecorder::AttachJob(Ptr<MrcTrainingJob> job)
-{
-    job->TraceConnectWithoutContext("TransferComplete",
-                                    MakeCallback(&MrcRecorder::OnTransfer, this));
-    job->TraceConnectWithoutContext("StepComplete", MakeCallback(&MrcRecorder::OnStep, this));
-}
-
-void
-MrcRecorder::AttachJob(Ptr<MrcFluidJob> job)
+MrcRecorder::AttachJob(Ptr<MrcJob> job)
 {
     job->TraceConnectWithoutContext("TransferComplete",
                                     MakeCallback(&MrcRecorder::OnTransfer, this));

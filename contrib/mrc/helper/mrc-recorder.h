@@ -55,15 +55,11 @@ public:
     void SetScheme(const std::string& scheme);
 
     /**
-     * Record a job's transfers (flows.csv) and steps (steps.csv).
+     * Record a job's transfers (flows.csv) and steps (steps.csv), at packet or flow level
+     * (the same rows).
      * @param job the job
      */
-    void AttachJob(Ptr<MrcTrainingJob> job);
-    /**
-     * Record a flow-level job's transfers and steps (the same rows).
-     * @param job the job
-     */
-    void AttachJob(Ptr<MrcFluidJob> job);
+    void AttachJob(Ptr<MrcJob> job);
     /**
      * Record fault events (events.csv).
      * @param faults the fault injector

@@ -24,73 +24,18 @@ NS_OBJECT_ENSURE_REGISTERED(MrcFluidJob);
 TypeId
 MrcFluidJob::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::MrcFluidJob")
-              .SetParent<Object>()
-              .SetGroupName("Mrc")
-              .AddConstructor<MrcFluidJob>()
-              .AddAttribute("JobId",
-                            "Identifier carried in the job's records",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&MrcFluidJob::m_jobId),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("Name",
-                            "A name for output",
-                            StringValue("job"),
-                            MakeStringAccessor(&MrcFluidJob::m_name),
-                            MakeStringChecker())
-              .AddAttribute("Steps",
-                            "Training steps to run",
-                            UintegerValue(1),
-                            MakeUintegerAccessor(&MrcFluidJob::m_steps),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("ComputeTime",
-                            "Compute phase of every rank in every step",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&MrcFluidJob::m_compute),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("ComputeJitter",
-                            "Each rank's compute phase is longer by a draw uniform in [0, jitter)",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&MrcFluidJob::m_jitter),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("KeepRecords",
-                            "Keep every transfer record in memory (GetTransferRecords)",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&MrcFluidJob::m_keepRecords),
-                            MakeBooleanChecker())
-              .AddTraceSource("TransferComplete",
-                              "An edge of a flow group finished (one record per edge)",
-                              MakeTraceSourceAccessor(&MrcFluidJob::m_transferTrace),
-                              "ns3::MrcTrainingJob::TransferTracedCallback")
-              .AddTraceSource("StepComplete",
-                              "A step finished",
-                              MakeTraceSourceAccessor(&MrcFluidJob::m_stepTrace),
-                              "ns3::MrcTrainingJob::StepTracedCallback")
-              .AddTraceSource("JobComplete",
-                              "Every step finished, or the job failed (IsFailed tells)",
-                              MakeTraceSourceAccessor(&MrcFluidJob::m_jobTrace),
-                              "ns3::MrcTrainingJob::JobTracedCallback");
+    static TypeId tid = TypeId("ns3::MrcFluidJob")
+                            .SetParent<MrcJob>()
+                            .SetGroupName("Mrc")
+                            .AddConstructor<MrcFluidJob>();
     return tid;
 }
 
 MrcFluidJob::MrcFluidJob()
-    : m_jobId(0)
-    , m_steps(1)
-    , m_keepRecords(false)
-    , m_step(0)
-    , m_stepsDone(0)
-    , m_stage(0)
+    : m_stage(0)
     , m_groupsLeft(0)
-    , m_lastRank(0)
-    , m_stepTransfers(0)
-    , m_stepFailures(0)
-    , m_transfers(0)
-    , m_failures(0)
-    , m_failed(false)
     , m_perStep(0)
 {
-    m_jitterRng = CreateObject<UniformRandomVariable>();
 }
 
 MrcFluidJob::~MrcFluidJob() = default;
@@ -100,15 +45,7 @@ MrcFluidJob::DoDispose()
 {
     m_event.Cancel();
     m_net = nullptr;
-    m_jitterRng = nullptr;
-    Object::DoDispose();
-}
-
-void
-MrcFluidJob::SetRanks(const std::vector<uint32_t>& hosts)
-{
-    m_hosts = hosts;
-    m_extraCompute.assign(hosts.size(), Time(0));
+    MrcJob::DoDispose();
 }
 
 void
@@ -126,19 +63,6 @@ MrcFluidJob::AddSendRecv(const std::vector<std::pair<uint32_t, uint32_t>>& pairs
 {
     NS_ABORT_MSG_IF(bytes == 0, "MrcFluidJob: bytes must be >= 1");
     m_specs.push_back({MrcCollective::SENDRECV, bytes, 1, 0, pairs, true});
-}
-
-void
-MrcFluidJob::SetRankExtraCompute(uint32_t rank, Time extra)
-{
-    m_extraCompute.at(rank) = extra;
-}
-
-int64_t
-MrcFluidJob::AssignStreams(int64_t stream)
-{
-    m_jitterRng->SetStream(stream);
-    return 1;
 }
 
 MrcFluidJob::GroupPlan
@@ -170,6 +94,8 @@ MrcFluidJob::Ring(const std::vector<uint32_t>& ranks,
 void
 MrcFluidJob::Install(Ptr<MrcFluidNetwork> network)
 {
+    NS_ABORT_MSG_IF(m_installed, "MrcFluidJob: Install called twice");
+    m_installed = true;
     m_net = network;
     const auto n = static_cast<uint32_t>(m_hosts.size());
     NS_ABORT_MSG_IF(n == 0, "MrcFluidJob: SetRanks first");
@@ -368,19 +294,10 @@ MrcFluidJob::Start(Time at)
 void
 MrcFluidJob::StartStep()
 {
-    m_stepStart = Simulator::Now();
-    m_computeEnd = m_stepStart;
-    m_stepTransfers = 0;
-    m_stepFailures = 0;
-    m_lastRank = 0;
-    const int64_t jitter = m_jitter.GetTimeStep();
+    BeginStep();
     for (uint32_t r = 0; r < m_hosts.size(); ++r)
     {
-        Time d = m_compute + m_extraCompute[r];
-        if (jitter > 0)
-        {
-            d += TimeStep(static_cast<uint64_t>(m_jitterRng->GetValue(0.0, 1.0) * jitter));
-        }
+        const Time d = DrawComputeTime(r);
         if (m_stepStart + d >= m_computeEnd)
         {
             m_computeEnd = m_stepStart + d;
@@ -400,7 +317,7 @@ MrcFluidJob::ComputeDone()
 void
 MrcFluidJob::NextStage()
 {
-    if (m_failed)
+    if (IsFailed())
     {
         return;
     }
@@ -439,7 +356,7 @@ MrcFluidJob::NextStage()
 void
 MrcFluidJob::GroupDone(uint32_t stageGroup, uint32_t /* id */, bool ok)
 {
-    if (m_failed)
+    if (IsFailed())
     {
         return;
     }
@@ -465,23 +382,12 @@ MrcFluidJob::GroupDone(uint32_t stageGroup, uint32_t /* id */, bool ok)
             now,
             now,
             static_cast<uint8_t>(ok ? MrcQueuePair::SUCCESS : MrcQueuePair::RETRY_EXCEEDED)};
-        ++m_transfers;
-        ++m_stepTransfers;
-        if (!ok)
-        {
-            ++m_failures;
-            ++m_stepFailures;
-        }
-        if (m_keepRecords)
-        {
-            m_records.push_back(rec);
-        }
-        m_transferTrace(rec);
+        RecordTransfer(rec);
     }
     if (!ok)
     {
-        m_failed = true;
-        m_jobTrace(m_jobId, m_stepsDone, m_failures);
+        MarkFailed();
+        NotifyJobComplete();
         return;
     }
     if (--m_groupsLeft == 0)
@@ -494,80 +400,16 @@ MrcFluidJob::GroupDone(uint32_t stageGroup, uint32_t /* id */, bool ok)
 void
 MrcFluidJob::EndStep()
 {
-    const MrcStepRecord rec{m_jobId,
-                            m_step,
-                            m_stepStart,
-                            m_computeEnd,
-                            Simulator::Now(),
-                            m_lastRank,
-                            m_stepTransfers,
-                            m_stepFailures};
-    m_stepRecords.push_back(rec);
-    ++m_stepsDone;
-    m_stepTrace(rec);
-    if (m_stepsDone < m_steps)
+    if (CompleteStep())
     {
-        ++m_step;
         m_event = Simulator::ScheduleNow(&MrcFluidJob::StartStep, this);
     }
-    else
-    {
-        m_jobTrace(m_jobId, m_stepsDone, m_failures);
-    }
-}
-
-uint32_t
-MrcFluidJob::GetJobId() const
-{
-    return m_jobId;
-}
-
-uint32_t
-MrcFluidJob::GetStepsCompleted() const
-{
-    return m_stepsDone;
-}
-
-bool
-MrcFluidJob::IsComplete() const
-{
-    return m_stepsDone == m_steps;
-}
-
-bool
-MrcFluidJob::IsFailed() const
-{
-    return m_failed;
-}
-
-uint64_t
-MrcFluidJob::GetTransfersCompleted() const
-{
-    return m_transfers;
-}
-
-uint64_t
-MrcFluidJob::GetFailedTransfers() const
-{
-    return m_failures;
 }
 
 uint32_t
 MrcFluidJob::GetTransfersPerStep() const
 {
     return m_perStep;
-}
-
-const std::vector<MrcTransferRecord>&
-MrcFluidJob::GetTransferRecords() const
-{
-    return m_records;
-}
-
-const std::vector<MrcStepRecord>&
-MrcFluidJob::GetStepRecords() const
-{
-    return m_stepRecords;
 }
 
 } // namespace ns3

@@ -8,6 +8,7 @@
 #include "ns3/mrc-collective.h"
 #include "ns3/mrc-fluid-network.h"
 #include "ns3/mrc-job-records.h"
+#include "ns3/mrc-job.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -54,7 +55,7 @@ namespace ns3
  * A group that fails (the baseline's retries exhausted) fails the job, as NCCL aborts.
  * Transfer lists and Chakra programs are packet-level only.
  */
-class MrcFluidJob : public Object
+class MrcFluidJob : public MrcJob
 {
 public:
     /** @return the TypeId */
@@ -62,8 +63,6 @@ public:
     MrcFluidJob();
     ~MrcFluidJob() override;
 
-    /** @param hosts the fabric host of every rank (distinct) */
-    void SetRanks(const std::vector<uint32_t>& hosts);
     /**
      * Add a collective to every step.
      * @param type algorithm
@@ -82,11 +81,6 @@ public:
      */
     void AddSendRecv(const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint64_t bytes);
     /**
-     * @param rank a rank
-     * @param extra added to its compute time in every step
-     */
-    void SetRankExtraCompute(uint32_t rank, Time extra);
-    /**
      * Attach to a network (built).
      * @param network the network
      */
@@ -95,31 +89,10 @@ public:
      * Start step 0.
      * @param at absolute time (>= now)
      */
-    void Start(Time at);
-    /**
-     * @param stream the jitter's stream
-     * @return streams used (1)
-     */
-    int64_t AssignStreams(int64_t stream);
+    void Start(Time at) override;
 
-    /** @return the job id */
-    uint32_t GetJobId() const;
-    /** @return steps completed */
-    uint32_t GetStepsCompleted() const;
-    /** @return true once every step is done */
-    bool IsComplete() const;
-    /** @return true once the job failed */
-    bool IsFailed() const;
-    /** @return transfer records emitted (failed ones included) */
-    uint64_t GetTransfersCompleted() const;
-    /** @return failed transfers */
-    uint64_t GetFailedTransfers() const;
     /** @return transfer records per step */
-    uint32_t GetTransfersPerStep() const;
-    /** @return every transfer record, if KeepRecords */
-    const std::vector<MrcTransferRecord>& GetTransferRecords() const;
-    /** @return every step record */
-    const std::vector<MrcStepRecord>& GetStepRecords() const;
+    uint32_t GetTransfersPerStep() const override;
 
 private:
     void DoDispose() override;
@@ -187,39 +160,14 @@ private:
     void GroupDone(uint32_t stageGroup, uint32_t id, bool ok);
     /** End the step. */
     void EndStep();
-
-    uint32_t m_jobId;                         //!< JobId attribute
-    std::string m_name;                       //!< Name attribute
-    uint32_t m_steps;                         //!< Steps attribute
-    Time m_compute;                           //!< ComputeTime attribute
-    Time m_jitter;                            //!< ComputeJitter attribute
-    bool m_keepRecords;                       //!< KeepRecords attribute
-    std::vector<uint32_t> m_hosts;            //!< host of every rank
-    std::vector<Time> m_extraCompute;         //!< per rank
-    std::vector<Spec> m_specs;                //!< collectives
-    std::vector<Stage> m_stages;              //!< one step's stages
-    Ptr<MrcFluidNetwork> m_net;               //!< the network
-    Ptr<UniformRandomVariable> m_jitterRng;   //!< jitter
-    uint32_t m_step;                          //!< current step
-    uint32_t m_stepsDone;                     //!< completed steps
-    uint32_t m_stage;                         //!< current stage
-    uint32_t m_groupsLeft;                    //!< groups of the stage still running
-    Time m_stepStart;                         //!< current step's start
-    Time m_computeEnd;                        //!< its compute end
-    Time m_stageStart;                        //!< current stage's start
-    uint32_t m_lastRank;                      //!< the rank that finished compute last
-    uint32_t m_stepTransfers;                 //!< records this step
-    uint32_t m_stepFailures;                  //!< failed ones
-    uint64_t m_transfers;                     //!< records in all
-    uint64_t m_failures;                      //!< failed in all
-    bool m_failed;                            //!< job failed
-    uint32_t m_perStep;                       //!< records per step
-    EventId m_event;                          //!< pending compute end or step start
-    std::vector<MrcTransferRecord> m_records; //!< kept records
-    std::vector<MrcStepRecord> m_stepRecords; //!< step records
-    TracedCallback<const MrcTransferRecord&> m_transferTrace; //!< TransferComplete
-    TracedCallback<const MrcStepRecord&> m_stepTrace;         //!< StepComplete
-    TracedCallback<uint32_t, uint32_t, uint64_t> m_jobTrace;  //!< JobComplete
+    std::vector<Spec> m_specs;   //!< collectives
+    std::vector<Stage> m_stages; //!< one step's stages
+    Ptr<MrcFluidNetwork> m_net;  //!< the network
+    uint32_t m_stage;            //!< current stage
+    uint32_t m_groupsLeft;       //!< groups of the stage still running
+    Time m_stageStart;           //!< current stage's start
+    uint32_t m_perStep;          //!< records per step
+    EventId m_event;             //!< pending compute end or step start
 };
 
 } // namespace ns3

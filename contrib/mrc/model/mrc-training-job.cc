@@ -58,35 +58,9 @@ MrcTrainingJob::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::MrcTrainingJob")
-              .SetParent<Object>()
+              .SetParent<MrcJob>()
               .SetGroupName("Mrc")
               .AddConstructor<MrcTrainingJob>()
-              .AddAttribute("JobId",
-                            "Identifier carried in the job's records",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&MrcTrainingJob::m_jobId),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("Name",
-                            "A name for output",
-                            StringValue("job"),
-                            MakeStringAccessor(&MrcTrainingJob::m_name),
-                            MakeStringChecker())
-              .AddAttribute("Steps",
-                            "Training steps to run",
-                            UintegerValue(1),
-                            MakeUintegerAccessor(&MrcTrainingJob::m_steps),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("ComputeTime",
-                            "Compute phase of every rank in every step",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&MrcTrainingJob::m_compute),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("ComputeJitter",
-                            "Each rank's compute phase is longer by a draw uniform in [0, jitter), "
-                            "independently per rank and step",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&MrcTrainingJob::m_jitter),
-                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("WaitForReceiver",
                             "A transfer waits until its receiver has reached its collective too "
                             "(NCCL's receiver-ready rendezvous); false: only the sender must have",
@@ -100,11 +74,6 @@ MrcTrainingJob::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&MrcTrainingJob::m_qpPerPort),
                             MakeBooleanChecker())
-              .AddAttribute("KeepRecords",
-                            "Keep every transfer record in memory (GetTransferRecords)",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&MrcTrainingJob::m_keepRecords),
-                            MakeBooleanChecker())
               .AddAttribute("AbortOnFailure",
                             "A failed transfer (its QP in the error state) fails the whole job, "
                             "as NCCL aborts; false: the step goes on with the transfer counted "
@@ -116,49 +85,23 @@ MrcTrainingJob::GetTypeId()
                               "The job failed (a QP went to the error state): job id, step, "
                               "failed transfers",
                               MakeTraceSourceAccessor(&MrcTrainingJob::m_jobFailedTrace),
-                              "ns3::MrcTrainingJob::JobTracedCallback")
-              .AddTraceSource("TransferComplete",
-                              "A transfer finished (its send completion)",
-                              MakeTraceSourceAccessor(&MrcTrainingJob::m_transferTrace),
-                              "ns3::MrcTrainingJob::TransferTracedCallback")
-              .AddTraceSource("StepComplete",
-                              "A step finished (every rank finished its collectives)",
-                              MakeTraceSourceAccessor(&MrcTrainingJob::m_stepTrace),
-                              "ns3::MrcTrainingJob::StepTracedCallback")
-              .AddTraceSource("JobComplete",
-                              "Every step finished, or the job failed (IsFailed tells)",
-                              MakeTraceSourceAccessor(&MrcTrainingJob::m_jobTrace),
-                              "ns3::MrcTrainingJob::JobTracedCallback");
+                              "ns3::MrcJob::JobTracedCallback");
     return tid;
 }
 
 MrcTrainingJob::MrcTrainingJob()
-    : m_jobId(0)
-    , m_steps(1)
-    , m_waitForReceiver(true)
-    , m_keepRecords(false)
+    : m_waitForReceiver(true)
     , m_qpPerPort(false)
     , m_hasReplay(false)
     , m_hasProgram(false)
-    , m_installed(false)
     , m_started(false)
     , m_plan(nullptr)
-    , m_step(0)
     , m_running(false)
     , m_abortOnFailure(true)
-    , m_failed(false)
-    , m_failedAt(0)
     , m_draining(false)
     , m_ranksDone(0)
-    , m_lastRank(0)
-    , m_stepTransfers(0)
-    , m_stepFailures(0)
     , m_immParity(0)
-    , m_stepsDone(0)
-    , m_transfersDone(0)
-    , m_failures(0)
 {
-    m_jitterRng = CreateObject<UniformRandomVariable>();
 }
 
 MrcTrainingJob::~MrcTrainingJob() = default;
@@ -179,8 +122,7 @@ MrcTrainingJob::DoDispose()
     m_conns.clear();
     m_plans.clear();
     m_plan = nullptr;
-    m_jitterRng = nullptr;
-    Object::DoDispose();
+    MrcJob::DoDispose();
 }
 
 bool
@@ -290,18 +232,6 @@ MrcTrainingJob::Place(Placement policy,
 }
 
 void
-MrcTrainingJob::SetRanks(const std::vector<uint32_t>& hosts)
-{
-    NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: SetRanks after Install");
-    std::vector<uint32_t> sorted = hosts;
-    std::sort(sorted.begin(), sorted.end());
-    NS_ABORT_MSG_IF(std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end(),
-                    "MrcTrainingJob: a host holds two ranks of one job");
-    m_hosts = hosts;
-    m_extraCompute.resize(hosts.size(), Seconds(0));
-}
-
-void
 MrcTrainingJob::AddCollective(MrcCollective::Type type,
                               uint64_t bytes,
                               uint32_t chunks,
@@ -340,13 +270,6 @@ MrcTrainingJob::SetProgram(const MrcJobProgram& program)
     NS_ABORT_MSG_IF(m_installed, "MrcTrainingJob: SetProgram after Install");
     m_program = program;
     m_hasProgram = true;
-}
-
-void
-MrcTrainingJob::SetRankExtraCompute(uint32_t rank, Time extra)
-{
-    NS_ABORT_MSG_IF(rank >= m_hosts.size(), "MrcTrainingJob: SetRanks before SetRankExtraCompute");
-    m_extraCompute[rank] = extra;
 }
 
 MrcTrainingJob::Plan
@@ -647,13 +570,6 @@ MrcTrainingJob::Start(Time at)
     m_startEvent = Simulator::Schedule(at - Simulator::Now(), &MrcTrainingJob::StartStep, this);
 }
 
-int64_t
-MrcTrainingJob::AssignStreams(int64_t stream)
-{
-    m_jitterRng->SetStream(stream);
-    return 1;
-}
-
 void
 MrcTrainingJob::StartStep()
 {
@@ -673,9 +589,7 @@ MrcTrainingJob::StartStep()
     m_rankAt.assign(n, COMPUTING);
     m_ready.clear();
     m_ranksDone = 0;
-    m_lastRank = 0;
-    m_stepTransfers = 0;
-    m_stepFailures = 0;
+    BeginStep();
     m_immParity = (m_step & 1) != 0 ? PARITY_BIT : 0;
     if (m_hasProgram)
     {
@@ -694,16 +608,9 @@ MrcTrainingJob::StartStep()
         m_computeBusy.assign(n, 0);
     }
     m_running = true;
-    m_stepStart = Simulator::Now();
-    m_computeEnd = m_stepStart;
-    const int64_t jitter = m_jitter.GetTimeStep();
     for (uint32_t r = 0; r < n; ++r)
     {
-        Time d = m_compute + m_extraCompute[r];
-        if (jitter > 0)
-        {
-            d += TimeStep(static_cast<uint64_t>(m_jitterRng->GetValue(0.0, 1.0) * jitter));
-        }
+        const Time d = DrawComputeTime(r);
         m_computeEnd = std::max(m_computeEnd, m_stepStart + d);
         m_computeEvents[r] = Simulator::Schedule(d, &MrcTrainingJob::ComputeDone, this, r);
     }
@@ -916,7 +823,7 @@ void
 MrcTrainingJob::OnSendComplete(uint32_t conn, const MrcCompletion& c)
 {
     Conn& cn = m_conns[conn];
-    if (m_failed)
+    if (IsFailed())
     {
         return; // the job is gone; its QPs drain
     }
@@ -929,16 +836,12 @@ MrcTrainingJob::OnSendComplete(uint32_t conn, const MrcCompletion& c)
     cn.fifo.pop_front();
     const Xfer& x = m_plan->xfers[t];
     m_state[t] |= SENT;
-    ++m_transfersDone;
-    ++m_stepTransfers;
     if (c.status == MrcQueuePair::SUCCESS)
     {
         m_bytesSent[x.src] += x.bytes;
     }
     else
     {
-        ++m_failures;
-        ++m_stepFailures;
         NS_LOG_INFO("job " << m_jobId << " step " << m_step << ": transfer " << x.id << " rank "
                            << x.src << " -> " << x.dst << " failed, status "
                            << static_cast<int>(c.status));
@@ -967,11 +870,7 @@ MrcTrainingJob::OnSendComplete(uint32_t conn, const MrcCompletion& c)
                                 m_receivedAt[t],
                                 Simulator::Now(),
                                 c.status};
-    if (m_keepRecords)
-    {
-        m_records.push_back(rec);
-    }
-    m_transferTrace(rec);
+    RecordTransfer(rec);
     if (c.status != MrcQueuePair::SUCCESS && m_abortOnFailure)
     {
         Fail();
@@ -1009,90 +908,22 @@ void
 MrcTrainingJob::EndStep()
 {
     m_running = false;
-    const MrcStepRecord rec{m_jobId,
-                            m_step,
-                            m_stepStart,
-                            m_computeEnd,
-                            Simulator::Now(),
-                            m_lastRank,
-                            m_stepTransfers,
-                            m_stepFailures};
-    m_stepRecords.push_back(rec);
-    ++m_stepsDone;
-    NS_LOG_INFO("job " << m_jobId << " step " << m_step << " done at " << rec.end.As(Time::US)
-                       << " (" << (rec.end - rec.start).As(Time::US) << "), slowest rank "
-                       << m_lastRank);
-    m_stepTrace(rec);
-    if (m_stepsDone < m_steps)
+    if (CompleteStep())
     {
-        ++m_step;
         m_startEvent = Simulator::ScheduleNow(&MrcTrainingJob::StartStep, this);
-    }
-    else
-    {
-        m_jobTrace(m_jobId, m_stepsDone, m_failures);
     }
 }
 
 void
 MrcTrainingJob::Fail()
 {
-    m_failed = true;
-    m_failedAt = Simulator::Now();
+    MarkFailed();
     m_running = false;
     m_startEvent.Cancel();
     NS_LOG_INFO("job " << m_jobId << " failed in step " << m_step << " at "
-                       << m_failedAt.As(Time::US));
-    m_jobFailedTrace(m_jobId, m_step, m_failures);
-    m_jobTrace(m_jobId, m_stepsDone, m_failures);
-}
-
-bool
-MrcTrainingJob::IsFailed() const
-{
-    return m_failed;
-}
-
-Time
-MrcTrainingJob::GetFailureTime() const
-{
-    return m_failedAt;
-}
-
-uint32_t
-MrcTrainingJob::GetJobId() const
-{
-    return m_jobId;
-}
-
-const std::vector<uint32_t>&
-MrcTrainingJob::GetRanks() const
-{
-    return m_hosts;
-}
-
-uint32_t
-MrcTrainingJob::GetStepsCompleted() const
-{
-    return m_stepsDone;
-}
-
-bool
-MrcTrainingJob::IsComplete() const
-{
-    return m_stepsDone >= m_steps;
-}
-
-uint64_t
-MrcTrainingJob::GetTransfersCompleted() const
-{
-    return m_transfersDone;
-}
-
-uint64_t
-MrcTrainingJob::GetFailedTransfers() const
-{
-    return m_failures;
+                       << Simulator::Now().As(Time::US));
+    m_jobFailedTrace(m_jobId, m_step, GetFailedTransfers());
+    NotifyJobComplete();
 }
 
 uint64_t
@@ -1117,18 +948,6 @@ uint32_t
 MrcTrainingJob::GetTransfersPerStep() const
 {
     return m_plans.empty() ? 0 : static_cast<uint32_t>(m_plans[0].xfers.size());
-}
-
-const std::vector<MrcTransferRecord>&
-MrcTrainingJob::GetTransferRecords() const
-{
-    return m_records;
-}
-
-const std::vector<MrcStepRecord>&
-MrcTrainingJob::GetStepRecords() const
-{
-    return m_stepRecords;
 }
 
 } // namespace ns3

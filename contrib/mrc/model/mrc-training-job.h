@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-collective.h"
 #include "ns3/mrc-job-records.h"
+#include "ns3/mrc-job.h"
 #include "ns3/mrc-queue-pair.h"
 
 #include "ns3/event-id.h"
@@ -113,7 +114,7 @@ struct MrcJobProgram
  * Hot path: per transfer, one post and two completions, each O(1) plus its dependents; no
  * lookups by key and no string formatting.
  */
-class MrcTrainingJob : public Object
+class MrcTrainingJob : public MrcJob
 {
 public:
     /** Placement policies: how job ranks map to fabric hosts. */
@@ -123,24 +124,6 @@ public:
         INTERLEAVED,    //!< spread evenly over the free hosts (stride = free hosts / ranks)
         RANDOM          //!< a random subset of the free hosts, in random rank order
     };
-
-    /**
-     * Signature of the TransferComplete trace.
-     * @param r the record
-     */
-    typedef void (*TransferTracedCallback)(const MrcTransferRecord& r);
-    /**
-     * Signature of the StepComplete trace.
-     * @param r the record
-     */
-    typedef void (*StepTracedCallback)(const MrcStepRecord& r);
-    /**
-     * Signature of the JobComplete trace.
-     * @param job job id
-     * @param steps steps completed
-     * @param failures failed transfers over the whole job
-     */
-    typedef void (*JobTracedCallback)(uint32_t job, uint32_t steps, uint64_t failures);
 
     /** @return the TypeId */
     static TypeId GetTypeId();
@@ -177,8 +160,6 @@ public:
                                        Ptr<UniformRandomVariable> rng,
                                        std::string& error);
 
-    /** @param hosts the fabric host of every rank (distinct) */
-    void SetRanks(const std::vector<uint32_t>& hosts);
     /**
      * Add a collective to every step (run in the order added).
      * @param type algorithm
@@ -214,12 +195,6 @@ public:
      * Install)
      */
     void SetProgram(const MrcJobProgram& program);
-    /**
-     * Make a rank slower: extra compute time in every step (a straggler).
-     * @param rank the rank
-     * @param extra added to its compute time
-     */
-    void SetRankExtraCompute(uint32_t rank, Time extra);
 
     /**
      * Build the step plans and create the queue pairs. Call once, after SetRanks and the
@@ -231,30 +206,8 @@ public:
      * Start step 0.
      * @param at absolute simulation time (>= now)
      */
-    void Start(Time at);
-    /**
-     * Assign the random stream of the compute jitter.
-     * @param stream the stream
-     * @return streams used (1)
-     */
-    int64_t AssignStreams(int64_t stream);
+    void Start(Time at) override;
 
-    /** @return the job id */
-    uint32_t GetJobId() const;
-    /** @return the host of every rank */
-    const std::vector<uint32_t>& GetRanks() const;
-    /** @return steps completed */
-    uint32_t GetStepsCompleted() const;
-    /** @return true once every step is done */
-    bool IsComplete() const;
-    /** @return true once the job failed (AbortOnFailure and a failed transfer) */
-    bool IsFailed() const;
-    /** @return when the job failed (0 if it did not) */
-    Time GetFailureTime() const;
-    /** @return transfers completed (failed ones included) */
-    uint64_t GetTransfersCompleted() const;
-    /** @return failed transfers */
-    uint64_t GetFailedTransfers() const;
     /**
      * @param rank a rank
      * @return bytes it sent successfully (send completions with SUCCESS)
@@ -268,11 +221,7 @@ public:
     /** @return connected queue pair pairs created by Install */
     uint32_t GetNQueuePairs() const;
     /** @return transfers per step of plan 0 (the generated collectives, or replay step 0) */
-    uint32_t GetTransfersPerStep() const;
-    /** @return every transfer record, if KeepRecords */
-    const std::vector<MrcTransferRecord>& GetTransferRecords() const;
-    /** @return every step record */
-    const std::vector<MrcStepRecord>& GetStepRecords() const;
+    uint32_t GetTransfersPerStep() const override;
 
 private:
     void DoDispose() override;
@@ -435,25 +384,15 @@ private:
     void Fail();
 
     // attributes
-    uint32_t m_jobId;                       //!< JobId
-    std::string m_name;                     //!< Name
-    uint32_t m_steps;                       //!< Steps
-    Time m_compute;                         //!< ComputeTime
-    Time m_jitter;                          //!< ComputeJitter
-    bool m_waitForReceiver;                 //!< WaitForReceiver
-    bool m_keepRecords;                     //!< KeepRecords
-    bool m_qpPerPort;                       //!< QpPerPort attribute
-    Ptr<UniformRandomVariable> m_jitterRng; //!< compute jitter
+    bool m_waitForReceiver; //!< WaitForReceiver
+    bool m_qpPerPort;       //!< QpPerPort attribute
 
     // configuration
-    std::vector<uint32_t> m_hosts;        //!< host of every rank
     std::vector<CollectiveSpec> m_specs;  //!< collectives of every step
     MrcTransferList m_replay;             //!< transfer list to replay
     bool m_hasReplay;                     //!< replay instead of collectives
     MrcJobProgram m_program;              //!< program to run
     bool m_hasProgram;                    //!< run the program
-    std::vector<Time> m_extraCompute;     //!< per rank
-    bool m_installed;                     //!< Install done
     bool m_started;                       //!< Start done
     std::vector<Plan> m_plans;            //!< one (collectives) or one per list step
     std::vector<Conn> m_conns;            //!< connections
@@ -462,13 +401,8 @@ private:
 
     // the running step
     const Plan* m_plan;                //!< plan of the current step
-    uint32_t m_step;                   //!< current step
     bool m_running;                    //!< a step is in progress
     bool m_abortOnFailure;             //!< AbortOnFailure attribute
-    bool m_failed;                     //!< the job failed
-    Time m_failedAt;                   //!< when
-    Time m_stepStart;                  //!< its start
-    Time m_computeEnd;                 //!< the latest compute end of its ranks
     std::vector<uint32_t> m_conds;     //!< per transfer, unmet conditions
     std::vector<uint8_t> m_state;      //!< per transfer, State flags
     std::vector<Time> m_postedAt;      //!< per transfer, post time
@@ -483,23 +417,11 @@ private:
     std::vector<uint8_t> m_computeBusy;           //!< program: per rank, computing
     bool m_draining;                              //!< Drain() is running
     uint32_t m_ranksDone;                         //!< ranks done with the step
-    uint32_t m_lastRank;                          //!< the last rank done
-    uint32_t m_stepTransfers;                     //!< transfers completed in the step
-    uint32_t m_stepFailures;                      //!< failures in the step
     uint32_t m_immParity;                         //!< step parity bit carried in immediates
 
     // results
-    uint32_t m_stepsDone;                     //!< steps completed
-    uint64_t m_transfersDone;                 //!< transfers completed
-    uint64_t m_failures;                      //!< failed transfers
-    std::vector<uint64_t> m_bytesSent;        //!< per rank
-    std::vector<uint64_t> m_bytesReceived;    //!< per rank
-    std::vector<MrcTransferRecord> m_records; //!< if KeepRecords
-    std::vector<MrcStepRecord> m_stepRecords; //!< every step
-
-    TracedCallback<const MrcTransferRecord&> m_transferTrace;      //!< TransferComplete
-    TracedCallback<const MrcStepRecord&> m_stepTrace;              //!< StepComplete
-    TracedCallback<uint32_t, uint32_t, uint64_t> m_jobTrace;       //!< JobComplete
+    std::vector<uint64_t> m_bytesSent;                             //!< per rank
+    std::vector<uint64_t> m_bytesReceived;                         //!< per rank
     TracedCallback<uint32_t, uint32_t, uint64_t> m_jobFailedTrace; //!< JobFailed
 };
 

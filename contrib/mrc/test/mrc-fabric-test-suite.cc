@@ -684,6 +684,8 @@ private:
             {"ns3::MrcQueuePair::AckTimeoutUnit", "soon", true, false, "Time"},
             {"ns3::MrcQueuePair::AckTimeoutUnit", "+1024ns", true, true, ""},
             {"ns3::MrcClosHelper::Routing", "", false, false, "needs a value"},
+            {"ns3::MrcTrainingJob::Steps", "2", true, false, "--ns3::MrcJob::Steps=value"},
+            {"ns3::MrcJob::Steps", "2", true, true, ""},
         };
         for (const auto& c : cases)
         {
