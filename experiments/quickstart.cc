@@ -259,6 +259,100 @@ RunJobs(std::vector<Ptr<Job>>& jobs, Ptr<MrcRecorder> rec, const std::string& la
 }
 
 /**
+ * Begin a run: its summary, the seed, the recorder's scheme.
+ * @param prm parameters
+ * @param baseline the baseline scheme
+ * @param rec the recorder or null
+ * @param dryRun only checking
+ * @return the summary to fill
+ */
+Summary
+StartRun(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun)
+{
+    Summary s;
+    s.scheme = baseline ? "baseline" : "mrc";
+    RngSeedManager::SetSeed(prm.seed);
+    RngSeedManager::SetRun(1);
+    if (!dryRun && rec)
+    {
+        rec->SetScheme(s.scheme);
+    }
+    return s;
+}
+
+/**
+ * Give the default job (no --workload) its steps, compute phase and ranks, in either model.
+ * @param prm parameters
+ * @param job the job
+ * @return the collective it runs every step
+ */
+MrcCollective::Type
+ConfigureJob(const Params& prm, Ptr<MrcJob> job)
+{
+    job->SetAttribute("Steps", UintegerValue(prm.steps));
+    job->SetAttribute("ComputeTime", TimeValue(Us(prm.computeUs)));
+    job->SetAttribute("ComputeJitter", TimeValue(Us(prm.jitterUs)));
+    std::vector<uint32_t> ranks(prm.gpus);
+    std::iota(ranks.begin(), ranks.end(), 0);
+    job->SetRanks(ranks);
+    return prm.collective == "hierarchical" ? MrcCollective::HIERARCHICAL_ALLREDUCE
+                                            : MrcCollective::RING_ALLREDUCE;
+}
+
+/**
+ * What both models do between building the jobs and running them: keep records, assign the
+ * jobs' and the faults' random streams, schedule the faults, and attach the recorder.
+ * @param prm parameters
+ * @param baseline the baseline scheme
+ * @param jobs the jobs
+ * @param faults the fault helper (installed)
+ * @param rec the recorder or null
+ * @param stream the next free random stream (advanced)
+ * @param dryRun only checking
+ * @param error set when the fault options or file are bad
+ * @return false when the run ends here (a bad fault option, or a dry run)
+ */
+template<typename Job>
+bool
+ArmRun(const Params& prm,
+       bool baseline,
+       std::vector<Ptr<Job>>& jobs,
+       Ptr<MrcFaultHelper> faults,
+       Ptr<MrcRecorder> rec,
+       int64_t& stream,
+       bool dryRun,
+       std::string* error)
+{
+    for (auto& job : jobs)
+    {
+        job->SetAttribute("KeepRecords", BooleanValue(true));
+        stream += job->AssignStreams(stream);
+    }
+    stream += faults->AssignStreams(stream);
+    std::string err;
+    if (!AddFaults(prm, baseline, faults, err))
+    {
+        *error = err;
+        Simulator::Destroy();
+        return false;
+    }
+    if (dryRun)
+    {
+        Simulator::Destroy();
+        return false;
+    }
+    if (rec)
+    {
+        for (auto& job : jobs)
+        {
+            rec->AttachJob(job);
+        }
+        rec->AttachFaults(faults->GetInjector());
+    }
+    return true;
+}
+
+/**
  * Run one scheme at packet level.
  * @param prm parameters
  * @param baseline run the RoCE-style baseline
@@ -270,15 +364,7 @@ RunJobs(std::vector<Ptr<Job>>& jobs, Ptr<MrcRecorder> rec, const std::string& la
 Summary
 RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, std::string* error)
 {
-    Summary s;
-    s.scheme = baseline ? "baseline" : "mrc";
-    RngSeedManager::SetSeed(prm.seed);
-    RngSeedManager::SetRun(1);
-    if (!dryRun && rec)
-    {
-        rec->SetScheme(s.scheme);
-    }
-
+    Summary s = StartRun(prm, baseline, rec, dryRun);
     Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
     const DataRate planeRate(prm.linkRate);
     clos->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
@@ -324,18 +410,8 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     if (prm.workload.empty())
     {
         Ptr<MrcTrainingJob> job = CreateObject<MrcTrainingJob>();
-        job->SetAttribute("Steps", UintegerValue(prm.steps));
-        job->SetAttribute("ComputeTime", TimeValue(Us(prm.computeUs)));
-        job->SetAttribute("ComputeJitter", TimeValue(Us(prm.jitterUs)));
-        std::vector<uint32_t> ranks(prm.gpus);
-        std::iota(ranks.begin(), ranks.end(), 0);
-        job->SetRanks(ranks);
-        job->AddCollective(prm.collective == "hierarchical" ? MrcCollective::HIERARCHICAL_ALLREDUCE
-                                                            : MrcCollective::RING_ALLREDUCE,
-                           prm.bytes,
-                           prm.chunks,
-                           prm.qpsPerPeer,
-                           prm.hostsPerT0);
+        const MrcCollective::Type type = ConfigureJob(prm, job);
+        job->AddCollective(type, prm.bytes, prm.chunks, prm.qpsPerPeer, prm.hostsPerT0);
         job->Install(fabric);
         job->Start(Time(0));
         jobs.push_back(job);
@@ -356,32 +432,12 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
 
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
     faults->Install(fabric);
-    for (auto& job : jobs)
+    if (!ArmRun(prm, baseline, jobs, faults, rec, stream, dryRun, error))
     {
-        job->SetAttribute("KeepRecords", BooleanValue(true));
-        stream += job->AssignStreams(stream);
-    }
-    stream += faults->AssignStreams(stream);
-
-    if (!AddFaults(prm, baseline, faults, err))
-    {
-        *error = err;
-        Simulator::Destroy();
         return s;
     }
-    if (dryRun)
-    {
-        Simulator::Destroy();
-        return s;
-    }
-
     if (rec)
     {
-        for (auto& job : jobs)
-        {
-            rec->AttachJob(job);
-        }
-        rec->AttachFaults(faults->GetInjector());
         rec->AttachEvStates(fabric, stack);
         rec->SampleLinks(fabric, Us(prm.binUs));
     }
@@ -459,15 +515,8 @@ Summary
 RunSchemeFluid(
     const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, std::string* error)
 {
-    Summary s;
-    s.scheme = baseline ? "baseline" : "mrc";
+    Summary s = StartRun(prm, baseline, rec, dryRun);
     s.fluid = true;
-    RngSeedManager::SetSeed(prm.seed);
-    RngSeedManager::SetRun(1);
-    if (!dryRun && rec)
-    {
-        rec->SetScheme(s.scheme);
-    }
     const auto wallStart = std::chrono::steady_clock::now();
     Ptr<MrcFluidNetwork> net = CreateObject<MrcFluidNetwork>();
     const DataRate planeRate(prm.linkRate);
@@ -496,17 +545,8 @@ RunSchemeFluid(
     if (prm.workload.empty())
     {
         Ptr<MrcFluidJob> job = CreateObject<MrcFluidJob>();
-        job->SetAttribute("Steps", UintegerValue(prm.steps));
-        job->SetAttribute("ComputeTime", TimeValue(Us(prm.computeUs)));
-        job->SetAttribute("ComputeJitter", TimeValue(Us(prm.jitterUs)));
-        std::vector<uint32_t> ranks(prm.gpus);
-        std::iota(ranks.begin(), ranks.end(), 0);
-        job->SetRanks(ranks);
-        job->AddCollective(prm.collective == "hierarchical" ? MrcCollective::HIERARCHICAL_ALLREDUCE
-                                                            : MrcCollective::RING_ALLREDUCE,
-                           prm.bytes,
-                           prm.chunks,
-                           prm.hostsPerT0);
+        const MrcCollective::Type type = ConfigureJob(prm, job);
+        job->AddCollective(type, prm.bytes, prm.chunks, prm.hostsPerT0);
         job->Install(net);
         job->Start(Time(0));
         jobs.push_back(job);
@@ -526,30 +566,12 @@ RunSchemeFluid(
     }
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
     faults->Install(net);
-    for (auto& job : jobs)
+    if (!ArmRun(prm, baseline, jobs, faults, rec, stream, dryRun, error))
     {
-        job->SetAttribute("KeepRecords", BooleanValue(true));
-        stream += job->AssignStreams(stream);
-    }
-    stream += faults->AssignStreams(stream);
-    if (!AddFaults(prm, baseline, faults, err))
-    {
-        *error = err;
-        Simulator::Destroy();
-        return s;
-    }
-    if (dryRun)
-    {
-        Simulator::Destroy();
         return s;
     }
     if (rec)
     {
-        for (auto& job : jobs)
-        {
-            rec->AttachJob(job);
-        }
-        rec->AttachFaults(faults->GetInjector());
         rec->SampleLinks(net, Us(prm.binUs));
     }
     const std::string label = prm.quiet ? "" : (rec ? s.scheme : s.scheme + "-ref") + " fluid";
