@@ -380,7 +380,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         clos->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
         clos->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
         clos->SetAttribute("Pfc", BooleanValue(prm.pfc));
-        clos->SetAttribute("EcmpHashing", StringValue(prm.hashing));
+        clos->SetSwitchAttribute("EcmpHashing", StringValue(prm.hashing));
         // Buffers and ECN thresholds scale with the port speed.
         clos->SetQueueAttribute("DataLimit", UintegerValue(512000 * prm.planes));
         clos->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));

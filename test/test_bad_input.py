@@ -72,7 +72,7 @@ CASES = [
      ["one of: srv6|ecmp"]),
     ("quickstart", ["--ns3::MrcFaultInjector::DownTimeDistribution=uniform"],
      "DownTimeDistribution", ["exponential|constant"]),
-    ("quickstart", ["--ns3::MrcClosHelper::EcmpHashing"], "EcmpHashing",
+    ("quickstart", ["--ns3::MrcSwitchNetDevice::EcmpHashing"], "EcmpHashing",
      ["needs a value", "resilient|modulo"]),
     ("mrc-permutation", ["--ns3::MrcTrimmingQueue::EcnMinBytes=abc"], "EcnMinBytes", ["uint32_t"]),
     ("mrc-permutation", ["--ns3::MrcQueuePair::AckTimeoutUnit=soon"], "AckTimeoutUnit", []),

@@ -149,7 +149,7 @@ RunMrc(const Params& prm, uint64_t& hops)
     clos->SetAttribute("T0sPerPlane", UintegerValue(prm.t0));
     clos->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
     clos->SetAttribute("LinkRate", DataRateValue(DataRate(prm.rate)));
-    clos->SetAttribute("SwitchLatency", TimeValue(Time(0)));
+    clos->SetSwitchAttribute("Latency", TimeValue(Time(0)));
     Ptr<MrcClosTopology> f = clos->Build();
     f->AssignStreams(1);
     Counter counter;

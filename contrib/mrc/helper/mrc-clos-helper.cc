@@ -99,11 +99,6 @@ MrcClosHelper::GetTypeId()
                             TimeValue(MicroSeconds(1)),
                             MakeTimeAccessor(&MrcClosHelper::m_linkDelay),
                             MakeTimeChecker(Time(0)))
-              .AddAttribute("SwitchLatency",
-                            "Switch forwarding latency",
-                            TimeValue(NanoSeconds(500)),
-                            MakeTimeAccessor(&MrcClosHelper::m_switchLatency),
-                            MakeTimeChecker(Time(0)))
               .AddAttribute("HostQueueBytes",
                             "Host NIC port queue limit, bytes",
                             UintegerValue(64000000),
@@ -146,12 +141,6 @@ MrcClosHelper::GetTypeId()
                   UintegerValue(2),
                   MakeUintegerAccessor(&MrcClosHelper::m_nT2),
                   MakeUintegerChecker<uint32_t>())
-              .AddAttribute("EcmpHashing",
-                            "ECMP: resilient (on member loss only that member's flows move; "
-                            "what deployed switches do) or modulo (every flow is rehashed)",
-                            StringValue("resilient"),
-                            MakeStringAccessor(&MrcClosHelper::m_hashing),
-                            MakeMrcChoiceChecker({"resilient", "modulo"}))
               .AddAttribute("Pfc",
                             "Priority flow control on every switch and NIC port for the data "
                             "class: lossless, the egress data queues never drop (SetRoutedBaseline "
@@ -159,12 +148,6 @@ MrcClosHelper::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&MrcClosHelper::m_pfc),
                             MakeBooleanChecker())
-              .AddAttribute("PfcXoffBytes",
-                            "PFC XOFF threshold per ingress port (0: twice the port's headroom, "
-                            "which follows link delay and rate)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&MrcClosHelper::m_pfcXoff),
-                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("PfcWatchdog",
                             "PFC watchdog on switch ports: a data class paused this long is "
                             "declared stormed, dropped and unpaused for 200 ms (0: off)",
@@ -177,9 +160,7 @@ MrcClosHelper::GetTypeId()
 MrcClosHelper::MrcClosHelper()
     : m_lastHopEcn(false)
     , m_pfc(false)
-    , m_pfcXoff(0)
     , m_pfcWatchdog(0)
-    , m_hashing("resilient")
     , m_routing("srv6")
     , m_tiers(2)
     , m_pods(2)
@@ -187,6 +168,7 @@ MrcClosHelper::MrcClosHelper()
 {
     m_queueFactory.SetTypeId(MrcTrimmingQueue::GetTypeId());
     m_controlPlaneFactory.SetTypeId(MrcEcmpControlPlane::GetTypeId());
+    m_switchFactory.SetTypeId(MrcSwitchNetDevice::GetTypeId());
 }
 
 void
@@ -201,6 +183,27 @@ MrcClosHelper::SetControlPlaneAttribute(const std::string& name, const Attribute
 {
     NS_ABORT_MSG_IF(m_topo, "MrcClosHelper: SetControlPlaneAttribute after Build()");
     m_controlPlaneFactory.Set(name, value);
+}
+
+void
+MrcClosHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    NS_ABORT_MSG_IF(m_topo, "MrcClosHelper: SetSwitchAttribute after Build()");
+    m_switchFactory.Set(name, value);
+}
+
+const std::vector<std::pair<std::string, std::string>>&
+MrcClosHelper::GetAttributesItSets()
+{
+    static const std::vector<std::pair<std::string, std::string>> set = {
+        {"ns3::MrcChannel::Delay", "use --ns3::MrcClosHelper::LinkDelay"},
+        {"ns3::MrcNetDevice::DataRate", "use --ns3::MrcClosHelper::LinkRate"},
+        {"ns3::MrcNetDevice::PfcWatchdog", "use --ns3::MrcClosHelper::PfcWatchdog"},
+        {"ns3::MrcSwitchNetDevice::PfcEnabled", "use --ns3::MrcClosHelper::Pfc"},
+        {"ns3::MrcSwitchNetDevice::Usid", "from its address plan"},
+        {"ns3::MrcTrimmingQueue::LastHop", "on the ports that face hosts"},
+    };
+    return set;
 }
 
 Ptr<MrcClosTopology>
@@ -252,10 +255,6 @@ MrcClosHelper::Validate() const
     else if (m_routing != "srv6" && m_routing != "ecmp")
     {
         e << "Routing must be srv6 or ecmp (got '" << m_routing << "')";
-    }
-    else if (m_hashing != "resilient" && m_hashing != "modulo")
-    {
-        e << "EcmpHashing must be resilient or modulo (got '" << m_hashing << "')";
     }
     else if (m_tiers != 2 && m_tiers != 3)
     {
@@ -390,7 +389,10 @@ MrcClosHelper::Build()
     shape.blockBits = m_blockBits;
     shape.linkRate = m_linkRate;
     shape.linkDelay = m_linkDelay;
-    shape.switchLatency = m_switchLatency;
+    // The switches' latency, as the factory (Config defaults included) makes them.
+    TimeValue latency;
+    m_switchFactory.Create<MrcSwitchNetDevice>()->GetAttribute("Latency", latency);
+    shape.switchLatency = latency.Get();
 
     const bool ecmp = shape.ecmp;
     const uint32_t nT0 = t.GetNT0();
@@ -424,14 +426,11 @@ MrcClosHelper::Build()
         t.m_switchNodes.Add(t2Nodes);
         auto makeSwitch = [this, ecmp](Ptr<Node> n, uint16_t usid)
         {
-            Ptr<MrcSwitchNetDevice> sw = CreateObject<MrcSwitchNetDevice>();
+            Ptr<MrcSwitchNetDevice> sw = m_switchFactory.Create<MrcSwitchNetDevice>();
             sw->SetUsid(usid);
             sw->SetLocatorBlock(m_block, static_cast<uint8_t>(m_blockBits));
-            sw->SetAttribute("Latency", TimeValue(m_switchLatency));
             sw->SetEcmpMode(ecmp);
-            sw->SetAttribute("EcmpHashing", StringValue(m_hashing));
             sw->SetAttribute("PfcEnabled", BooleanValue(m_pfc));
-            sw->SetAttribute("PfcXoffBytes", UintegerValue(m_pfcXoff));
             n->AddDevice(sw);
             return sw;
         };

@@ -14,6 +14,7 @@
 #include "ns3/object.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -77,6 +78,25 @@ public:
      * for the lossy variant.
      */
     void SetRoutedBaseline();
+
+    /**
+     * Set an attribute of every switch (MrcSwitchNetDevice: Latency, EcmpHashing,
+     * PfcXoffBytes, PfcXonBytes, ...); attributes not set here keep their defaults
+     * (Config::SetDefault and --ns3::MrcSwitchNetDevice::X=... apply). The helper itself sets
+     * only what the fabric decides: each switch's uSID and locator block, ECMP mode (Routing)
+     * and PfcEnabled (Pfc).
+     * @param name attribute name
+     * @param value its value
+     */
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * The component attributes the helper sets itself on every object it builds, so that a
+     * default given for them would do nothing under it (MrcCommandLine refuses them, naming
+     * the helper attribute to use instead).
+     * @return pairs (component attribute, "use --<helper attribute>" or how the helper sets it)
+     */
+    static const std::vector<std::pair<std::string, std::string>>& GetAttributesItSets();
 
     /**
      * Set an attribute of the MrcEcmpControlPlane a Routing=ecmp fabric gets (DetectionDelay,
@@ -149,21 +169,19 @@ private:
     uint32_t m_radix;      //!< switch radix, 0 = unlimited
     DataRate m_linkRate;   //!< every link's rate
     Time m_linkDelay;      //!< every link's delay
-    Time m_switchLatency;  //!< switch forwarding latency
     uint32_t m_hostQueue;  //!< host NIC queue, bytes
     Ipv6Address m_block;   //!< locator block
     uint32_t m_blockBits;  //!< locator block length
     bool m_lastHopEcn;     //!< mark ECN on host-facing ports
     bool m_pfc;            //!< Pfc attribute
-    uint32_t m_pfcXoff;    //!< PfcXoffBytes attribute
     Time m_pfcWatchdog;    //!< PfcWatchdog attribute
-    std::string m_hashing; //!< EcmpHashing attribute
     std::string m_routing; //!< "srv6" or "ecmp"
     uint32_t m_tiers;      //!< 2 or 3
     uint32_t m_pods;       //!< pods (3 tiers)
     uint32_t m_nT2;        //!< T2s per plane (3 tiers)
 
     ObjectFactory m_queueFactory;        //!< switch port queues
+    ObjectFactory m_switchFactory;       //!< switches
     ObjectFactory m_controlPlaneFactory; //!< ECMP control plane
     Ptr<MrcClosTopology> m_topo;         //!< what Build() made
 };

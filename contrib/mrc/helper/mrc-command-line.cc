@@ -4,6 +4,8 @@
 
 #include "mrc-command-line.h"
 
+#include "mrc-clos-helper.h"
+
 #include "ns3/global-value.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
@@ -434,6 +436,15 @@ MrcCommandLine::CheckAttribute(const std::string& name,
               + ", which " + type + " inherits; write --" + owner.GetName() + "::" + attribute
               + "=value (it applies to every " + owner.GetName() + ")";
         return false;
+    }
+    for (const auto& [component, setter] : MrcClosHelper::GetAttributesItSets())
+    {
+        if (owner.GetName() + "::" + attribute == component)
+        {
+            error = "--" + name + " would do nothing: MrcClosHelper sets it on every object it "
+                  + "builds (" + setter + ")";
+            return false;
+        }
     }
     const std::string kind = info.checker->GetValueTypeName();
     const std::string accepted = info.checker->HasUnderlyingTypeInformation()

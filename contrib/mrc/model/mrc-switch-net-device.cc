@@ -5,6 +5,7 @@
 #include "mrc-switch-net-device.h"
 
 #include "mrc-channel.h"
+#include "mrc-choice-checker.h"
 #include "mrc-dscp.h"
 #include "mrc-net-device.h"
 #include "mrc-trimming-queue.h"
@@ -82,7 +83,7 @@ MrcSwitchNetDevice::GetTypeId()
                             StringValue("resilient"),
                             MakeStringAccessor(&MrcSwitchNetDevice::SetEcmpHashing,
                                                &MrcSwitchNetDevice::GetEcmpHashing),
-                            MakeStringChecker())
+                            MakeMrcChoiceChecker({"resilient", "modulo"}))
               .AddAttribute("PfcEnabled",
                             "Priority flow control for the data class (lossless; the RoCE "
                             "baseline). Needs drop-free egress queues for data.",

@@ -54,8 +54,8 @@ MakeBaseline(uint32_t hostsPerT0,
     clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
     clos->SetRoutedBaseline();
     clos->SetAttribute("Pfc", BooleanValue(pfc));
-    clos->SetAttribute("EcmpHashing", StringValue(hashing));
-    clos->SetAttribute("PfcXoffBytes", UintegerValue(xoff));
+    clos->SetSwitchAttribute("EcmpHashing", StringValue(hashing));
+    clos->SetSwitchAttribute("PfcXoffBytes", UintegerValue(xoff));
     b.fabric = clos->Build();
     b.stack.SetRoceBaseline();
     b.stack.Install(b.fabric);

@@ -650,7 +650,7 @@ private:
                                        StringValue("uniform")),
             false,
             "DownTimeDistribution");
-        Ptr<MrcClosHelper> f = CreateObject<MrcClosHelper>();
+        Ptr<MrcSwitchNetDevice> f = CreateObject<MrcSwitchNetDevice>();
         NS_TEST_ASSERT_MSG_EQ(f->SetAttributeFailSafe("EcmpHashing", StringValue("modulo")),
                               true,
                               "EcmpHashing modulo");
@@ -686,6 +686,8 @@ private:
             {"ns3::MrcClosHelper::Routing", "", false, false, "needs a value"},
             {"ns3::MrcTrainingJob::Steps", "2", true, false, "--ns3::MrcJob::Steps=value"},
             {"ns3::MrcJob::Steps", "2", true, true, ""},
+            {"ns3::MrcChannel::Delay", "2us", true, false, "--ns3::MrcClosHelper::LinkDelay"},
+            {"ns3::MrcSwitchNetDevice::Latency", "2us", true, true, ""},
         };
         for (const auto& c : cases)
         {
@@ -751,6 +753,7 @@ private:
         // --ns3::MrcTrimmingQueue::X=...) apply unless the helper is told otherwise.
         Config::SetDefault("ns3::MrcTrimmingQueue::EcnMinBytes", UintegerValue(12345));
         Config::SetDefault("ns3::MrcTrimmingQueue::EcnMaxBytes", UintegerValue(54321));
+        Config::SetDefault("ns3::MrcSwitchNetDevice::Latency", TimeValue(NanoSeconds(700)));
         Ptr<MrcClosHelper> d = CreateObject<MrcClosHelper>();
         d->SetAttribute("HostsPerT0", UintegerValue(2));
         d->SetAttribute("T0sPerPlane", UintegerValue(2));
@@ -759,6 +762,18 @@ private:
         Ptr<MrcClosTopology> dt = d->Build();
         Config::SetDefault("ns3::MrcTrimmingQueue::EcnMinBytes", UintegerValue(100000));
         Config::SetDefault("ns3::MrcTrimmingQueue::EcnMaxBytes", UintegerValue(400000));
+        Config::SetDefault("ns3::MrcSwitchNetDevice::Latency", TimeValue(NanoSeconds(500)));
+        TimeValue latency;
+        dt->GetT1(0, 1)->GetAttribute("Latency", latency);
+        NS_TEST_ASSERT_MSG_EQ(
+            latency.Get(), NanoSeconds(700), "the switches' Config default applies");
+        NS_TEST_ASSERT_MSG_EQ(dt->GetBaseRtt(1000),
+                              2 * 4 * MicroSeconds(1) + 2 * 3 * NanoSeconds(700)
+                                  + 4 * DataRate("100Gbps").CalculateBytesTxTime(1000)
+                                  + 4
+                                        * DataRate("100Gbps").CalculateBytesTxTime(
+                                            MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE),
+                              "and the base RTT follows it");
         uint32_t checked = 0;
         for (uint32_t i = 0; i < dt->GetT0(0, 0)->GetNPorts(); ++i)
         {
@@ -784,6 +799,7 @@ private:
         Ptr<MrcClosHelper> r = CreateObject<MrcClosHelper>();
         r->SetRoutedBaseline();
         r->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(99)));
+        r->SetSwitchAttribute("EcmpHashing", StringValue("modulo"));
         Ptr<MrcEcmpControlPlane> cp = r->Build()->GetControlPlane();
         Config::SetDefault("ns3::MrcEcmpControlPlane::DetectionDelay",
                            TimeValue(MilliSeconds(150)));
@@ -795,6 +811,9 @@ private:
         cp->GetAttribute("ReconvergenceDelay", rec);
         NS_TEST_ASSERT_MSG_EQ(det.Get(), MicroSeconds(77), "the Config default applies");
         NS_TEST_ASSERT_MSG_EQ(rec.Get(), MicroSeconds(99), "SetControlPlaneAttribute wins");
+        StringValue hashing;
+        r->GetTopology()->GetT0(0, 0)->GetAttribute("EcmpHashing", hashing);
+        NS_TEST_ASSERT_MSG_EQ(hashing.Get(), "modulo", "SetSwitchAttribute reaches every switch");
         Simulator::Destroy();
     }
 };
