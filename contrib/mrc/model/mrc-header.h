@@ -179,26 +179,53 @@ public:
         m_psn = v;
     }
 
-    /** @return the cumulative ACK (ACK) or immediate data (data) */
+    /** @return the cumulative ACK (ACK) */
     uint32_t GetCumAck() const
     {
         return m_cumAck;
     }
 
-    /** @param v the cumulative ACK (ACK) or immediate data (data) */
+    /** @param v the cumulative ACK (ACK) */
     void SetCumAck(uint32_t v)
     {
         m_cumAck = v;
     }
 
-    /** @return the SACK bitmap base PSN (ACK) or packet index in the message (data) */
+    /**
+     * @return the immediate value (data packets of a Write-with-Immediate; 0 for a plain Write),
+     * carried in the cumulative ACK field
+     */
+    uint32_t GetImmediate() const
+    {
+        return m_cumAck;
+    }
+
+    /** @param v the immediate value (data packets), carried in the cumulative ACK field */
+    void SetImmediate(uint32_t v)
+    {
+        m_cumAck = v;
+    }
+
+    /** @return the SACK bitmap base PSN (ACK) */
     uint32_t GetSackBase() const
     {
         return m_sackBase;
     }
 
-    /** @param v the SACK bitmap base PSN (ACK) or packet index in the message (data) */
+    /** @param v the SACK bitmap base PSN (ACK) */
     void SetSackBase(uint32_t v)
+    {
+        m_sackBase = v;
+    }
+
+    /** @return the packet's index in its message (data packets), carried in the SACK base field */
+    uint32_t GetPacketIndex() const
+    {
+        return m_sackBase;
+    }
+
+    /** @param v the packet's index in its message (data packets), in the SACK base field */
+    void SetPacketIndex(uint32_t v)
     {
         m_sackBase = v;
     }
@@ -215,14 +242,29 @@ public:
         m_sackBitmap = v;
     }
 
-    /** @return the remote offset (data) or port-status bitmap (ACK, NACK, PROBE_ACK) */
+    /** @return the remote offset (data packets) */
     uint64_t GetOffset() const
     {
         return m_offset;
     }
 
-    /** @param v the remote offset (data) or port-status bitmap (ACK, NACK, PROBE_ACK) */
+    /** @param v the remote offset (data packets) */
     void SetOffset(uint64_t v)
+    {
+        m_offset = v;
+    }
+
+    /**
+     * @return the sender's port-status bitmap (ACK, NACK, PROBE_ACK: bit p set when its NIC
+     * port p is up; 0 when not set), carried in the offset field
+     */
+    uint64_t GetPortStatus() const
+    {
+        return m_offset;
+    }
+
+    /** @param v the sender's port-status bitmap (control packets), carried in the offset field */
+    void SetPortStatus(uint64_t v)
     {
         m_offset = v;
     }

@@ -180,10 +180,10 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
             m.pkts = static_cast<uint32_t>((h.GetMsgLen() + m_payloadSize - 1) / m_payloadSize);
             m.bits.assign(m.pkts, false);
             m.imm = h.GetOpcode() == MrcHeader::WRITE_IMM;
-            m.immData = h.GetCumAck();
+            m.immData = h.GetImmediate();
             m.first = Simulator::Now();
         }
-        const uint32_t index = h.GetSackBase(); // data packets: packet index in the message
+        const uint32_t index = h.GetPacketIndex();
         if (index < m.pkts && !m.bits[index])
         {
             m.bits[index] = true;
@@ -229,7 +229,7 @@ bool
 MrcQpReceiver::IsPlausible(const MrcHeader& h) const
 {
     const uint64_t length = h.GetMsgLen();
-    const uint64_t index = h.GetSackBase();
+    const uint64_t index = h.GetPacketIndex();
     if (length == 0 || index * m_payloadSize >= length)
     {
         return false;

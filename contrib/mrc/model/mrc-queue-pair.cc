@@ -506,8 +506,8 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     h.SetDstQpn(m_remoteQpn);
     h.SetSrcQpn(m_qpn);
     h.SetPsn(psn);
-    h.SetCumAck(m.immData);
-    h.SetSackBase(static_cast<uint32_t>(p.offset / m_payloadSize));
+    h.SetImmediate(m.immData);
+    h.SetPacketIndex(static_cast<uint32_t>(p.offset / m_payloadSize));
     h.SetOffset(m.remoteOffset + p.offset);
     h.SetMsn(p.msn);
     h.SetMsgLen(static_cast<uint32_t>(m.length));
@@ -614,7 +614,7 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
     }
     h.SetDstQpn(m_remoteQpn);
     h.SetSrcQpn(m_qpn);
-    h.SetOffset(m_l4->GetLocalPlaneMask());
+    h.SetPortStatus(m_l4->GetLocalPlaneMask());
     const uint64_t local = m_l4->GetLocalPlaneMask();
     const auto planes = static_cast<uint32_t>(m_paths.size());
     if (plane >= planes || !(local & (uint64_t(1) << plane)))
@@ -723,9 +723,9 @@ void
 MrcQueuePair::UpdatePeerPlanes(const MrcHeader& h)
 {
     // Control packets carry the sender's port-status bitmap in the offset field (0: not set).
-    if (h.GetOffset() != 0 && h.GetOffset() != m_peerPlaneMask)
+    if (h.GetPortStatus() != 0 && h.GetPortStatus() != m_peerPlaneMask)
     {
-        m_peerPlaneMask = h.GetOffset();
+        m_peerPlaneMask = h.GetPortStatus();
         NS_LOG_INFO("qp " << m_qpn << ": peer planes now " << std::hex << m_peerPlaneMask);
         ResetProbePace(); // planes changed: probe the returning ones promptly
     }

@@ -756,7 +756,7 @@ private:
             h.SetPsn(3);
             h.SetMsn(msn);
             h.SetMsgLen(msgLen);
-            h.SetSackBase(index);
+            h.SetPacketIndex(index);
             h.SetPayloadLen(len);
             Simulator::Schedule(NanoSeconds(10), &Inject, n.stack.GetL4(1), h);
         };
