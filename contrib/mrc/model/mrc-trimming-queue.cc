@@ -114,7 +114,8 @@ MrcTrimmingQueue::GetTypeId()
 }
 
 MrcTrimmingQueue::MrcTrimmingQueue()
-    : m_ingressOwner(nullptr)
+    : m_stream(-1)
+    , m_ingressOwner(nullptr)
     , m_dataBytes(0)
     , m_controlBytes(0)
     , m_maxDataBytes(0)
@@ -123,7 +124,6 @@ MrcTrimmingQueue::MrcTrimmingQueue()
     , m_trimmed(0)
     , m_marked(0)
     , m_dequeued(0)
-    , m_stream(-1)
 {
 }
 
