@@ -76,18 +76,21 @@ MrcFaultHelper::SetInjectorAttribute(const std::string& name, const AttributeVal
 Ptr<MrcFaultInjector>
 MrcFaultHelper::Install(Ptr<MrcClosTopology> fabric)
 {
-    NS_ABORT_MSG_IF(m_injector, "MrcFaultHelper: Install() called twice");
-    m_injector = m_factory.Create<MrcFaultInjector>();
-    m_injector->SetTargets(fabric, PeekPointer(fabric));
-    return m_injector;
+    return InstallOn(fabric, PeekPointer(fabric));
 }
 
 Ptr<MrcFaultInjector>
 MrcFaultHelper::Install(Ptr<MrcFluidNetwork> fabric)
 {
+    return InstallOn(fabric, PeekPointer(fabric));
+}
+
+Ptr<MrcFaultInjector>
+MrcFaultHelper::InstallOn(Ptr<Object> owner, const MrcFaultTargets* targets)
+{
     NS_ABORT_MSG_IF(m_injector, "MrcFaultHelper: Install() called twice");
     m_injector = m_factory.Create<MrcFaultInjector>();
-    m_injector->SetTargets(fabric, PeekPointer(fabric));
+    m_injector->SetTargets(owner, targets);
     return m_injector;
 }
 

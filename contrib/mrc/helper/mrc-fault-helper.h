@@ -123,6 +123,13 @@ public:
 
 private:
     void DoDispose() override;
+    /**
+     * Make the injector and give it a fabric.
+     * @param owner the fabric object (kept alive)
+     * @param targets its fault targets
+     * @return the injector
+     */
+    Ptr<MrcFaultInjector> InstallOn(Ptr<Object> owner, const MrcFaultTargets* targets);
 
     ObjectFactory m_factory;          //!< makes the injector
     Ptr<MrcFaultInjector> m_injector; //!< what Install made
