@@ -17,6 +17,7 @@
 #include "ns3/core-module.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -354,17 +355,25 @@ main(int argc, char* argv[])
             flowOf.push_back(h);
         }
     }
-    uint64_t retired = 0; // EV transitions to ASSUMED_BAD
+    // EV transitions: to ASSUMED_BAD; held in SKIP on a suspected loss (with the EVs naming the
+    // same path); released because the packet arrived after all.
+    std::array<uint64_t, 3> evCounts{0, 0, 0};
     for (auto& qp : senders)
     {
         qp->GetPathSelector()->TraceConnectWithoutContext(
             "EvStateChange",
             MakeBoundCallback(
-                +[](uint64_t* n, uint16_t, uint8_t, uint8_t to, uint8_t)
+                +[](std::array<uint64_t, 3>* n, uint16_t, uint8_t, uint8_t to, uint8_t cause)
                 {
-                    *n += (to == MrcPathSelector::ASSUMED_BAD) ? 1 : 0;
+                    (*n)[0] += (to == MrcPathSelector::ASSUMED_BAD) ? 1 : 0;
+                    (*n)[1] += (to == MrcPathSelector::SKIP
+                                && (cause == MrcPathSelector::CAUSE_SACK_LOSS
+                                    || cause == MrcPathSelector::CAUSE_SHARED_PATH))
+                                 ? 1
+                                 : 0;
+                    (*n)[2] += (cause == MrcPathSelector::CAUSE_LATE_ARRIVAL) ? 1 : 0;
                 },
-                &retired));
+                &evCounts));
     }
     for (std::size_t i = 0; i < senders.size(); ++i)
     {
@@ -528,7 +537,8 @@ main(int argc, char* argv[])
               << " events: " << Simulator::GetEventCount() << " wall: " << std::setprecision(3)
               << wall << " s" << std::endl;
     std::cout << "loss detection: out-of-order " << sackLosses << " timeouts " << timeouts
-              << " spurious " << spurious << " ev-retirements " << retired << std::endl;
+              << " spurious " << spurious << " ev-retirements " << evCounts[0] << " ev-holds "
+              << evCounts[1] << " released " << evCounts[2] << std::endl;
     std::cout << std::setprecision(0) << "data-packets-per-wall-second: " << dataPackets / wall
               << std::endl;
     Simulator::Destroy();

@@ -67,6 +67,64 @@ MrcAdaptiveSpray::OnLoss(uint16_t ev, Cause cause)
 }
 
 void
+MrcAdaptiveSpray::OnSuspectedLoss(uint16_t ev)
+{
+    if (ev >= m_evs.size() || !m_evs[ev].active)
+    {
+        return;
+    }
+    if (m_evs[ev].state == GOOD && CountInState(GOOD) <= m_minActive)
+    {
+        Retire(ev, CAUSE_SACK_LOSS); // at the floor no EV can wait out a verdict in SKIP
+        return;
+    }
+    // Hold the EV, and the EVs naming the same path, in SKIP until the verdict: nothing more
+    // is sent into a path that may have failed, and nothing is retired for a queue.
+    const uint16_t plane = m_evs[ev].plane;
+    const uint16_t path = m_evs[ev].path;
+    for (uint32_t i = 0; i < m_evs.size(); ++i)
+    {
+        Ev& e = m_evs[i];
+        if (!e.active || e.plane != plane || e.path != path)
+        {
+            continue;
+        }
+        if (e.state == GOOD && CountInState(GOOD) > m_minActive)
+        {
+            SetState(static_cast<uint16_t>(i), SKIP, i == ev ? CAUSE_SACK_LOSS : CAUSE_SHARED_PATH);
+        }
+        if (e.state == SKIP)
+        {
+            e.skipLeft = SKIP_HELD;
+        }
+    }
+}
+
+void
+MrcAdaptiveSpray::OnLossVerdict(uint16_t ev, bool lost)
+{
+    if (ev >= m_evs.size() || !m_evs[ev].active)
+    {
+        return;
+    }
+    if (lost)
+    {
+        Retire(ev, CAUSE_SACK_LOSS); // and the EVs naming the same path
+        return;
+    }
+    const uint16_t plane = m_evs[ev].plane;
+    const uint16_t path = m_evs[ev].path;
+    for (uint32_t i = 0; i < m_evs.size(); ++i)
+    {
+        const Ev& e = m_evs[i];
+        if (e.active && e.plane == plane && e.path == path && e.IsHeld())
+        {
+            SetState(static_cast<uint16_t>(i), GOOD, CAUSE_LATE_ARRIVAL);
+        }
+    }
+}
+
+void
 MrcAdaptiveSpray::OnProbeResult(uint16_t ev, bool success)
 {
     if (ev >= m_evs.size())

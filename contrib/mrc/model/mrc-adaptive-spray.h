@@ -33,6 +33,8 @@ public:
     void OnAck(uint16_t ev, bool ecn) override;
     void OnNack(uint16_t ev, bool lastHop) override;
     void OnLoss(uint16_t ev, Cause cause) override;
+    void OnSuspectedLoss(uint16_t ev) override;
+    void OnLossVerdict(uint16_t ev, bool lost) override;
     void OnProbeResult(uint16_t ev, bool success) override;
 
 private:

@@ -35,8 +35,9 @@ MrcPathSelector::CauseName(uint32_t c)
                                   "admin",
                                   "replacement",
                                   "released",
-                                  "shared-path"};
-    return c < 10 ? names[c] : "?";
+                                  "shared-path",
+                                  "late-arrival"};
+    return c < 11 ? names[c] : "?";
 }
 
 TypeId
@@ -61,7 +62,7 @@ MrcPathSelector::GetTypeId()
                             "Passes of the rotation a SKIP EV sits out",
                             UintegerValue(1),
                             MakeUintegerAccessor(&MrcPathSelector::m_skipRotations),
-                            MakeUintegerChecker<uint32_t>(1, 255))
+                            MakeUintegerChecker<uint32_t>(1, SKIP_HELD - 1))
               .AddAttribute("ProbeSuccesses",
                             "Consecutive answered probes that return a retired EV to GOOD",
                             UintegerValue(3),
@@ -171,7 +172,7 @@ MrcPathSelector::Rotate(uint64_t planeMask, int32_t exclude)
                 {
                     fallback = static_cast<int32_t>(c);
                 }
-                if (--e.skipLeft == 0)
+                if (e.skipLeft != SKIP_HELD && --e.skipLeft == 0)
                 {
                     SetState(c, GOOD, CAUSE_ROTATION);
                 }
@@ -207,6 +208,17 @@ MrcPathSelector::OnNack(uint16_t /* ev */, bool /* lastHop */)
 
 void
 MrcPathSelector::OnLoss(uint16_t /* ev */, Cause /* cause */)
+{
+}
+
+void
+MrcPathSelector::OnSuspectedLoss(uint16_t ev)
+{
+    OnLoss(ev, CAUSE_SACK_LOSS); // without holds, a late packet is a lost one
+}
+
+void
+MrcPathSelector::OnLossVerdict(uint16_t /* ev */, bool /* lost */)
 {
 }
 

@@ -52,8 +52,12 @@ public:
         CAUSE_ADMIN,       //!< denied or allowed through the API
         CAUSE_REPLACEMENT, //!< a new EV replacing a retired one in the same plane
         CAUSE_RELEASED,    //!< a replacement EV released after the one it replaced returned
-        CAUSE_SHARED_PATH  //!< another EV naming the same path was retired
+        CAUSE_SHARED_PATH, //!< another EV naming the same path was retired (or held)
+        CAUSE_LATE_ARRIVAL //!< the packet a held EV was suspected of losing arrived after all
     };
+
+    /// skipLeft of a SKIP EV held until the verdict on a suspected loss (no rotation count).
+    static constexpr uint8_t SKIP_HELD = 0xff;
 
     /** One EV. */
     struct Ev
@@ -68,6 +72,12 @@ public:
         bool probePending;   //!< a probe is out
         uint16_t generation; //!< bumped each time the slot is given a new path
         uint32_t probeId;    //!< id of the probe that is out
+
+        /** @return SKIP until the verdict on a suspected loss */
+        bool IsHeld() const
+        {
+            return state == SKIP && skipLeft == SKIP_HELD;
+        }
     };
 
     /**
@@ -140,6 +150,21 @@ public:
      * @param cause CAUSE_TIMEOUT or CAUSE_SACK_LOSS
      */
     virtual void OnLoss(uint16_t ev, Cause cause);
+    /**
+     * A packet sent on this EV is late enough to be presumed lost (the out-of-order time
+     * rule), which queueing skew between paths can also explain. The base class treats it as
+     * a loss (OnLoss with CAUSE_SACK_LOSS); a selector that holds the EV until the verdict
+     * (EV::IsHeld) gets OnLossVerdict.
+     * @param ev the EV
+     */
+    virtual void OnSuspectedLoss(uint16_t ev);
+    /**
+     * The verdict on a loss OnSuspectedLoss reported: the retransmission was acknowledged
+     * while the original never was (lost), or the original arrived after all.
+     * @param ev the EV
+     * @param lost the original was lost
+     */
+    virtual void OnLossVerdict(uint16_t ev, bool lost);
     /**
      * A probe on a retired EV was answered (or not).
      * @param ev the EV

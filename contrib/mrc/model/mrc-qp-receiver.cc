@@ -23,6 +23,7 @@ MrcQpReceiver::MrcQpReceiver()
     , m_understandsTrim(true)
     , m_rxCum(0)
     , m_rxHighest(0)
+    , m_rxHighestLast(false)
     , m_rxMsnBase(0)
     , m_rxBytes(0)
     , m_unackedBytes(0)
@@ -148,11 +149,17 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
         return;
     }
     // A new gap opens when a packet lands beyond the highest PSN seen so far + 1: answer at
-    // once so the sender learns of the hole; packets filling gaps wait for the coalescing rule.
+    // once so the sender learns of the hole. Packets filling gaps wait for the coalescing rule,
+    // which more packets soon satisfy, except behind the end of what was sent: once the highest
+    // PSN received is a message's last packet, nothing may follow for a while, so each straggler
+    // is answered at once (RFC 5681 §4.2's "fills in a gap" rule, kept to the tail). Otherwise
+    // the sender would see them late by the delayed-ACK timer and take them for lost.
     const bool newGap = psn > m_rxHighest;
+    const bool tailStraggler = psn + 1 < m_rxHighest && m_rxHighestLast;
     if (psn + 1 > m_rxHighest)
     {
         m_rxHighest = psn + 1;
+        m_rxHighestLast = (h.GetFlags() & MrcHeader::FLAG_LAST) != 0;
     }
     if (m_rxWin.size() <= psn - m_rxCum)
     {
@@ -215,7 +222,11 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
     m_rxBytes += h.GetPayloadLen();
     m_unackedBytes += h.GetPayloadLen();
     const bool last = (h.GetFlags() & MrcHeader::FLAG_LAST) != 0;
-    if (ce || newGap || last || m_unackedBytes >= m_ackEveryBytes)
+    // A retransmission (selective repeat) is answered at once, echoing its own timestamp: the
+    // sender learns which transmission arrived, and so whether the one before it was lost or only
+    // late.
+    const bool retx = !m_inOrderOnly && (h.GetFlags() & MrcHeader::FLAG_RETX) != 0;
+    if (ce || newGap || last || retx || tailStraggler || m_unackedBytes >= m_ackEveryBytes)
     {
         SendAck();
     }

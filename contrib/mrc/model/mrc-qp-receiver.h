@@ -160,6 +160,7 @@ private:
 
     uint32_t m_rxCum;                //!< every PSN below is received
     uint32_t m_rxHighest;            //!< highest PSN received + 1
+    bool m_rxHighestLast;            //!< the highest PSN received ends a message
     std::deque<uint8_t> m_rxWin;     //!< received flags from m_rxCum on
     std::deque<RxMsg> m_rxMsgs;      //!< messages from m_rxMsnBase on
     uint32_t m_rxMsnBase;            //!< oldest undelivered message

@@ -706,6 +706,12 @@ MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp)
     {
         m_ackedTxSeq = p.txSeq + 1;
     }
+    if (!m_suspicions.empty())
+    {
+        // Lost only if what arrived is known to be a retransmission (the original may be
+        // acknowledged before its retransmission has even left).
+        DecideSuspicions(psn, p.tries > 1 && latest);
+    }
     if (!latest && echoedTimestamp != 0 && p.cause == TX_RETX_SACK)
     {
         // An earlier transmission arrived after all: the out-of-order rule fired too soon.
@@ -756,7 +762,7 @@ MrcQueuePair::FlushEv(uint16_t ev, uint16_t generation)
         {
             const MrcPathSelector::Ev& e = m_selector->GetEv(p.ev);
             onPath = e.plane == dead.plane && e.path == dead.path
-                  && e.state == MrcPathSelector::ASSUMED_BAD;
+                  && (e.state == MrcPathSelector::ASSUMED_BAD || e.IsHeld());
         }
         if (onPath)
         {
@@ -820,13 +826,55 @@ MrcQueuePair::DetectLosses()
         const bool incast = m_incastGuard && m_inIncast;
         const bool current = EvIsCurrent(p) && !incast;
         m_incastLosses += incast ? 1 : 0;
+        const bool byCount = s.txSeq + m_reorderPkts < m_ackedTxSeq;
         DeclareLost(s.psn, TX_RETX_SACK);
-        if (current)
+        if (!current)
         {
+            continue;
+        }
+        if (byCount)
+        {
+            // Enough sent after it was acknowledged: lost, and the EV is retired at once.
             m_selector->OnLoss(ev, MrcPathSelector::CAUSE_SACK_LOSS);
-            if (m_selector->GetEv(ev).state == MrcPathSelector::ASSUMED_BAD)
+        }
+        else
+        {
+            // Only late: a failed path, or a longer queue on it than on the others. The EV
+            // (and its path twins) is held in SKIP; the retransmission's acknowledgement
+            // decides (DecideSuspicions).
+            m_selector->OnSuspectedLoss(ev);
+            if (m_selector->GetEv(ev).IsHeld())
             {
-                FlushEv(ev, generation);
+                m_suspicions.push_back({s.psn, ev, generation});
+            }
+        }
+        const MrcPathSelector::Ev& e = m_selector->GetEv(ev);
+        if (e.state == MrcPathSelector::ASSUMED_BAD || e.IsHeld())
+        {
+            FlushEv(ev, generation);
+        }
+    }
+}
+
+void
+MrcQueuePair::DecideSuspicions(uint32_t psn, bool lost)
+{
+    for (size_t i = 0; i < m_suspicions.size();)
+    {
+        const Suspicion v = m_suspicions[i];
+        if (v.psn != psn)
+        {
+            ++i;
+            continue;
+        }
+        m_suspicions[i] = m_suspicions.back();
+        m_suspicions.pop_back();
+        if (m_selector->IsCurrent(v.ev, v.generation))
+        {
+            m_selector->OnLossVerdict(v.ev, lost);
+            if (lost)
+            {
+                FlushEv(v.ev, v.generation);
             }
         }
     }
@@ -1191,6 +1239,7 @@ MrcQueuePair::EnterError(uint32_t psn)
     m_txPkts.clear();
     m_retxQueue.clear();
     m_sentOrder.clear();
+    m_suspicions.clear();
     m_inflight = 0;
     for (const auto& m : pending)
     {

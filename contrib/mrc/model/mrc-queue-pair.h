@@ -360,6 +360,14 @@ private:
      * @param generation its generation
      */
     void FlushEv(uint16_t ev, uint16_t generation);
+    /**
+     * The first acknowledgement of a PSN decides the suspicions on it: if it echoes a
+     * retransmission, the transmission before was lost and its EV is retired; otherwise an
+     * earlier transmission arrived and its EV is released.
+     * @param psn the PSN
+     * @param lost the acknowledgement is known to answer a retransmission
+     */
+    void DecideSuspicions(uint32_t psn, bool latest);
 
     /** Send what the window and the plane status allow. */
     void TrySend();
@@ -536,7 +544,17 @@ private:
         Time at;        //!< when it started onto the wire
     };
 
-    std::deque<Sent> m_sentOrder;                //!< transmissions in send order
+    std::deque<Sent> m_sentOrder; //!< transmissions in send order
+
+    /** A loss the time rule presumed, whose EV is held until the retransmission tells. */
+    struct Suspicion
+    {
+        uint32_t psn;        //!< the packet presumed lost
+        uint16_t ev;         //!< the EV it was sent on
+        uint16_t generation; //!< that slot's generation then
+    };
+
+    std::vector<Suspicion> m_suspicions;         //!< awaiting a verdict (a handful at most)
     uint64_t m_inflight;                         //!< payload bytes in flight
     EventId m_rtoEvent;                          //!< retransmission timer
     EventId m_probeEvent;                        //!< probe timer

@@ -26,7 +26,9 @@ using namespace ns3;
 namespace
 {
 
+using mrctest::CountEvStates;
 using mrctest::CountRetirements;
+using mrctest::EvCounts;
 using mrctest::MakeNet;
 using mrctest::Net;
 using mrctest::TxLog;
@@ -53,6 +55,8 @@ private:
         auto qps = n.stack.Connect(0, 1);
         TxLog log;
         log.Attach(qps.first);
+        EvCounts counts;
+        CountEvStates(qps.first, &counts);
         bool ok = false;
         qps.first->SetSendCompletionCallback(MakeBoundCallback(
             +[](bool* flag, const MrcCompletion& c)
@@ -102,6 +106,10 @@ private:
             NS_TEST_ASSERT_MSG_EQ(retransmitted.count(psn), 1u, "a lost packet was resent");
         }
         NS_TEST_ASSERT_MSG_LT_OR_EQ(lastRetx - failAt, 3 * rtt, "bypassed within 3 base RTTs");
+        // The late packets held the dead path's EVs; the retransmissions' acknowledgements
+        // (which came while the originals never did) retired them.
+        NS_TEST_ASSERT_MSG_GT(counts.held, 0u, "EVs held on suspicion");
+        NS_TEST_ASSERT_MSG_GT(counts.retired, 0u, "and retired on the verdict");
         Simulator::Destroy();
     }
 };
@@ -161,7 +169,9 @@ private:
  * @brief Congestion is not mistaken for failure: in an 8-to-1 incast on a 4-plane fabric with
  * trimming, the planes' last-hop queues differ by tens of microseconds, so packets behind a
  * fuller one look lost to out-of-order detection. With IncastLossGuard (the default) they are
- * retransmitted and no EV is retired; without it, EVs are retired.
+ * only retransmitted; without it, their EVs are held until the packets arrive, then released.
+ * Either way no EV is retired (before suspected losses waited for a verdict, the run without
+ * the guard retired EVs).
  */
 class MrcIncastNoRetirementTestCase : public TestCase
 {
@@ -175,19 +185,19 @@ private:
     /**
      * Run the incast.
      * @param guard IncastLossGuard
-     * @param incastLosses set to the losses the guard kept from retiring an EV
-     * @return EV retirements over every sender
+     * @param incastLosses set to the losses the guard kept from touching an EV
+     * @return EV transitions over every sender
      */
-    uint64_t Run(bool guard, uint64_t& incastLosses)
+    EvCounts Run(bool guard, uint64_t& incastLosses)
     {
         Config::SetDefault("ns3::MrcQueuePair::IncastLossGuard", BooleanValue(guard));
         Net n = MakeNet(4, 4, 4, 4, "ns3::MrcAdaptiveSpray", 128);
-        uint64_t retired = 0;
+        EvCounts counts;
         std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
         for (uint32_t s = 1; s <= 8; ++s)
         {
             pairs.push_back(n.stack.Connect(s, 0));
-            CountRetirements(pairs.back().first, &retired);
+            CountEvStates(pairs.back().first, &counts);
             pairs.back().first->PostWrite(1000000, 0);
         }
         Simulator::Stop(MilliSeconds(20));
@@ -201,17 +211,22 @@ private:
         NS_TEST_EXPECT_MSG_GT(n.fabric->GetTrimmedTotal(), 100u, "the last hop trims");
         Simulator::Destroy();
         Config::SetDefault("ns3::MrcQueuePair::IncastLossGuard", BooleanValue(true));
-        return retired;
+        return counts;
     }
 
     void DoRun() override
     {
         uint64_t guarded = 0;
         uint64_t unguarded = 0;
-        NS_TEST_ASSERT_MSG_EQ(Run(true, guarded), 0u, "no EV retired by congestion");
-        NS_TEST_ASSERT_MSG_GT(guarded, 0u, "the guard kept out-of-order losses from retiring");
-        NS_TEST_ASSERT_MSG_GT(Run(false, unguarded), 0u, "without the guard, EVs are retired");
-        NS_TEST_ASSERT_MSG_EQ(unguarded, 0u, "and nothing is counted as guarded");
+        const EvCounts with = Run(true, guarded);
+        NS_TEST_ASSERT_MSG_EQ(with.retired, 0u, "no EV retired by congestion");
+        NS_TEST_ASSERT_MSG_EQ(with.held, 0u, "nor held");
+        NS_TEST_ASSERT_MSG_GT(guarded, 0u, "the guard kept out-of-order losses from EVs");
+        const EvCounts without = Run(false, unguarded);
+        NS_TEST_ASSERT_MSG_EQ(unguarded, 0u, "without the guard nothing is counted as guarded");
+        NS_TEST_ASSERT_MSG_GT(without.held, 0u, "the suspected losses held EVs");
+        NS_TEST_ASSERT_MSG_EQ(without.released, without.held, "the late packets released them");
+        NS_TEST_ASSERT_MSG_EQ(without.retired, 0u, "and none was retired");
     }
 };
 
@@ -266,7 +281,55 @@ private:
         }
         NS_TEST_EXPECT_MSG_EQ(n.fabric->GetTrimmedTotal(), 0u, "lossless: nothing trimmed");
         NS_TEST_ASSERT_MSG_EQ(midStream, 0u, "no loss declared while new data still followed");
-        NS_TEST_ASSERT_MSG_LT(retired, 8u, "at most a few EVs retired (at flows' tails)");
+        NS_TEST_ASSERT_MSG_EQ(retired, 0u, "no EV retired, at flows' tails either");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief A synchronized start on a lossless fabric: queueing skew between paths makes packets
+ * late enough for the out-of-order time rule, which holds their EVs; the packets then arrive,
+ * the EVs are released, and nothing is retired.
+ */
+class MrcLateNotLostTestCase : public TestCase
+{
+public:
+    MrcLateNotLostTestCase()
+        : TestCase("synchronized start, lossless: late packets hold EVs, arrivals release them, "
+                   "none retired")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const uint32_t hostsPerT0 = 32;
+        const uint32_t hosts = hostsPerT0 * 4;
+        Net n = MakeNet(1, hostsPerT0, 4, 32, "ns3::MrcAdaptiveSpray", 128);
+        std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
+        EvCounts counts;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            pairs.push_back(n.stack.Connect(h, (h + hostsPerT0 + 1) % hosts)); // the next T0
+            CountEvStates(pairs.back().first, &counts);
+            pairs.back().first->PostWrite(2000000, 0);
+        }
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, "the run ends by itself");
+        uint64_t suspected = 0;
+        uint64_t late = 0;
+        for (const auto& qp : pairs)
+        {
+            NS_TEST_EXPECT_MSG_EQ(qp.second->GetBytesPlaced(), 2000000u, "delivered once");
+            suspected += qp.first->GetSackLosses();
+            late += qp.first->GetSpuriousRetransmissions();
+        }
+        NS_TEST_EXPECT_MSG_EQ(n.fabric->GetTrimmedTotal(), 0u, "lossless: nothing trimmed");
+        NS_TEST_ASSERT_MSG_GT(suspected, 0u, "skew made the time rule presume losses");
+        NS_TEST_ASSERT_MSG_GT(late, 0u, "some presumed-lost packets arrived after all");
+        NS_TEST_ASSERT_MSG_GT(counts.held, 0u, "EVs were held");
+        NS_TEST_ASSERT_MSG_EQ(counts.released, counts.held, "every held EV was released");
+        NS_TEST_ASSERT_MSG_EQ(counts.retired, 0u, "no EV retired on a lossless fabric");
         Simulator::Destroy();
     }
 };
@@ -280,7 +343,8 @@ class MrcSelectorBookkeepingTestCase : public TestCase
 {
 public:
     MrcSelectorBookkeepingTestCase()
-        : TestCase("EV slots: generations on reuse, probe answers matched, SKIP rotations honoured")
+        : TestCase("EV slots: generations on reuse, probe answers matched, SKIP rotations "
+                   "honoured, holds until a verdict")
     {
     }
 
@@ -340,6 +404,50 @@ private:
             NS_TEST_ASSERT_MSG_EQ(s->SelectFresh(1, 0), 1, "the skipped EV is the only other");
             NS_TEST_ASSERT_MSG_EQ(+s->GetEv(1).skipLeft, 2u, "one rotation used, not three");
             NS_TEST_ASSERT_MSG_EQ(+s->GetEv(1).state, +MrcPathSelector::SKIP, "still skipped");
+        }
+        {
+            // A suspected loss holds the EV and the EVs naming its path in SKIP, through any
+            // number of rotations, until the verdict: released if the packet arrived, retired
+            // (with its path twins, and replaced) if it was lost.
+            Ptr<MrcAdaptiveSpray> s = CreateObject<MrcAdaptiveSpray>();
+            s->SetAttribute("EvSetSize", UintegerValue(8));
+            s->SetAttribute("EvMinActive", UintegerValue(1));
+            s->Init({4}, rng, 0); // 8 EVs on 4 paths: two per path
+            const uint16_t path = s->GetEv(0).path;
+            std::vector<uint16_t> twins;
+            for (uint16_t i = 0; i < 8; ++i)
+            {
+                if (s->GetEv(i).path == path)
+                {
+                    twins.push_back(i);
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(twins.size(), 2u, "two EVs per path");
+            for (uint32_t verdict = 0; verdict < 2; ++verdict)
+            {
+                s->OnSuspectedLoss(0);
+                for (uint16_t i = 0; i < 8; ++i)
+                {
+                    const bool onPath = s->GetEv(i).path == path;
+                    NS_TEST_ASSERT_MSG_EQ(s->GetEv(i).IsHeld(), onPath, "held: the path's EVs");
+                }
+                for (uint32_t k = 0; k < 600; ++k)
+                {
+                    const int32_t ev = s->Select(1);
+                    const bool other = s->GetEv(ev).path != path;
+                    NS_TEST_ASSERT_MSG_EQ(other, true, "a held EV is never selected");
+                }
+                NS_TEST_ASSERT_MSG_EQ(s->GetEv(twins[1]).IsHeld(), true, "held past rotations");
+                s->OnLossVerdict(0, verdict == 1);
+                for (const uint16_t t : twins)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(
+                        +s->GetEv(t).state,
+                        +(verdict == 1 ? MrcPathSelector::ASSUMED_BAD : MrcPathSelector::GOOD),
+                        "released when the packet arrived; retired if lost");
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(s->GetNEvs(), 10u, "each retired EV was replaced");
         }
     }
 };
@@ -552,7 +660,8 @@ private:
      * @param backlog PortBacklogBytes
      * @param maxQueued out: the most data bytes seen waiting in a host-0 port when a data
      *        packet was handed to it
-     * @param onDeadAfter out: data frames that started onto the wire on an EV already retired
+     * @param onDeadAfter out: data frames that started onto the wire on an EV already retired,
+     *        or held on a suspected loss
      * @return bytes placed at the receiver
      */
     static uint64_t Run(uint32_t backlog, uint32_t* maxQueued, uint32_t* onDeadAfter)
@@ -597,9 +706,11 @@ private:
                         if ((h.GetOpcode() == MrcHeader::WRITE
                              || h.GetOpcode() == MrcHeader::WRITE_IMM)
                             && h.GetPayloadLen() > 0
-                            && s->selector->GetEv(h.GetEv()).state == MrcPathSelector::ASSUMED_BAD)
+                            && (s->selector->GetEv(h.GetEv()).state == MrcPathSelector::ASSUMED_BAD
+                                || s->selector->GetEv(h.GetEv()).IsHeld()))
                         {
-                            ++s->onDeadAfter; // starts onto the wire on a path already retired
+                            // Starts onto the wire on a path already retired or held.
+                            ++s->onDeadAfter;
                         }
                     },
                     &st));
@@ -621,12 +732,13 @@ private:
         uint32_t pullDead = 0;
         NS_TEST_ASSERT_MSG_EQ(Run(4096, &pullQueued, &pullDead), 2000000u, "delivered (pull)");
         NS_TEST_ASSERT_MSG_LT(pullQueued, 4096u, "a port takes a packet only with room");
-        NS_TEST_ASSERT_MSG_EQ(pullDead, 0u, "no frame leaves on a path already retired");
+        NS_TEST_ASSERT_MSG_EQ(pullDead, 0u, "no frame leaves on a path already retired or held");
         uint32_t pushQueued = 0;
         uint32_t pushDead = 0;
         NS_TEST_ASSERT_MSG_EQ(Run(0, &pushQueued, &pushDead), 2000000u, "delivered (push)");
         NS_TEST_ASSERT_MSG_GT(pushQueued, 40000u, "without a limit the window queues in the NIC");
-        NS_TEST_ASSERT_MSG_GT(pushDead, 0u, "and frames queued before a retirement still leave");
+        NS_TEST_ASSERT_MSG_GT(
+            pushDead, 0u, "and frames queued before the loss was suspected still leave");
     }
 };
 
@@ -648,6 +760,7 @@ public:
         AddTestCase(new MrcTrimBudgetTestCase);
         AddTestCase(new MrcIncastNoRetirementTestCase);
         AddTestCase(new MrcSprayReorderingTestCase);
+        AddTestCase(new MrcLateNotLostTestCase);
         AddTestCase(new MrcProbeStopsTestCase);
     }
 };

@@ -142,6 +142,38 @@ CountRetirements(Ptr<MrcQueuePair> qp, uint64_t* retired)
             retired));
 }
 
+/** EV transitions of interest, counted by CountEvStates. */
+struct EvCounts
+{
+    uint64_t retired = 0;  //!< to ASSUMED_BAD
+    uint64_t held = 0;     //!< to SKIP on a suspected loss (the EV or one naming its path)
+    uint64_t released = 0; //!< back to GOOD because the late packet arrived
+};
+
+/**
+ * Count a queue pair's retirements, holds and releases.
+ * @param qp the queue pair
+ * @param counts the counters, which must outlive the simulation
+ */
+inline void
+CountEvStates(Ptr<MrcQueuePair> qp, EvCounts* counts)
+{
+    qp->GetPathSelector()->TraceConnectWithoutContext(
+        "EvStateChange",
+        MakeBoundCallback(
+            +[](EvCounts* c, uint16_t, uint8_t, uint8_t to, uint8_t cause)
+            {
+                c->retired += to == MrcPathSelector::ASSUMED_BAD ? 1 : 0;
+                c->held += (to == MrcPathSelector::SKIP
+                            && (cause == MrcPathSelector::CAUSE_SACK_LOSS
+                                || cause == MrcPathSelector::CAUSE_SHARED_PATH))
+                             ? 1
+                             : 0;
+                c->released += cause == MrcPathSelector::CAUSE_LATE_ARRIVAL ? 1 : 0;
+            },
+            counts));
+}
+
 /** Records data transmissions: time, plane, EV. */
 struct TxLog
 {

@@ -775,6 +775,96 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief The receiver's immediate acknowledgements: besides every 16 KB (AckEveryBytes), a new
+ * hole, a message's last packet, a retransmission (so the sender learns which transmission
+ * arrived), and a straggler behind a message's last packet (which would otherwise wait for the
+ * delayed-ACK timer and look lost to the sender's time rule).
+ */
+class MrcImmediateAckTestCase : public TestCase
+{
+public:
+    MrcImmediateAckTestCase()
+        : TestCase("the receiver answers retransmissions and stragglers behind a message's end "
+                   "at once")
+    {
+    }
+
+private:
+    /** The receiving side and what it has sent so far. */
+    struct Rx
+    {
+        Ptr<MrcL4Protocol> l4;           //!< the receiving host's protocol
+        Ptr<MrcQueuePair> qp;            //!< the receiving queue pair
+        std::vector<uint64_t> acksAfter; //!< ACKs sent, right after each packet
+    };
+
+    /**
+     * Hand one data packet of an 8-packet message to the receiver, as its NIC would, and
+     * record how many ACKs it has sent right after.
+     * @param rx the receiver
+     * @param psn the PSN (and index in the message)
+     * @param flags header flags
+     */
+    static void Deliver(Rx* rx, uint32_t psn, uint8_t flags)
+    {
+        MrcHeader h;
+        h.SetOpcode(MrcHeader::WRITE);
+        h.SetFlags(flags);
+        h.SetDstQpn(rx->qp->GetQpn());
+        h.SetPsn(psn);
+        h.SetMsn(0);
+        h.SetMsgLen(8 * 4096);
+        h.SetPacketIndex(psn);
+        h.SetOffset(psn * 4096);
+        h.SetPayloadLen(4096);
+        Ptr<Packet> p = Create<Packet>(4096);
+        p->AddHeader(h);
+        MrcIpv6Fields f;
+        f.trafficClass = MrcDscp::DATA << 2;
+        rx->l4->ReceiveFrame(0, p, f);
+        rx->acksAfter.push_back(rx->qp->GetAcksSent());
+    }
+
+    void DoRun() override
+    {
+        Net n = MakeNet(1, 2, 1, 1);
+        auto qps = n.stack.Connect(0, 1);
+        Rx rx{n.stack.GetL4(1), qps.second, {}};
+        // PSNs 0-3 fill 16 KB; 4 is a retransmission; 5 waits; 7 ends the message and opens a
+        // hole; 6 is a straggler behind the end. 100 ns apart: no delayed-ACK timer (2 us)
+        // runs out in between.
+        const std::vector<std::pair<uint32_t, uint8_t>> order{{0, 0},
+                                                              {1, 0},
+                                                              {2, 0},
+                                                              {3, 0},
+                                                              {4, MrcHeader::FLAG_RETX},
+                                                              {5, 0},
+                                                              {7, MrcHeader::FLAG_LAST},
+                                                              {6, 0}};
+        for (uint32_t i = 0; i < order.size(); ++i)
+        {
+            Simulator::Schedule(
+                NanoSeconds(100 * (i + 1)), &Deliver, &rx, order[i].first, order[i].second);
+        }
+        Simulator::Stop(MicroSeconds(50));
+        Simulator::Run();
+        const std::vector<uint64_t> expected{0, 0, 0, 1, 2, 2, 3, 4};
+        NS_TEST_ASSERT_MSG_EQ(rx.acksAfter.size(), expected.size(), "every packet delivered");
+        for (uint32_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(rx.acksAfter[i],
+                                  expected[i],
+                                  "ACKs sent after packet " << i << " (PSN " << order[i].first
+                                                            << ")");
+        }
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetBytesPlaced(), 8u * 4096, "the message, once");
+        NS_TEST_ASSERT_MSG_EQ(qps.second->GetAcksSent(), 4u, "no timer ACK was left to send");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Same seed, same event trace; another seed, another trace.
  */
 class MrcDeterminismTestCase : public TestCase
@@ -868,6 +958,7 @@ public:
         AddTestCase(new MrcSinglePathTestCase);
         AddTestCase(new MrcDeterminismTestCase);
         AddTestCase(new MrcForgedPacketTestCase);
+        AddTestCase(new MrcImmediateAckTestCase);
     }
 };
 
