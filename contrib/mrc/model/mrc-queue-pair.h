@@ -563,6 +563,7 @@ private:
     static constexpr int64_t RTT_MAX_BUCKET = 4; //!< base RTTs per bucket of m_rttMax
     Time m_rttMax[2];        //!< [0]: largest Karn-valid RTT of the last 1-2 buckets; [1]: previous
     Time m_rttMaxBucket;     //!< largest Karn-valid RTT of the current bucket
+    Time m_rttMin;           //!< smallest Karn-valid RTT seen (the paths' propagation floor)
     Time m_rttMaxStart;      //!< start of the current bucket
     uint32_t m_highestAcked; //!< highest PSN acknowledged + 1
     uint64_t m_txSeq;        //!< transmissions so far (next send-order number)
