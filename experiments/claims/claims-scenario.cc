@@ -588,6 +588,12 @@ RunFlows(
                     {
                         res->badEvs.push_back(c);
                     }
+                    else if (to == MrcPathSelector::SKIP
+                             && (cause == MrcPathSelector::CAUSE_SACK_LOSS
+                                 || cause == MrcPathSelector::CAUSE_SHARED_PATH))
+                    {
+                        res->heldEvs.push_back(c);
+                    }
                     else if (from == MrcPathSelector::ASSUMED_BAD && to == MrcPathSelector::GOOD)
                     {
                         res->goodEvs.push_back(c);

@@ -191,6 +191,7 @@ struct FlowResult
     };
 
     std::vector<EvChange> badEvs;          //!< to ASSUMED_BAD, flow 0
+    std::vector<EvChange> heldEvs;         //!< to SKIP on a suspected loss, flow 0
     std::vector<EvChange> goodEvs;         //!< ASSUMED_BAD to GOOD, flow 0
     std::vector<MrcPathSelector::Ev> evs0; //!< flow 0's EVs at the end
     uint64_t retirements = 0;              //!< EV transitions to ASSUMED_BAD, all flows
