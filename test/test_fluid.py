@@ -57,7 +57,7 @@ def test_fluid_run_json_names_the_model_and_its_parameter_sources(fluid_run):
         meta = json.load(f)
     assert meta["parameters"]["model"] == "fluid"
     fl = meta["fluid"]
-    assert fl["mrc_bypass_time_us"] == 13.7
+    assert fl["mrc_bypass_time_us"] == 11.3
     assert "mrc-link-flap" in fl["mrc_bypass_time_source"]
     assert fl["mrc_probe_time_us"] == 150.0
     assert "not_modelled" in fl

@@ -273,7 +273,7 @@ ProductionRows(Context& ctx,
                         "compute and a 1 GiB hierarchical all-reduce; one "
                       + what
                       + " against the fault-free run. Its failover costs are measured at packet "
-                        "level (MRC's 13.7 us bypass), so these rows extend packet-level "
+                        "level (MRC's 11.3 us bypass), so these rows extend packet-level "
                         "measurements to the paper's scale rather than check them.");
 }
 

@@ -104,10 +104,10 @@ MrcFluidNetwork::GetTypeId()
                             MakeStringAccessor(&MrcFluidNetwork::m_scheme),
                             MakeMrcChoiceChecker({"mrc", "baseline"}))
               .AddAttribute("BypassTime",
-                            "mrc: from a path's failure until its EVs are retired and the "
+                            "mrc: from a path's failure until its EVs are out of use and the "
                             "packets lost on it resent (measured: mrc-link-flap's bypass-us at "
-                            "its defaults, 13.7 us)",
-                            TimeValue(NanoSeconds(13700)),
+                            "its defaults, 11.3 us)",
+                            TimeValue(NanoSeconds(11300)),
                             MakeTimeAccessor(&MrcFluidNetwork::m_bypass),
                             MakeTimeChecker(Time(0)))
               .AddAttribute("ProbeTime",

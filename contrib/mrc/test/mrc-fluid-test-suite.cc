@@ -191,7 +191,7 @@ private:
             NS_TEST_ASSERT_MSG_EQ(e.ok[0], true, "ok");
             Simulator::Destroy();
         }
-        // MRC, two planes, host 0 loses its plane-1 port at 0 for good: during the 13.7 us
+        // MRC, two planes, host 0 loses its plane-1 port at 0 for good: during the 11.3 us
         // bypass it sends at 2C of which half is lost, then at C on plane 0: goodput C
         // throughout, so the flow ends at bytes / C (not bytes / 2C).
         {
