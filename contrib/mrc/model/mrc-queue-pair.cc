@@ -88,11 +88,12 @@ MrcQueuePair::GetTypeId()
                             MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("ReorderWindow",
-                            "Out-of-order loss detection, time rule: a transmission is lost "
-                            "once something sent after it is acknowledged and it is older than "
-                            "the largest recent RTT (at least the newest) plus this. 0: adaptive, "
-                            "from a quarter of the base "
-                            "RTT, doubled (up to the base RTT) after a spurious retransmission",
+                            "Out-of-order loss detection, time rule: a transmission is presumed "
+                            "lost once something sent after it is acknowledged and it is older "
+                            "than the largest recent RTT (at least the newest) plus this. 0: "
+                            "adaptive, the queueing the paths recently showed, between a "
+                            "sixteenth and a quarter of the base RTT (the quarter doubled, up to "
+                            "the base RTT, after a spurious retransmission)",
                             TimeValue(Time(0)),
                             MakeTimeAccessor(&MrcQueuePair::m_reorderWindowAttr),
                             MakeTimeChecker(Time(0)))
@@ -263,9 +264,9 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_reorderPkts
         = m_reorderThreshold > 0 ? m_reorderThreshold : std::max<uint32_t>(16, bdp / m_payloadSize);
     m_probeWait = m_probeInterval;
-    // Adaptive by default, as RACK's reordering window: a quarter of the base RTT, doubled (up
-    // to one base RTT) whenever a retransmission turns out spurious, halved again after 16 base
-    // RTTs without one.
+    // Adaptive by default. The ceiling is RACK's reordering window: a quarter of the base RTT,
+    // doubled (up to one base RTT) whenever a retransmission turns out spurious, halved again
+    // after 16 base RTTs without one; DetectLosses narrows it to the paths' recent queueing.
     m_reorderWindow = m_reorderWindowAttr.IsStrictlyPositive() ? m_reorderWindowAttr : baseRtt / 4;
     m_lastSpurious = Simulator::Now();
     m_rackRtt = baseRtt;
