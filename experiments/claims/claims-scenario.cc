@@ -588,9 +588,7 @@ RunFlows(
                     {
                         res->badEvs.push_back(c);
                     }
-                    else if (to == MrcPathSelector::SKIP
-                             && (cause == MrcPathSelector::CAUSE_SACK_LOSS
-                                 || cause == MrcPathSelector::CAUSE_SHARED_PATH))
+                    else if (MrcPathSelector::IsHold(to, cause))
                     {
                         res->heldEvs.push_back(c);
                     }

@@ -366,11 +366,7 @@ main(int argc, char* argv[])
                 +[](std::array<uint64_t, 3>* n, uint16_t, uint8_t, uint8_t to, uint8_t cause)
                 {
                     (*n)[0] += (to == MrcPathSelector::ASSUMED_BAD) ? 1 : 0;
-                    (*n)[1] += (to == MrcPathSelector::SKIP
-                                && (cause == MrcPathSelector::CAUSE_SACK_LOSS
-                                    || cause == MrcPathSelector::CAUSE_SHARED_PATH))
-                                 ? 1
-                                 : 0;
+                    (*n)[1] += MrcPathSelector::IsHold(to, cause) ? 1 : 0;
                     (*n)[2] += (cause == MrcPathSelector::CAUSE_LATE_ARRIVAL) ? 1 : 0;
                 },
                 &evCounts));

@@ -319,8 +319,7 @@ MrcPathSelector::SetState(uint16_t ev, EvState state, Cause cause)
     {
         // SKIP for a suspected loss (the EV or one naming its path) is a hold, set before the
         // trace so that a trace sink sees Ev::IsHeld().
-        const bool hold = cause == CAUSE_SACK_LOSS || cause == CAUSE_SHARED_PATH;
-        e.skipLeft = hold ? SKIP_HELD : static_cast<uint8_t>(m_skipRotations);
+        e.skipLeft = IsHold(state, cause) ? SKIP_HELD : static_cast<uint8_t>(m_skipRotations);
     }
     if (state == ASSUMED_BAD)
     {

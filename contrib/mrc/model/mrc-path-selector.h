@@ -90,6 +90,17 @@ public:
      * @return its name
      */
     static const char* CauseName(uint32_t c);
+    /**
+     * Whether an EvStateChange is a hold: SKIP entered on a suspected loss, by the EV itself
+     * (CAUSE_SACK_LOSS) or by one naming the same path (CAUSE_SHARED_PATH).
+     * @param newState the new EvState
+     * @param cause the Cause
+     * @return true for a hold
+     */
+    static bool IsHold(uint8_t newState, uint8_t cause)
+    {
+        return newState == SKIP && (cause == CAUSE_SACK_LOSS || cause == CAUSE_SHARED_PATH);
+    }
 
     /**
      * Signature of the EvStateChange trace.

@@ -164,11 +164,7 @@ CountEvStates(Ptr<MrcQueuePair> qp, EvCounts* counts)
             +[](EvCounts* c, uint16_t, uint8_t, uint8_t to, uint8_t cause)
             {
                 c->retired += to == MrcPathSelector::ASSUMED_BAD ? 1 : 0;
-                c->held += (to == MrcPathSelector::SKIP
-                            && (cause == MrcPathSelector::CAUSE_SACK_LOSS
-                                || cause == MrcPathSelector::CAUSE_SHARED_PATH))
-                             ? 1
-                             : 0;
+                c->held += MrcPathSelector::IsHold(to, cause) ? 1 : 0;
                 c->released += cause == MrcPathSelector::CAUSE_LATE_ARRIVAL ? 1 : 0;
             },
             counts));
