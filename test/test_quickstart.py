@@ -485,15 +485,16 @@ def test_a_scheme_alone_gives_the_same_rows(run1, tmp_root, scheme):
         assert alone == both, "%s: --schemes=%s differs from the two-scheme run" % (name, scheme)
 
 
-def test_the_scheduler_does_not_change_results(run1, tmp_root):
-    """Programs default to MrcHeapScheduler; ns-3's MapScheduler runs the same events in the
-    same order, so every output file is byte-identical."""
-    d = str(tmp_root / "map-scheduler")
-    run_quickstart(d, "--SchedulerType=ns3::MapScheduler")
+@pytest.mark.parametrize("scheduler", ["MapScheduler", "MrcHeapScheduler"])
+def test_the_scheduler_does_not_change_results(run1, tmp_root, scheduler):
+    """Programs default to MrcCalendarScheduler; ns-3's MapScheduler and MrcHeapScheduler run
+    the same events in the same order, so every output file is byte-identical."""
+    d = str(tmp_root / scheduler)
+    run_quickstart(d, "--SchedulerType=ns3::" + scheduler)
     for name in CSV_FILES:
         a = read_bytes(os.path.join(run1["dir"], name))
         b = read_bytes(os.path.join(d, name))
-        assert a == b, "%s differs between MrcHeapScheduler and MapScheduler" % name
+        assert a == b, "%s differs between MrcCalendarScheduler and %s" % (name, scheduler)
 
 
 def test_other_seed_gives_other_results(run1, run_seed2):

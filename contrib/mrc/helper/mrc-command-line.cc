@@ -557,7 +557,7 @@ MrcCommandLine::Parse(CommandLine& cmd, int argc, char* argv[])
     }
     // The fabric's scheduler by default (the same event order as ns-3's, faster);
     // --SchedulerType on the command line still chooses another.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::MrcHeapScheduler"));
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::MrcCalendarScheduler"));
     cmd.Parse(argc, argv);
     return true;
 }

@@ -85,7 +85,7 @@ public:
     void SetRange(const std::string& name, unsigned long long lo, unsigned long long hi);
 
     /**
-     * Check the arguments, then parse them. Before parsing, MrcHeapScheduler is made the
+     * Check the arguments, then parse them. Before parsing, MrcCalendarScheduler is made the
      * default event scheduler (SchedulerType): it runs events in exactly the order of ns-3's
      * MapScheduler, faster; `--SchedulerType=ns3::MapScheduler` still picks ns-3's.
      * @param argc argument count

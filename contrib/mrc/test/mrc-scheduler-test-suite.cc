@@ -4,9 +4,11 @@
 
 /**
  * @file
- * @brief Tests of MrcHeapScheduler: the same event order as ns-3's MapScheduler.
+ * @brief Tests of MrcHeapScheduler and MrcCalendarScheduler: the same event order as ns-3's
+ * MapScheduler.
  */
 
+#include "ns3/mrc-calendar-scheduler.h"
 #include "ns3/mrc-heap-scheduler.h"
 
 #include "ns3/core-module.h"
@@ -25,19 +27,34 @@ namespace
  * @ingroup mrc-tests
  * @brief Random inserts, removals and pops against ns-3's MapScheduler: the same events come
  * out in the same order, including many with equal timestamps.
+ *
+ * Most events land up to `spread` time units ahead; with `farShare` of them much further (up to
+ * 10^6 units), so that a calendar scheduler's far heap, its bucket wrap-around and its jumps
+ * over empty stretches are exercised too.
  */
-class MrcHeapSchedulerOrderTestCase : public TestCase
+class MrcSchedulerOrderTestCase : public TestCase
 {
 public:
-    MrcHeapSchedulerOrderTestCase()
-        : TestCase("MrcHeapScheduler pops events in MapScheduler's order, with removals")
+    /**
+     * @param tid the scheduler under test
+     * @param spread how far ahead most events are scheduled, in time units
+     * @param farShare the share of events scheduled far ahead
+     */
+    MrcSchedulerOrderTestCase(const std::string& tid, uint32_t spread, double farShare)
+        : TestCase(tid + " pops events in MapScheduler's order, with removals (spread "
+                   + std::to_string(spread) + ", far share " + std::to_string(farShare) + ")")
+        , m_tid(tid)
+        , m_spread(spread)
+        , m_farShare(farShare)
     {
     }
 
 private:
     void DoRun() override
     {
-        Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
+        ObjectFactory factory;
+        factory.SetTypeId(m_tid);
+        Ptr<Scheduler> heap = factory.Create<Scheduler>();
         Ptr<MapScheduler> ref = CreateObject<MapScheduler>();
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
         u->SetStream(7);
@@ -54,7 +71,9 @@ private:
                 Scheduler::Event ev;
                 ev.impl = nullptr;
                 // few distinct timestamps, so that the uid decides many ties
-                ev.key.m_ts = now + u->GetInteger(0, 50);
+                ev.key.m_ts = now
+                            + (u->GetValue() < m_farShare ? u->GetInteger(0, 1000000)
+                                                          : u->GetInteger(0, m_spread));
                 ev.key.m_uid = uid++;
                 ev.key.m_context = 0;
                 heap->Insert(ev);
@@ -104,18 +123,26 @@ private:
         NS_TEST_ASSERT_MSG_EQ(popped + removed, uid, "every event popped or removed once");
         NS_TEST_ASSERT_MSG_GT(removed, 1000, "removals were exercised");
     }
+
+    std::string m_tid; //!< scheduler under test
+    uint32_t m_spread; //!< near spread
+    double m_farShare; //!< share of far events
 };
 
 /**
  * @ingroup mrc-tests
- * @brief The simulator runs events in time order under MrcHeapScheduler, equal times in the
+ * @brief The simulator runs events in time order under the scheduler, equal times in the
  * order they were scheduled, and skips cancelled ones.
  */
-class MrcHeapSchedulerSimulatorTestCase : public TestCase
+class MrcSchedulerSimulatorTestCase : public TestCase
 {
 public:
-    MrcHeapSchedulerSimulatorTestCase()
-        : TestCase("Simulator with MrcHeapScheduler: time order, FIFO ties, cancel and remove")
+    /**
+     * @param tid the scheduler under test
+     */
+    MrcSchedulerSimulatorTestCase(const std::string& tid)
+        : TestCase("Simulator with " + tid + ": time order, FIFO ties, cancel and remove")
+        , m_tid(tid)
     {
     }
 
@@ -132,23 +159,33 @@ private:
     void DoRun() override
     {
         ObjectFactory f;
-        f.SetTypeId("ns3::MrcHeapScheduler");
+        f.SetTypeId(m_tid);
         Simulator::SetScheduler(f);
-        Simulator::Schedule(MicroSeconds(3), &MrcHeapSchedulerSimulatorTestCase::Record, this, 3);
-        Simulator::Schedule(MicroSeconds(1), &MrcHeapSchedulerSimulatorTestCase::Record, this, 1);
-        Simulator::Schedule(MicroSeconds(2), &MrcHeapSchedulerSimulatorTestCase::Record, this, 20);
-        Simulator::Schedule(MicroSeconds(2), &MrcHeapSchedulerSimulatorTestCase::Record, this, 21);
+        Simulator::Schedule(MicroSeconds(3), &MrcSchedulerSimulatorTestCase::Record, this, 3);
+        Simulator::Schedule(MicroSeconds(1), &MrcSchedulerSimulatorTestCase::Record, this, 1);
+        Simulator::Schedule(MicroSeconds(2), &MrcSchedulerSimulatorTestCase::Record, this, 20);
+        Simulator::Schedule(MicroSeconds(2), &MrcSchedulerSimulatorTestCase::Record, this, 21);
         EventId c = Simulator::Schedule(
-            MicroSeconds(2), &MrcHeapSchedulerSimulatorTestCase::Record, this, 99);
+            MicroSeconds(2), &MrcSchedulerSimulatorTestCase::Record, this, 99);
         EventId r = Simulator::Schedule(
-            MicroSeconds(4), &MrcHeapSchedulerSimulatorTestCase::Record, this, 98);
-        Simulator::Schedule(MicroSeconds(2), &MrcHeapSchedulerSimulatorTestCase::Record, this, 22);
+            MicroSeconds(4), &MrcSchedulerSimulatorTestCase::Record, this, 98);
+        Simulator::Schedule(MicroSeconds(2), &MrcSchedulerSimulatorTestCase::Record, this, 22);
         c.Cancel();
         Simulator::Remove(r);
+        // far beyond a calendar's horizon, and scheduled from inside an event
+        Simulator::Schedule(Seconds(2),
+                            [this]()
+                            {
+                                Record(5);
+                                Simulator::Schedule(NanoSeconds(1),
+                                                    &MrcSchedulerSimulatorTestCase::Record,
+                                                    this,
+                                                    6);
+                            });
         Simulator::Run();
         Simulator::Destroy();
-        const std::vector<int> expected{1, 20, 21, 22, 3};
-        NS_TEST_ASSERT_MSG_EQ(m_order.size(), expected.size(), "five events ran");
+        const std::vector<int> expected{1, 20, 21, 22, 3, 5, 6};
+        NS_TEST_ASSERT_MSG_EQ(m_order.size(), expected.size(), "seven events ran");
         for (std::size_t i = 0; i < expected.size(); ++i)
         {
             NS_TEST_ASSERT_MSG_EQ(m_order[i], expected[i], "event " << i << " in order");
@@ -159,6 +196,7 @@ private:
         Simulator::Destroy();
     }
 
+    std::string m_tid;        //!< scheduler under test
     std::vector<int> m_order; //!< tags in execution order
 };
 
@@ -172,8 +210,12 @@ public:
     MrcSchedulerTestSuite()
         : TestSuite("mrc-scheduler", TestSuite::Type::UNIT)
     {
-        AddTestCase(new MrcHeapSchedulerOrderTestCase);
-        AddTestCase(new MrcHeapSchedulerSimulatorTestCase);
+        for (const char* tid : {"ns3::MrcHeapScheduler", "ns3::MrcCalendarScheduler"})
+        {
+            AddTestCase(new MrcSchedulerOrderTestCase(tid, 50, 0));
+            AddTestCase(new MrcSchedulerOrderTestCase(tid, 50000, 0.02));
+            AddTestCase(new MrcSchedulerSimulatorTestCase(tid));
+        }
     }
 };
 

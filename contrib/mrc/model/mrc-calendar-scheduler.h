@@ -1,0 +1,148 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_CALENDAR_SCHEDULER_H
+#define MRC_CALENDAR_SCHEDULER_H
+
+#include "ns3/nstime.h"
+#include "ns3/scheduler.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup mrc
+ * @brief An event scheduler for packet-level fabric simulations: a calendar of fixed-width
+ * time buckets over a sliding horizon, with a heap for the events beyond it.
+ *
+ * Events are ordered exactly as by every ns-3 scheduler, by (timestamp, uid), so a run gives
+ * the same event sequence, hence the same results, as with ns-3's MapScheduler or
+ * MrcHeapScheduler. The difference is the cost in a large fabric. Almost every event is a frame
+ * arriving a link delay from now or a port finishing a frame a serialization time from now, so
+ * the pending events crowd a window of a few microseconds. A heap of 10^4 to 10^5 of them walks
+ * log4(n) levels per removal, the lower ones out of cache. Here an event goes into the bucket
+ * of its time (an unsorted list, O(1)); when the calendar reaches a bucket, its few events are
+ * sorted once and run in order. A bitmap of non-empty buckets skips empty ones 64 at a time.
+ * Events beyond the horizon (timers: retransmission, probe, RoCE's seconds-long timeouts) wait
+ * in a binary heap and join their bucket when the calendar reaches it.
+ *
+ * The bucket width (attribute `BucketWidth`, rounded down to a power of two of the time
+ * resolution's unit) trades sort work in crowded buckets against empty buckets skipped in sparse
+ * runs; the horizon is `Buckets` x width. Neither changes the event order.
+ *
+ * Insert is O(1) within the horizon and O(log f) beyond it (f events there); RemoveNext is
+ * amortized O(log k) for buckets of k events plus the bitmap scan. Remove (only used by
+ * Simulator::Remove, never by Simulator::Cancel) scans, O(n).
+ *
+ * Select it like any ns-3 scheduler: `--SchedulerType=ns3::MrcCalendarScheduler` on a program's
+ * command line, `GlobalValue::Bind("SchedulerType", ...)`, or `Simulator::SetScheduler` with an
+ * ObjectFactory. Set its attributes (if at all) through `Config::SetDefault` before the
+ * simulator is created.
+ */
+class MrcCalendarScheduler : public Scheduler
+{
+public:
+    /**
+     * Register this type.
+     * @return The object TypeId.
+     */
+    static TypeId GetTypeId();
+
+    MrcCalendarScheduler();
+    ~MrcCalendarScheduler() override;
+
+    void Insert(const Event& ev) override;
+    bool IsEmpty() const override;
+    Event PeekNext() const override;
+    Event RemoveNext() override;
+    void Remove(const Event& ev) override;
+
+private:
+    static constexpr uint32_t CHUNK = 5;        //!< events per node (a node is two cache lines)
+    static constexpr uint32_t NIL = UINT32_MAX; //!< no node
+
+    /**
+     * A few pending events of one bucket, unsorted. A bucket is a list of nodes, the newest
+     * first; several events per node keep the walk over a crowded bucket from chasing one
+     * pointer (a cache miss) per event.
+     */
+    struct Node
+    {
+        Event ev[CHUNK]; //!< the events
+        uint32_t count;  //!< events in ev
+        uint32_t next;   //!< the next node of the bucket, or NIL
+    };
+
+    /**
+     * Whether a is scheduled before b.
+     * @param a an event
+     * @param b an event
+     * @return true if a runs first
+     */
+    static bool Before(const Event& a, const Event& b);
+
+    /**
+     * Whether a is scheduled after b (the far heap's order: its top runs first).
+     * @param a an event
+     * @param b an event
+     * @return true if b runs first
+     */
+    static bool After(const Event& a, const Event& b);
+
+    /**
+     * Lay out the buckets from the attributes (at the first insert).
+     */
+    void Setup();
+
+    /**
+     * The absolute bucket number of a timestamp.
+     * @param ts timestamp
+     * @return ts divided by the bucket width
+     */
+    uint64_t BucketOf(uint64_t ts) const;
+
+    /**
+     * Put an event into a bucket of the horizon (not the current one).
+     * @param ev the event
+     * @param bucket its absolute bucket
+     */
+    void Push(const Event& ev, uint64_t bucket);
+
+    /**
+     * Make the next non-empty bucket (or the far heap's first) the current one, sorted.
+     * Only called when the current bucket is used up and events remain.
+     */
+    void Advance();
+
+    /**
+     * Find the first non-empty bucket of the horizon after the current one.
+     * @return its absolute bucket number, or UINT64_MAX if the horizon is empty
+     */
+    uint64_t NextNonEmpty() const;
+
+    Time m_widthAttr;    //!< bucket width (attribute)
+    uint32_t m_nBuckets; //!< buckets in the horizon (attribute; rounded up to a power of two)
+
+    bool m_ready;                   //!< Setup done
+    unsigned m_shift;               //!< log2 of the bucket width in time units
+    uint64_t m_mask;                //!< bucket index mask (buckets - 1)
+    std::vector<uint32_t> m_head;   //!< newest node of each bucket, or NIL
+    std::vector<uint64_t> m_bitmap; //!< non-empty buckets
+    std::vector<Node> m_nodes;      //!< node pool
+    uint32_t m_free;                //!< first free node, or NIL
+
+    uint64_t m_current;       //!< absolute number of the current bucket
+    std::vector<Event> m_run; //!< the current bucket's events, sorted
+    std::size_t m_runPos;     //!< next event of m_run
+    std::vector<Event> m_far; //!< events beyond the horizon (a heap by After)
+    std::size_t m_nearCount;  //!< events in the buckets (not in m_run or m_far)
+    std::size_t m_count;      //!< all pending events
+};
+
+} // namespace ns3
+
+#endif /* MRC_CALENDAR_SCHEDULER_H */
