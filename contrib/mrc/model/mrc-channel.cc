@@ -28,18 +28,18 @@ class MrcChannel::DeliveryEvent : public EventImpl
 public:
     /**
      * @param channel the cable
-     * @param packet the frame
+     * @param frame the frame (moved from)
      * @param header its IPv6 fields
      * @param dst the receiving end
      * @param epoch the cable's epoch at sending
      */
     DeliveryEvent(MrcChannel* channel,
-                  const Ptr<Packet>& packet,
+                  MrcFrame&& frame,
                   const MrcIpv6Fields& header,
                   uint8_t dst,
                   uint32_t epoch)
         : m_channel(channel)
-        , m_packet(packet)
+        , m_frame(std::move(frame))
         , m_header(header)
         , m_dst(dst)
         , m_epoch(epoch)
@@ -76,7 +76,7 @@ public:
 private:
     void Notify() override
     {
-        m_channel->Deliver(m_packet, m_header, m_dst, m_epoch);
+        m_channel->Deliver(std::move(m_frame), m_header, m_dst, m_epoch);
     }
 
     /** A recycled event's memory. */
@@ -88,7 +88,7 @@ private:
     static FreeBlock* s_free; //!< recycled events (the simulator is single-threaded)
 
     MrcChannel* m_channel;  //!< the cable (outlives its events: Dispose comes after the run)
-    Ptr<Packet> m_packet;   //!< the frame
+    MrcFrame m_frame;       //!< the frame
     MrcIpv6Fields m_header; //!< its IPv6 fields
     uint8_t m_dst;          //!< the receiving end
     uint32_t m_epoch;       //!< the cable's epoch at sending
@@ -155,10 +155,7 @@ MrcChannel::Attach(Ptr<MrcNetDevice> device)
 }
 
 bool
-MrcChannel::Transmit(Ptr<Packet> packet,
-                     const MrcIpv6Fields& header,
-                     MrcNetDevice* src,
-                     Time txTime)
+MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice* src, Time txTime)
 {
     if (!m_up || m_nDevices != 2)
     {
@@ -167,27 +164,27 @@ MrcChannel::Transmit(Ptr<Packet> packet,
     if (m_lossRate > 0 && m_loss->GetValue() < m_lossRate)
     {
         ++m_randomLosses;
-        m_lostTrace(packet);
+        m_lostTrace(Ptr<const Packet>(frame.Peek()));
         return true; // the sender cannot tell
     }
     const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
     MrcNetDevice* d = PeekPointer(m_devices[dst]);
     Simulator::ScheduleWithContext(d->GetNodeId(),
                                    txTime + m_delay + d->GetRxLatency(),
-                                   new DeliveryEvent(this, packet, header, dst, m_epoch));
+                                   new DeliveryEvent(this, std::move(frame), header, dst, m_epoch));
     return true;
 }
 
 void
-MrcChannel::Deliver(const Ptr<Packet>& packet, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch)
+MrcChannel::Deliver(MrcFrame&& frame, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch)
 {
     if (epoch != m_epoch || !m_up)
     {
         ++m_lostInFlight;
-        m_lostTrace(packet);
+        m_lostTrace(Ptr<const Packet>(frame.Peek()));
         return;
     }
-    m_devices[dst]->Receive(packet, header);
+    m_devices[dst]->Receive(std::move(frame), header);
 }
 
 void

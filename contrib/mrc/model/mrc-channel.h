@@ -5,6 +5,7 @@
 #ifndef MRC_CHANNEL_H
 #define MRC_CHANNEL_H
 
+#include "mrc-frame.h"
 #include "mrc-ipv6-fields.h"
 
 #include "ns3/channel.h"
@@ -62,13 +63,13 @@ public:
 
     /**
      * Send a frame to the other end.
-     * @param packet IPv6 payload
+     * @param frame IPv6 payload (moved from)
      * @param header IPv6 header
      * @param src the sending device
      * @param txTime serialization time of the frame
      * @return false if the cable is down (the frame is not sent)
      */
-    bool Transmit(Ptr<Packet> packet, const MrcIpv6Fields& header, MrcNetDevice* src, Time txTime);
+    bool Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice* src, Time txTime);
 
     /**
      * Send an IEEE 802.1Qbb PAUSE frame (a MAC control frame, never queued behind data) to the
@@ -124,12 +125,12 @@ private:
     void DoDispose() override;
     /**
      * Deliver a frame at the far end.
-     * @param packet payload
+     * @param frame payload (moved from)
      * @param header IPv6 header
      * @param dst index of the receiving device
      * @param epoch the cable's epoch when the frame was sent
      */
-    void Deliver(const Ptr<Packet>& packet, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch);
+    void Deliver(MrcFrame&& frame, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch);
 
     class DeliveryEvent;
     /**

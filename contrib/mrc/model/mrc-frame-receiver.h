@@ -5,6 +5,7 @@
 #ifndef MRC_FRAME_RECEIVER_H
 #define MRC_FRAME_RECEIVER_H
 
+#include "mrc-frame.h"
 #include "mrc-ipv6-fields.h"
 
 #include "ns3/packet.h"
@@ -32,6 +33,19 @@ public:
      * @param header the IPv6 header (may be modified by the receiver)
      */
     virtual void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) = 0;
+
+    /**
+     * Receive one frame as the fabric hands it over (MrcNetDevice calls this one). The default
+     * passes the packet on to ReceiveFrame; a switch overrides it to forward the frame without
+     * touching the packet.
+     * @param port as for ReceiveFrame
+     * @param frame the IPv6 payload (moved from)
+     * @param header as for ReceiveFrame
+     */
+    virtual void ReceiveOwnedFrame(uint32_t port, MrcFrame&& frame, MrcIpv6Fields& header)
+    {
+        ReceiveFrame(port, frame.Release(), header);
+    }
 
     /**
      * A data frame that arrived on a port was queued intact at an egress queue (PFC ingress

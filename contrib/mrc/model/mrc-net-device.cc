@@ -189,25 +189,32 @@ MrcNetDevice::GetDataRate() const
 bool
 MrcNetDevice::SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress)
 {
+    header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
+    return SendFrame(MrcFrame(packet), header, ingress);
+}
+
+bool
+MrcNetDevice::SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingress)
+{
     if (!m_linkUp)
     {
-        m_queue->CountExternalDrop(packet, MrcTrimmingQueue::LINK_DOWN);
+        m_queue->CountExternalDrop(frame.Release(), MrcTrimmingQueue::LINK_DOWN);
         return false;
     }
     if (!m_txEventPending && Simulator::Now() >= m_busyUntil && m_queue->IsEmpty() && !m_paused)
     {
         // Idle serializer: the frame still passes the queue's accounting, then leaves at once.
-        if (m_queue->Enqueue(packet, header, ingress) == MrcTrimmingQueue::DROPPED)
+        if (m_queue->Enqueue(std::move(frame), header, ingress) == MrcTrimmingQueue::DROPPED)
         {
             return false;
         }
-        Ptr<Packet> p;
+        MrcFrame f;
         MrcIpv6Fields h;
-        m_queue->Dequeue(p, h);
-        StartTransmission(p, h);
+        m_queue->Dequeue(f, h);
+        StartTransmission(std::move(f), h);
         return true;
     }
-    if (m_queue->Enqueue(packet, header, ingress) == MrcTrimmingQueue::DROPPED)
+    if (m_queue->Enqueue(std::move(frame), header, ingress) == MrcTrimmingQueue::DROPPED)
     {
         return false;
     }
@@ -223,21 +230,24 @@ MrcNetDevice::SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingr
 }
 
 void
-MrcNetDevice::StartTransmission(Ptr<Packet> packet, const MrcIpv6Fields& header)
+MrcNetDevice::StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header)
 {
-    const uint32_t bytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
+    const uint32_t bytes = header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES;
     // Round to the nearest nanosecond when that is the Time resolution (the default).
     const Time txTime = PicoSeconds(m_psPerByte * bytes + m_psRounding);
     m_busyUntil = Simulator::Now() + txTime;
     ++m_txPackets;
     m_txBytes += bytes;
-    m_macTxTrace(packet);
-    Sniff(packet, header);
-    m_channel->Transmit(packet, header, this, txTime);
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(Ptr<const Packet>(frame.Peek()));
+    }
+    Sniff(frame.Peek(), header);
+    m_channel->Transmit(std::move(frame), header, this, txTime);
 }
 
 void
-MrcNetDevice::Sniff(Ptr<const Packet> packet, const MrcIpv6Fields& header)
+MrcNetDevice::Sniff(const Packet* packet, const MrcIpv6Fields& header)
 {
     // Only build the full frame (a copy with the header serialized) when someone listens.
     if (!m_snifferTrace.IsEmpty())
@@ -252,13 +262,13 @@ void
 MrcNetDevice::TransmitComplete()
 {
     m_txEventPending = false;
-    Ptr<Packet> p;
+    MrcFrame f;
     MrcIpv6Fields h;
-    if (!m_linkUp || !m_queue->Dequeue(p, h, !m_paused))
+    if (!m_linkUp || !m_queue->Dequeue(f, h, !m_paused))
     {
         return;
     }
-    StartTransmission(p, h);
+    StartTransmission(std::move(f), h);
     if (m_paused ? m_queue->HasControl() : !m_queue->IsEmpty())
     {
         m_txEventPending = true;
@@ -271,18 +281,22 @@ MrcNetDevice::TransmitComplete()
 }
 
 void
-MrcNetDevice::Receive(Ptr<Packet> packet, MrcIpv6Fields& header)
+MrcNetDevice::Receive(MrcFrame&& frame, MrcIpv6Fields& header)
 {
     ++m_rxPackets;
-    m_macRxTrace(packet);
-    Sniff(packet, header);
+    if (!m_macRxTrace.IsEmpty())
+    {
+        m_macRxTrace(Ptr<const Packet>(frame.Peek()));
+    }
+    Sniff(frame.Peek(), header);
     if (m_receiver != nullptr)
     {
-        m_receiver->ReceiveFrame(m_port, packet, header);
+        m_receiver->ReceiveOwnedFrame(m_port, std::move(frame), header);
         return;
     }
     if (!m_rxCallback.IsNull())
     {
+        Ptr<Packet> packet = frame.Release();
         packet->AddHeader(header.ToIpv6Header());
         m_rxCallback(this, packet, IPV6_ETHERTYPE, Mac48Address::GetBroadcast());
     }

@@ -74,11 +74,20 @@ public:
     bool SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress = 0xffff);
 
     /**
+     * Queue a frame for transmission (the fabric's path: a switch forwarding a frame).
+     * @param frame the IPv6 payload (moved from)
+     * @param header the IPv6 header, payloadLength equal to the packet's size
+     * @param ingress as above
+     * @return false if it was dropped (queue full or link down)
+     */
+    bool SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingress = 0xffff);
+
+    /**
      * Called by the channel when a frame arrives.
-     * @param packet the IPv6 payload
+     * @param frame the IPv6 payload (moved from)
      * @param header its IPv6 header
      */
-    void Receive(Ptr<Packet> packet, MrcIpv6Fields& header);
+    void Receive(MrcFrame&& frame, MrcIpv6Fields& header);
 
     /**
      * Called by the channel when the cable goes up or down.
@@ -196,7 +205,7 @@ private:
      * @param packet the IPv6 payload
      * @param header its header
      */
-    void Sniff(Ptr<const Packet> packet, const MrcIpv6Fields& header);
+    void Sniff(const Packet* packet, const MrcIpv6Fields& header);
     /** Start sending the next queued frame if the serializer is idle. */
     void TransmitComplete();
     /** The pause ended (quanta ran out, a zero-quanta PAUSE came, or the watchdog broke it). */
@@ -205,10 +214,10 @@ private:
     void OnWatchdog();
     /**
      * Put a frame on the wire now.
-     * @param packet the payload
+     * @param frame the payload (moved from)
      * @param header its header
      */
-    void StartTransmission(Ptr<Packet> packet, const MrcIpv6Fields& header);
+    void StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header);
 
     Ptr<Node> m_node;              //!< owner
     uint32_t m_nodeId;             //!< owner id

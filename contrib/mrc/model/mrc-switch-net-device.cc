@@ -418,101 +418,114 @@ MrcSwitchNetDevice::GetLatency() const
 void
 MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, MrcIpv6Fields& header)
 {
+    header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
+    ReceiveOwnedFrame(inPort, MrcFrame(packet), header);
+}
+
+void
+MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields& header)
+{
     ++m_received;
     if (m_blackhole)
     {
-        Drop(packet, BLACKHOLE);
+        Drop(frame.Release(), BLACKHOLE);
         return;
     }
     if (m_pfc && MrcDscp::Dscp(header.GetTrafficClass()) == MrcDscp::DATA
-        && m_ingressBytes[inPort] + packet->GetSize() + MrcIpv6Fields::HEADER_BYTES
+        && m_ingressBytes[inPort] + header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES
                > m_limit[inPort])
     {
-        Drop(packet, PFC_HEADROOM);
+        Drop(frame.Release(), PFC_HEADROOM);
         return;
     }
     if (m_ecmp)
     {
-        ForwardEcmp(inPort, packet, header);
+        ForwardEcmp(inPort, std::move(frame), header);
         return;
     }
     uint8_t a[16];
     std::memcpy(a, header.dst, sizeof(a));
     if (std::memcmp(a, m_block, m_blockBytes) != 0)
     {
-        Drop(packet, WRONG_BLOCK);
+        Drop(frame.Release(), WRONG_BLOCK);
         return;
     }
     if (MrcUsidCarrier::ActiveOf(a, m_blockBytes) != m_usid)
     {
-        Drop(packet, NOT_MINE);
+        Drop(frame.Release(), NOT_MINE);
         return;
     }
     const uint8_t hopLimit = header.GetHopLimit();
     if (hopLimit <= 1)
     {
-        Drop(packet, HOP_LIMIT);
+        Drop(frame.Release(), HOP_LIMIT);
         return;
     }
     MrcUsidCarrier::ShiftBytes(a, m_blockBytes);
     const uint16_t next = MrcUsidCarrier::ActiveOf(a, m_blockBytes);
     if (next == 0)
     {
-        Drop(packet, END_OF_CARRIER);
+        Drop(frame.Release(), END_OF_CARRIER);
         return;
     }
     const uint16_t out = next < m_table.size() ? m_table[next] : NO_PORT;
     if (out == NO_PORT)
     {
-        Drop(packet, UNKNOWN_USID);
+        Drop(frame.Release(), UNKNOWN_USID);
         return;
     }
     MrcNetDevice* port = PeekPointer(m_ports[out]);
     if (!port->IsLinkUp())
     {
-        Drop(packet, PORT_DOWN);
+        Drop(frame.Release(), PORT_DOWN);
         return;
     }
     header.SetHopLimit(hopLimit - 1);
     std::memcpy(header.dst, a, sizeof(a));
     ++m_forwarded;
-    m_forwardTrace(packet, inPort, out);
-    port->SendFrame(packet, header, static_cast<uint16_t>(inPort));
+    if (!m_forwardTrace.IsEmpty())
+    {
+        m_forwardTrace(Ptr<const Packet>(frame.Peek()), inPort, out);
+    }
+    port->SendFrame(std::move(frame), header, static_cast<uint16_t>(inPort));
 }
 
 void
-MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, MrcIpv6Fields& header)
+MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields& header)
 {
     const uint32_t host = HostIdOf(header.dst);
     if (host >= m_hostGroup.size())
     {
-        Drop(packet, NO_ROUTE);
+        Drop(frame.Release(), NO_ROUTE);
         return;
     }
     const uint8_t hopLimit = header.GetHopLimit();
     if (hopLimit <= 1)
     {
-        Drop(packet, HOP_LIMIT);
+        Drop(frame.Release(), HOP_LIMIT);
         return;
     }
     const uint16_t out
         = PickEcmp(m_hostGroup[host], HostIdOf(header.src), host, header.GetFlowLabel());
     if (out == NO_PORT)
     {
-        Drop(packet, NO_ROUTE);
+        Drop(frame.Release(), NO_ROUTE);
         return;
     }
     MrcNetDevice* port = PeekPointer(m_ports[out]);
     if (!port->IsLinkUp())
     {
         // Hashed onto a dead link that local detection has not caught yet.
-        Drop(packet, PORT_DOWN);
+        Drop(frame.Release(), PORT_DOWN);
         return;
     }
     header.SetHopLimit(hopLimit - 1);
     ++m_forwarded;
-    m_forwardTrace(packet, inPort, out);
-    port->SendFrame(packet, header, static_cast<uint16_t>(inPort));
+    if (!m_forwardTrace.IsEmpty())
+    {
+        m_forwardTrace(Ptr<const Packet>(frame.Peek()), inPort, out);
+    }
+    port->SendFrame(std::move(frame), header, static_cast<uint16_t>(inPort));
 }
 
 uint16_t

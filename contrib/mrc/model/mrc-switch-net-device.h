@@ -238,6 +238,7 @@ public:
 
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
+    void ReceiveOwnedFrame(uint32_t port, MrcFrame&& frame, MrcIpv6Fields& header) override;
     void IngressCharge(uint32_t port, uint32_t bytes) override;
     void IngressRelease(uint32_t port, uint32_t bytes) override;
 
@@ -276,10 +277,10 @@ private:
     /**
      * Forward by destination with ECMP.
      * @param inPort ingress port
-     * @param packet payload
+     * @param frame payload (moved from)
      * @param header IPv6 header
      */
-    void ForwardEcmp(uint32_t inPort, Ptr<Packet> packet, MrcIpv6Fields& header);
+    void ForwardEcmp(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields& header);
     /**
      * Hash a flow onto a usable member of a next-hop group.
      * @param group the group

@@ -141,20 +141,33 @@ MrcTrimmingQueue::DoDispose()
 MrcTrimmingQueue::Outcome
 MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress)
 {
+    header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
+    return Enqueue(MrcFrame(packet), header, ingress);
+}
+
+MrcTrimmingQueue::Outcome
+MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingress)
+{
     ++m_arrivals;
-    const uint32_t bytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
+    NS_ASSERT_MSG(frame.Peek()->GetSize() == header.GetPayloadLength(),
+                  "MrcTrimmingQueue: payloadLength differs from the packet's size");
+    const uint32_t bytes = header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES;
     const uint8_t tc = header.GetTrafficClass();
     if (MrcDscp::Dscp(tc) != MrcDscp::DATA)
     {
         if (m_controlBytes + bytes > m_controlLimit)
         {
-            Drop(packet, CONTROL_OVERFLOW);
+            Drop(frame.Release(), CONTROL_OVERFLOW);
             return DROPPED;
         }
         m_controlBytes += bytes;
-        m_control.Push(packet, header, NO_INGRESS);
+        const Packet* queued = frame.Peek(); // the ring keeps it alive
+        m_control.Push(std::move(frame), header, NO_INGRESS);
         ++m_enqueued;
-        m_enqueueTrace(packet);
+        if (!m_enqueueTrace.IsEmpty())
+        {
+            m_enqueueTrace(Ptr<const Packet>(queued));
+        }
         return ENQUEUED;
     }
 
@@ -185,7 +198,10 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t in
             {
                 header.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_CE));
                 ++m_marked;
-                m_markTrace(packet);
+                if (!m_markTrace.IsEmpty())
+                {
+                    m_markTrace(Ptr<const Packet>(frame.Peek()));
+                }
             }
         }
         m_dataBytes += bytes;
@@ -201,18 +217,23 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t in
         {
             ingress = NO_INGRESS;
         }
-        m_data.Push(packet, header, ingress);
+        const Packet* queued = frame.Peek(); // the ring keeps it alive
+        m_data.Push(std::move(frame), header, ingress);
         ++m_enqueued;
-        m_enqueueTrace(packet);
+        if (!m_enqueueTrace.IsEmpty())
+        {
+            m_enqueueTrace(Ptr<const Packet>(queued));
+        }
         return ENQUEUED;
     }
 
     if (!m_trimEnabled)
     {
-        Drop(packet, DATA_OVERFLOW);
+        Drop(frame.Release(), DATA_OVERFLOW);
         return DROPPED;
     }
     // Trim: keep the transport headers, move to the control class with a "trimmed" DSCP.
+    Packet* packet = frame.Peek();
     if (packet->GetSize() > m_trimSize)
     {
         packet->RemoveAtEnd(packet->GetSize() - m_trimSize);
@@ -220,21 +241,36 @@ MrcTrimmingQueue::Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t in
     const uint32_t trimmedBytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
     if (m_controlBytes + trimmedBytes > m_controlLimit)
     {
-        Drop(packet, TRIMMED_OVERFLOW);
+        Drop(frame.Release(), TRIMMED_OVERFLOW);
         return DROPPED;
     }
     header.SetTrafficClass(MrcDscp::TrafficClass(
         m_lastHop ? MrcDscp::TRIMMED_LAST_HOP : MrcDscp::TRIMMED, MrcDscp::Ecn(tc)));
     header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
     m_controlBytes += trimmedBytes;
-    m_control.Push(packet, header, NO_INGRESS);
+    m_control.Push(std::move(frame), header, NO_INGRESS);
     ++m_trimmed;
-    m_trimTrace(packet, m_lastHop);
+    if (!m_trimTrace.IsEmpty())
+    {
+        m_trimTrace(Ptr<const Packet>(packet), m_lastHop);
+    }
     return TRIMMED;
 }
 
 bool
 MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, MrcIpv6Fields& header, bool dataAllowed)
+{
+    MrcFrame frame;
+    if (!Dequeue(frame, header, dataAllowed))
+    {
+        return false;
+    }
+    packet = frame.Release();
+    return true;
+}
+
+bool
+MrcTrimmingQueue::Dequeue(MrcFrame& frame, MrcIpv6Fields& header, bool dataAllowed)
 {
     Ring* q;
     if (!m_control.Empty())
@@ -250,11 +286,11 @@ MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, MrcIpv6Fields& header, bool dataA
         return false;
     }
     Item& item = q->Front();
-    packet = std::move(item.packet);
+    frame = std::move(item.frame);
     header = item.header;
     const uint16_t ingress = item.ingress;
     q->Pop();
-    const uint32_t bytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
+    const uint32_t bytes = header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES;
     if (q == &m_control)
     {
         m_controlBytes -= bytes;
@@ -268,7 +304,10 @@ MrcTrimmingQueue::Dequeue(Ptr<Packet>& packet, MrcIpv6Fields& header, bool dataA
         }
     }
     ++m_dequeued;
-    m_dequeueTrace(packet);
+    if (!m_dequeueTrace.IsEmpty())
+    {
+        m_dequeueTrace(Ptr<const Packet>(frame.Peek()));
+    }
     return true;
 }
 
@@ -284,7 +323,7 @@ MrcTrimmingQueue::Flush()
     m_control.ForEach(
         [this](Item& item)
         {
-            Drop(item.packet, LINK_DOWN);
+            Drop(item.frame.Release(), LINK_DOWN);
         });
     m_control.Clear();
     m_controlBytes = 0;
@@ -300,16 +339,16 @@ MrcTrimmingQueue::FlushData(DropReason reason)
             if (item.ingress != NO_INGRESS)
             {
                 m_ingressOwner->IngressRelease(
-                    item.ingress, item.packet->GetSize() + MrcIpv6Fields::HEADER_BYTES);
+                    item.ingress, item.header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES);
             }
-            Drop(item.packet, reason);
+            Drop(item.frame.Release(), reason);
         });
     m_data.Clear();
     m_dataBytes = 0;
 }
 
 void
-MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const MrcIpv6Fields& header, uint16_t ingress)
+MrcTrimmingQueue::Ring::Push(MrcFrame&& frame, const MrcIpv6Fields& header, uint16_t ingress)
 {
     if (m_size == m_items.size())
     {
@@ -322,7 +361,7 @@ MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const MrcIpv6Fields& header, ui
         m_head = 0;
     }
     Item& slot = m_items[(m_head + m_size) & (m_items.size() - 1)];
-    slot.packet = std::move(packet);
+    slot.frame = std::move(frame);
     slot.header = header;
     slot.ingress = ingress;
     ++m_size;
@@ -331,7 +370,7 @@ MrcTrimmingQueue::Ring::Push(Ptr<Packet> packet, const MrcIpv6Fields& header, ui
 void
 MrcTrimmingQueue::Ring::Pop()
 {
-    m_items[m_head].packet = nullptr;
+    m_items[m_head].frame.Reset();
     m_head = (m_head + 1) & (m_items.size() - 1);
     --m_size;
 }
@@ -341,7 +380,7 @@ MrcTrimmingQueue::Ring::Clear()
 {
     for (auto& item : m_items)
     {
-        item.packet = nullptr;
+        item.frame.Reset();
     }
     m_head = 0;
     m_size = 0;

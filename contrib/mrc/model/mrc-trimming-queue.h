@@ -7,6 +7,7 @@
 
 #include "mrc-drop-accounting.h"
 #include "mrc-frame-receiver.h"
+#include "mrc-frame.h"
 #include "mrc-ipv6-fields.h"
 
 #include "ns3/object.h"
@@ -106,6 +107,16 @@ public:
     Outcome Enqueue(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress = NO_INGRESS);
 
     /**
+     * Offer a frame (the fabric's path: the frame's size is header.payloadLength plus the IPv6
+     * header, and the packet is not touched unless it is trimmed or a trace listens).
+     * @param frame the IPv6 payload (moved from)
+     * @param header its IPv6 header, payloadLength equal to the packet's size
+     * @param ingress as above
+     * @return the outcome
+     */
+    Outcome Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingress = NO_INGRESS);
+
+    /**
      * Take the next packet, control class first.
      * @param packet set to the packet
      * @param header set to its header
@@ -113,6 +124,15 @@ public:
      * @return false if nothing may leave
      */
     bool Dequeue(Ptr<Packet>& packet, MrcIpv6Fields& header, bool dataAllowed = true);
+
+    /**
+     * Take the next frame, control class first (the fabric's path).
+     * @param frame set to the frame
+     * @param header set to its header
+     * @param dataAllowed as above
+     * @return false if nothing may leave
+     */
+    bool Dequeue(MrcFrame& frame, MrcIpv6Fields& header, bool dataAllowed = true);
 
     /** @return true if both classes are empty */
     bool IsEmpty() const
@@ -182,7 +202,7 @@ private:
     /** A queued packet with its parsed header. */
     struct Item
     {
-        Ptr<Packet> packet;   //!< IPv6 payload
+        MrcFrame frame;       //!< IPv6 payload
         MrcIpv6Fields header; //!< IPv6 header
         uint16_t ingress;     //!< switch ingress port charged for it, or NO_INGRESS
     };
@@ -208,11 +228,11 @@ private:
 
         /**
          * Append an item.
-         * @param packet payload
+         * @param frame payload (moved from)
          * @param header header
          * @param ingress ingress port charged for it, or NO_INGRESS
          */
-        void Push(Ptr<Packet> packet, const MrcIpv6Fields& header, uint16_t ingress);
+        void Push(MrcFrame&& frame, const MrcIpv6Fields& header, uint16_t ingress);
         /** @return the oldest item */
         Item& Front()
         {
