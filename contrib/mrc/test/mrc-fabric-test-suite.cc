@@ -820,6 +820,68 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcFrame holds exactly one reference and moves it; a queue carries a frame without
+ * taking references of its own and sizes it by its header's payload length, which the
+ * Ptr<Packet> entry point sets from the packet.
+ */
+class MrcFrameTestCase : public TestCase
+{
+public:
+    MrcFrameTestCase()
+        : TestCase("MrcFrame moves one reference; queues carry frames without new references")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<Packet> p = Create<Packet>(100);
+        NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 1, "one reference to start");
+        {
+            MrcFrame f(p);
+            NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "a frame takes one reference");
+            MrcFrame g(std::move(f));
+            NS_TEST_ASSERT_MSG_EQ(f.Peek(), nullptr, "a moved-from frame is empty");
+            NS_TEST_ASSERT_MSG_EQ(g.Peek(), PeekPointer(p), "the moved-to frame holds it");
+            NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "a move takes no reference");
+            MrcFrame h;
+            h = std::move(g);
+            NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "nor a move-assignment");
+            Ptr<Packet> back = h.Release();
+            NS_TEST_ASSERT_MSG_EQ(h.Peek(), nullptr, "a released frame is empty");
+            NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "Release hands the reference over");
+        }
+        NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 1, "every reference given back");
+
+        Ptr<MrcTrimmingQueue> q = CreateObject<MrcTrimmingQueue>();
+        MrcIpv6Fields h;
+        h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_NOT_ECT));
+        h.SetPayloadLength(100);
+        NS_TEST_ASSERT_MSG_EQ(q->Enqueue(MrcFrame(p), h), MrcTrimmingQueue::ENQUEUED, "queued");
+        NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "the queue holds the frame's reference");
+        NS_TEST_ASSERT_MSG_EQ(q->GetDataBytes(), 140, "sized by payload length + IPv6 header");
+        MrcFrame out;
+        MrcIpv6Fields outHeader;
+        NS_TEST_ASSERT_MSG_EQ(q->Dequeue(out, outHeader), true, "dequeued");
+        NS_TEST_ASSERT_MSG_EQ(out.Peek(), PeekPointer(p), "the same packet");
+        NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "still one reference in flight");
+        NS_TEST_ASSERT_MSG_EQ(q->GetDataBytes(), 0, "the queue is empty");
+        out.Reset();
+        NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 1, "the frame gave its reference back");
+
+        // The Ptr<Packet> entry point does not trust the caller's payload length.
+        MrcIpv6Fields wrong = h;
+        wrong.SetPayloadLength(7);
+        q->Enqueue(p, wrong);
+        NS_TEST_ASSERT_MSG_EQ(wrong.GetPayloadLength(), 100, "payload length set from the packet");
+        NS_TEST_ASSERT_MSG_EQ(q->GetDataBytes(), 140, "and used for the size");
+        q->Flush();
+        NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 1, "a flush gives the reference back");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Fabric test suite.
  */
 class MrcFabricTestSuite : public TestSuite
@@ -836,6 +898,7 @@ public:
         AddTestCase(new MrcFabricValidationTestCase);
         AddTestCase(new MrcChoiceAttributeTestCase);
         AddTestCase(new MrcLinkMonitorTestCase);
+        AddTestCase(new MrcFrameTestCase);
     }
 };
 
