@@ -9,6 +9,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace ns3
 {
@@ -52,18 +53,6 @@ MrcCalendarScheduler::MrcCalendarScheduler()
 }
 
 MrcCalendarScheduler::~MrcCalendarScheduler() = default;
-
-bool
-MrcCalendarScheduler::Before(const Event& a, const Event& b)
-{
-    return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
-}
-
-bool
-MrcCalendarScheduler::After(const Event& a, const Event& b)
-{
-    return Before(b, a);
-}
 
 void
 MrcCalendarScheduler::Setup()
@@ -134,7 +123,7 @@ MrcCalendarScheduler::Insert(const Event& ev)
     if (m_runPos < m_run.size() && bucket <= m_current)
     {
         // Into the bucket being run (ts is not before the last event run): keep it sorted.
-        m_run.insert(std::upper_bound(m_run.begin() + m_runPos, m_run.end(), ev, &Before), ev);
+        m_run.insert(std::upper_bound(m_run.begin() + m_runPos, m_run.end(), ev), ev);
         return;
     }
     if (m_runPos >= m_run.size() && m_count == 1)
@@ -160,7 +149,7 @@ MrcCalendarScheduler::Insert(const Event& ev)
         return;
     }
     m_far.push_back(ev);
-    std::push_heap(m_far.begin(), m_far.end(), &After);
+    std::push_heap(m_far.begin(), m_far.end(), std::greater<Event>());
 }
 
 bool
@@ -223,11 +212,11 @@ MrcCalendarScheduler::Advance()
     m_bitmap[i >> 6] &= ~(uint64_t(1) << (i & 63));
     while (!m_far.empty() && BucketOf(m_far.front().key.m_ts) == next)
     {
-        std::pop_heap(m_far.begin(), m_far.end(), &After);
+        std::pop_heap(m_far.begin(), m_far.end(), std::greater<Event>());
         m_run.push_back(m_far.back());
         m_far.pop_back();
     }
-    std::sort(m_run.begin(), m_run.end(), &Before);
+    std::sort(m_run.begin(), m_run.end()); // by (timestamp, uid): ns-3's order
 }
 
 Scheduler::Event
@@ -310,7 +299,7 @@ MrcCalendarScheduler::Remove(const Event& ev)
         {
             m_far[k] = m_far.back();
             m_far.pop_back();
-            std::make_heap(m_far.begin(), m_far.end(), &After);
+            std::make_heap(m_far.begin(), m_far.end(), std::greater<Event>());
             --m_count;
             return;
         }

@@ -78,22 +78,6 @@ private:
     };
 
     /**
-     * Whether a is scheduled before b.
-     * @param a an event
-     * @param b an event
-     * @return true if a runs first
-     */
-    static bool Before(const Event& a, const Event& b);
-
-    /**
-     * Whether a is scheduled after b (the far heap's order: its top runs first).
-     * @param a an event
-     * @param b an event
-     * @return true if b runs first
-     */
-    static bool After(const Event& a, const Event& b);
-
-    /**
      * Lay out the buckets from the attributes (at the first insert).
      */
     void Setup();
@@ -138,7 +122,7 @@ private:
     uint64_t m_current;       //!< absolute number of the current bucket
     std::vector<Event> m_run; //!< the current bucket's events, sorted
     std::size_t m_runPos;     //!< next event of m_run
-    std::vector<Event> m_far; //!< events beyond the horizon (a heap by After)
+    std::vector<Event> m_far; //!< events beyond the horizon (a min-heap: std::greater)
     std::size_t m_nearCount;  //!< events in the buckets (not in m_run or m_far)
     std::size_t m_count;      //!< all pending events
 };

@@ -37,7 +37,7 @@ MrcHeapScheduler::~MrcHeapScheduler() = default;
 bool
 MrcHeapScheduler::Before(const Event& a, const Event& b)
 {
-    return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
+    return a.key < b.key; // ns-3's order: timestamp, then uid
 }
 
 void
