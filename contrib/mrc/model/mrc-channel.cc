@@ -5,6 +5,7 @@
 #include "mrc-channel.h"
 
 #include "mrc-net-device.h"
+#include "mrc-pooled-event.h"
 
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -23,7 +24,7 @@ NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
  * the way in and once more into the call), and its memory is recycled through a free list
  * instead of the allocator. It runs in the same order as the MakeEvent it replaces.
  */
-class MrcChannel::DeliveryEvent : public EventImpl
+class MrcChannel::DeliveryEvent : public MrcPooledEvent<MrcChannel::DeliveryEvent>
 {
 public:
     /**
@@ -46,46 +47,11 @@ public:
     {
     }
 
-    /**
-     * Take memory from the free list.
-     * @param size the object's size
-     * @return the memory
-     */
-    static void* operator new(std::size_t size)
-    {
-        if (s_free == nullptr)
-        {
-            return ::operator new(size);
-        }
-        FreeBlock* b = s_free;
-        s_free = b->next;
-        return b;
-    }
-
-    /**
-     * Return memory to the free list.
-     * @param p the memory
-     */
-    static void operator delete(void* p)
-    {
-        auto* b = static_cast<FreeBlock*>(p);
-        b->next = s_free;
-        s_free = b;
-    }
-
 private:
     void Notify() override
     {
         m_channel->Deliver(std::move(m_frame), m_header, m_dst, m_epoch);
     }
-
-    /** A recycled event's memory. */
-    struct FreeBlock
-    {
-        FreeBlock* next; //!< the next free block
-    };
-
-    static FreeBlock* s_free; //!< recycled events (the simulator is single-threaded)
 
     MrcChannel* m_channel;  //!< the cable (outlives its events: Dispose comes after the run)
     MrcFrame m_frame;       //!< the frame
@@ -93,8 +59,6 @@ private:
     uint8_t m_dst;          //!< the receiving end
     uint32_t m_epoch;       //!< the cable's epoch at sending
 };
-
-MrcChannel::DeliveryEvent::FreeBlock* MrcChannel::DeliveryEvent::s_free = nullptr;
 
 TypeId
 MrcChannel::GetTypeId()

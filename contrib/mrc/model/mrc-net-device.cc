@@ -5,6 +5,7 @@
 #include "mrc-net-device.h"
 
 #include "mrc-channel.h"
+#include "mrc-pooled-event.h"
 #include "mrc-trimming-queue.h"
 
 #include "ns3/log.h"
@@ -223,8 +224,7 @@ MrcNetDevice::SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingres
         // While paused the serializer may be idle (busyUntil in the past): send at once.
         const Time now = Simulator::Now();
         m_txEventPending = true;
-        Simulator::Schedule(
-            m_busyUntil > now ? m_busyUntil - now : Time(0), &MrcNetDevice::TransmitComplete, this);
+        ScheduleTransmitComplete(m_busyUntil > now ? m_busyUntil - now : Time(0));
     }
     return true;
 }
@@ -258,6 +258,34 @@ MrcNetDevice::Sniff(const Packet* packet, const MrcIpv6Fields& header)
     }
 }
 
+class MrcNetDevice::TxCompleteEvent : public MrcPooledEvent<MrcNetDevice::TxCompleteEvent>
+{
+public:
+    /**
+     * @param device the port
+     */
+    explicit TxCompleteEvent(MrcNetDevice* device)
+        : m_device(device)
+    {
+    }
+
+private:
+    void Notify() override
+    {
+        m_device->TransmitComplete();
+    }
+
+    MrcNetDevice* m_device; //!< the port (outlives its events: Dispose comes after the run)
+};
+
+void
+MrcNetDevice::ScheduleTransmitComplete(Time delay)
+{
+    // The same scheduling call as Simulator::Schedule(delay, &TransmitComplete, this), so the
+    // same event order; only the event's memory comes from the pool.
+    Simulator::Schedule(delay, Ptr<EventImpl>(new TxCompleteEvent(this), false));
+}
+
 void
 MrcNetDevice::TransmitComplete()
 {
@@ -272,7 +300,7 @@ MrcNetDevice::TransmitComplete()
     if (m_paused ? m_queue->HasControl() : !m_queue->IsEmpty())
     {
         m_txEventPending = true;
-        Simulator::Schedule(m_busyUntil - Simulator::Now(), &MrcNetDevice::TransmitComplete, this);
+        ScheduleTransmitComplete(m_busyUntil - Simulator::Now());
     }
     if (m_txNotify)
     {
@@ -384,8 +412,7 @@ MrcNetDevice::Resume()
     if (m_linkUp && !m_txEventPending && m_queue && !m_queue->IsEmpty())
     {
         m_txEventPending = true;
-        Simulator::Schedule(
-            m_busyUntil > now ? m_busyUntil - now : Time(0), &MrcNetDevice::TransmitComplete, this);
+        ScheduleTransmitComplete(m_busyUntil > now ? m_busyUntil - now : Time(0));
     }
 }
 

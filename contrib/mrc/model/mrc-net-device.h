@@ -208,6 +208,13 @@ private:
     void Sniff(const Packet* packet, const MrcIpv6Fields& header);
     /** Start sending the next queued frame if the serializer is idle. */
     void TransmitComplete();
+    /** The event that calls TransmitComplete (pooled: one per frame on a busy port). */
+    class TxCompleteEvent;
+    /**
+     * Schedule TransmitComplete.
+     * @param delay from now
+     */
+    void ScheduleTransmitComplete(Time delay);
     /** The pause ended (quanta ran out, a zero-quanta PAUSE came, or the watchdog broke it). */
     void Resume();
     /** The data class stayed paused for PfcWatchdog: drop it and ignore pauses for a while. */
