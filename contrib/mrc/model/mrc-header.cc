@@ -78,31 +78,60 @@ MrcHeader::GetSerializedSize() const
 void
 MrcHeader::Serialize(Buffer::Iterator i) const
 {
+    // Encoded here and written with one copy: Buffer::Iterator's WriteHtonU64 goes byte by byte
+    // through checks, and every data packet and ACK is serialized once.
+    uint8_t b[SIZE];
+    uint8_t* p = b;
+    auto put8 = [&p](uint8_t v)
+    {
+        *p++ = v;
+    };
+    auto put16 = [&p](uint16_t v)
+    {
+        *p++ = static_cast<uint8_t>(v >> 8);
+        *p++ = static_cast<uint8_t>(v);
+    };
+    auto put32 = [&p](uint32_t v)
+    {
+        for (int shift = 24; shift >= 0; shift -= 8)
+        {
+            *p++ = static_cast<uint8_t>(v >> shift);
+        }
+    };
+    auto put64 = [&p](uint64_t v)
+    {
+        for (int shift = 56; shift >= 0; shift -= 8)
+        {
+            *p++ = static_cast<uint8_t>(v >> shift);
+        }
+    };
     // UDP
-    i.WriteHtonU16(static_cast<uint16_t>(0xC000 | (m_ev & 0x3fff)));
-    i.WriteHtonU16(UDP_PORT);
-    i.WriteHtonU16(static_cast<uint16_t>(SIZE + m_payloadLen));
-    i.WriteHtonU16(0);
+    put16(static_cast<uint16_t>(0xC000 | (m_ev & 0x3fff)));
+    put16(UDP_PORT);
+    put16(static_cast<uint16_t>(SIZE + m_payloadLen));
+    put16(0);
     // MRC
-    i.WriteU8(m_opcode);
-    i.WriteU8(m_flags);
-    i.WriteHtonU16(m_ev);
-    i.WriteHtonU32(m_dstQpn);
-    i.WriteHtonU32(m_srcQpn);
-    i.WriteHtonU32(m_psn);
-    i.WriteHtonU32(m_cumAck);
-    i.WriteHtonU32(m_sackBase);
-    i.WriteHtonU64(m_sackBitmap);
-    i.WriteHtonU64(m_offset);
-    i.WriteHtonU32(m_msn);
-    i.WriteHtonU32(m_msgLen);
-    i.WriteHtonU64(m_timestamp);
-    i.WriteHtonU32(m_recvBytes);
-    i.WriteU8(m_nackReason);
-    i.WriteU8(m_plane);
-    i.WriteHtonU16(m_path);
-    i.WriteHtonU16(m_payloadLen);
-    i.WriteHtonU16(0);
+    put8(m_opcode);
+    put8(m_flags);
+    put16(m_ev);
+    put32(m_dstQpn);
+    put32(m_srcQpn);
+    put32(m_psn);
+    put32(m_cumAck);
+    put32(m_sackBase);
+    put64(m_sackBitmap);
+    put64(m_offset);
+    put32(m_msn);
+    put32(m_msgLen);
+    put64(m_timestamp);
+    put32(m_recvBytes);
+    put8(m_nackReason);
+    put8(m_plane);
+    put16(m_path);
+    put16(m_payloadLen);
+    put16(0);
+    NS_ASSERT(p == b + SIZE);
+    i.Write(b, SIZE);
 }
 
 uint32_t

@@ -289,11 +289,23 @@ MrcQpReceiver::SendSack(uint32_t base)
     a.SetEv(m_lastRx.GetEv());
     a.SetPsn(m_lastRx.GetPsn());
     a.SetCumAck(m_rxCum);
+    // Bit i: PSN base + i has arrived. Everything below the cumulative point has; from it on,
+    // the window's flags (nothing beyond the window has).
     uint64_t bits = 0;
-    for (uint32_t i = 0; i < 64; ++i)
+    uint32_t i = 0;
+    if (base < m_rxCum)
     {
-        const uint32_t psn = base + i;
-        if (psn < m_rxCum || (psn - m_rxCum < m_rxWin.size() && m_rxWin[psn - m_rxCum] != 0))
+        i = std::min<uint32_t>(m_rxCum - base, 64);
+        bits = i == 64 ? ~uint64_t(0) : (uint64_t(1) << i) - 1;
+    }
+    for (; i < 64; ++i)
+    {
+        const uint32_t offset = base + i - m_rxCum;
+        if (offset >= m_rxWin.size())
+        {
+            break;
+        }
+        if (m_rxWin[offset] != 0)
         {
             bits |= uint64_t(1) << i;
         }
