@@ -134,6 +134,22 @@ MrcHeader::Serialize(Buffer::Iterator i) const
     i.Write(b, SIZE);
 }
 
+namespace
+{
+/**
+ * Read a big-endian 64-bit field as two 32-bit reads: Buffer::Iterator's ReadNtohU32 is inline
+ * with a fast path, its ReadNtohU64 goes byte by byte out of line. Same value.
+ * @param i the iterator (advanced by 8)
+ * @return the value
+ */
+uint64_t
+ReadU64(Buffer::Iterator& i)
+{
+    const uint64_t hi = i.ReadNtohU32();
+    return (hi << 32) | i.ReadNtohU32();
+}
+} // namespace
+
 uint32_t
 MrcHeader::Deserialize(Buffer::Iterator i)
 {
@@ -146,11 +162,11 @@ MrcHeader::Deserialize(Buffer::Iterator i)
     m_psn = i.ReadNtohU32();
     m_cumAck = i.ReadNtohU32();
     m_sackBase = i.ReadNtohU32();
-    m_sackBitmap = i.ReadNtohU64();
-    m_offset = i.ReadNtohU64();
+    m_sackBitmap = ReadU64(i);
+    m_offset = ReadU64(i);
     m_msn = i.ReadNtohU32();
     m_msgLen = i.ReadNtohU32();
-    m_timestamp = i.ReadNtohU64();
+    m_timestamp = ReadU64(i);
     m_recvBytes = i.ReadNtohU32();
     m_nackReason = i.ReadU8();
     m_plane = i.ReadU8();
