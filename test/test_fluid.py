@@ -143,3 +143,22 @@ def test_permutation_has_a_fluid_mode():
         line = [x for x in p.stdout.splitlines() if x.startswith("fct-us")][0]
         out[model] = float(line.split("median:")[1].split()[0])
     assert abs(out["fluid"] / out["packet"] - 1) < 0.15, out
+
+
+def test_the_shipped_all_to_all_workload_runs_as_docs_fluid_md_says(tmp_path):
+    # docs/fluid.md's all-to-all row: 128 ranks, 16 MiB each, fluid step 184.2 us.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    wl = os.path.join(root, "experiments", "workloads", "alltoall-128.json")
+    d = str(tmp_path / "a2a")
+    p = subprocess.run([require_binary(), "--schemes=mrc", "--reference=0", "--plots=0",
+                        "--flapRate=0", "--portLossAtUs=1e9", "--rebootAtUs=1e9", "--gpus=128",
+                        "--workload=%s" % wl, "--model=fluid", "--out=%s" % d],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr[-3000:]
+    flows = of_scheme(table(d, "flows.csv"), "mrc")
+    # Every rank sends 1/128 of its 16 MiB to each of the 127 others, in each of 2 steps.
+    assert len(flows) == 2 * 128 * 127
+    assert {int(r["bytes"]) for r in flows} == {(16 << 20) // 128}
+    assert {(int(r["src"]), int(r["dst"])) for r in flows} == \
+        {(s, t) for s in range(128) for t in range(128) if s != t}
+    assert steps_mean(d, "mrc") == pytest.approx(184.2, abs=0.1)
