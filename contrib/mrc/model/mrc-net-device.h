@@ -226,46 +226,49 @@ private:
      */
     void StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header);
 
-    Ptr<Node> m_node;              //!< owner
-    uint32_t m_nodeId;             //!< owner id
-    uint64_t m_psRounding;         //!< 500 when Time has nanosecond resolution (round to nearest)
-    Ptr<MrcChannel> m_channel;     //!< cable
+    // What every frame sent or received reads or writes comes first, together (on a large
+    // fabric a port is cold when its next frame comes).
     Ptr<MrcTrimmingQueue> m_queue; //!< egress queue
+    Ptr<MrcChannel> m_channel;     //!< cable
     MrcFrameReceiver* m_receiver;  //!< fast receive path, or null
-    uint32_t m_port;               //!< index known to m_receiver
-    bool m_txNotify;               //!< call m_receiver->TxDrained on dequeue
-    uint32_t m_ifIndex;            //!< interface index
-    Mac48Address m_address;        //!< nominal address
-    uint16_t m_mtu;                //!< MTU (IPv6 packet)
-    DataRate m_dataRate;           //!< line rate
-    uint64_t m_psPerByte;          //!< serialization time per byte, picoseconds
-    Time m_rxLatency;              //!< added to arrivals
     Time m_busyUntil;              //!< serializer busy until
-    bool m_paused;                 //!< PFC: data class paused
-    Time m_pauseStart;             //!< PFC: when the current pause began
-    Time m_pausedTime;             //!< PFC: paused time of the pauses that ended
-    Time m_ignorePauseUntil;       //!< PFC watchdog: pauses ignored until then
-    Time m_watchdog;               //!< PfcWatchdog attribute (0: off)
-    Time m_watchdogRestore;        //!< PfcWatchdogRestore attribute
-    EventId m_resumeEvent;         //!< PFC: end of the current pause
-    EventId m_watchdogEvent;       //!< PFC watchdog check
-    uint64_t m_pausesSent;         //!< PAUSE frames sent
-    uint64_t m_pausesReceived;     //!< PAUSE frames received
-    uint64_t m_watchdogTriggers;   //!< pauses broken by the watchdog
+    uint64_t m_psPerByte;          //!< serialization time per byte, picoseconds
+    uint64_t m_psRounding;         //!< 500 when Time has nanosecond resolution (round to nearest)
+    Time m_rxLatency;              //!< added to arrivals
+    uint32_t m_nodeId;             //!< owner id
+    uint32_t m_port;               //!< index known to m_receiver
     bool m_txEventPending;         //!< a TransmitComplete is scheduled
     bool m_linkUp;                 //!< cable state as last notified
+    bool m_paused;                 //!< PFC: data class paused
+    bool m_txNotify;               //!< call m_receiver->TxDrained on dequeue
     uint64_t m_txPackets;          //!< frames sent
     uint64_t m_txBytes;            //!< bytes sent
     uint64_t m_rxPackets;          //!< frames received
-    NetDevice::ReceiveCallback m_rxCallback;          //!< standard receive path
-    NetDevice::PromiscReceiveCallback m_promiscRx;    //!< promiscuous receive path
-    TracedCallback<> m_linkChangeCallbacks;           //!< link change listeners
     TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< full frames (IPv6 header included)
     TracedCallback<Ptr<const Packet>> m_macTxTrace;   //!< frame put on the wire
     TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< frame received
-    TracedCallback<uint16_t> m_pauseTxTrace;          //!< PAUSE sent (quanta)
-    TracedCallback<uint16_t> m_pauseRxTrace;          //!< PAUSE received (quanta)
-    TracedCallback<bool> m_pausedTrace;               //!< data class paused / resumed
+
+    Ptr<Node> m_node;                              //!< owner
+    uint32_t m_ifIndex;                            //!< interface index
+    Mac48Address m_address;                        //!< nominal address
+    uint16_t m_mtu;                                //!< MTU (IPv6 packet)
+    DataRate m_dataRate;                           //!< line rate
+    Time m_pauseStart;                             //!< PFC: when the current pause began
+    Time m_pausedTime;                             //!< PFC: paused time of the pauses that ended
+    Time m_ignorePauseUntil;                       //!< PFC watchdog: pauses ignored until then
+    Time m_watchdog;                               //!< PfcWatchdog attribute (0: off)
+    Time m_watchdogRestore;                        //!< PfcWatchdogRestore attribute
+    EventId m_resumeEvent;                         //!< PFC: end of the current pause
+    EventId m_watchdogEvent;                       //!< PFC watchdog check
+    uint64_t m_pausesSent;                         //!< PAUSE frames sent
+    uint64_t m_pausesReceived;                     //!< PAUSE frames received
+    uint64_t m_watchdogTriggers;                   //!< pauses broken by the watchdog
+    NetDevice::ReceiveCallback m_rxCallback;       //!< standard receive path
+    NetDevice::PromiscReceiveCallback m_promiscRx; //!< promiscuous receive path
+    TracedCallback<> m_linkChangeCallbacks;        //!< link change listeners
+    TracedCallback<uint16_t> m_pauseTxTrace;       //!< PAUSE sent (quanta)
+    TracedCallback<uint16_t> m_pauseRxTrace;       //!< PAUSE received (quanta)
+    TracedCallback<bool> m_pausedTrace;            //!< data class paused / resumed
 };
 
 } // namespace ns3
