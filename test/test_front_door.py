@@ -40,6 +40,15 @@ def test_unknown_program_is_an_error_listing_the_programs():
     assert "quickstart" in p.stderr
 
 
+def test_a_bad_bench_repeat_count_is_a_one_line_error():
+    # Checked before anything is configured, built or run.
+    for bad in ("--repeat=0", "--repeat=21", "--repeat=x", "--repeat"):
+        p = ns3("bench", bad, timeout=60)
+        assert p.returncode == 1, (bad, p.stdout, p.stderr)
+        assert p.stderr.count("\n") == 1 and "--repeat" in p.stderr, (bad, p.stderr)
+        assert "1 to 20" in p.stderr and p.stdout == "", (bad, p.stderr)
+
+
 def test_a_new_scratch_program_runs_at_once():
     src = os.path.join(ROOT, "scratch", "pytest-new-program.cc")
     with open(src, "w") as f:
