@@ -28,8 +28,9 @@ MrcEcmpControlPlane::GetTypeId()
               .AddConstructor<MrcEcmpControlPlane>()
               .AddAttribute(
                   "DetectionDelay",
-                  "Delay before the switches next to a failed (or repaired) link stop (or "
-                  "resume) using it, as BFD (deployed: 3 x 50 ms hellos)",
+                  "How long a link must keep a new state (down or up) before the switches "
+                  "next to it stop (or resume) using it, as BFD's detection time (deployed: "
+                  "3 x 50 ms hellos); a shorter outage goes unnoticed",
                   TimeValue(MilliSeconds(150)),
                   MakeTimeAccessor(&MrcEcmpControlPlane::m_detection),
                   MakeTimeChecker(Time(0)))
@@ -46,6 +47,7 @@ MrcEcmpControlPlane::MrcEcmpControlPlane()
     : m_hosts(0)
     , m_hostsPerT0(1)
     , m_recomputations(0)
+    , m_detections(0)
 {
 }
 
@@ -92,7 +94,7 @@ MrcEcmpControlPlane::AddLink(
                         || (bSw >= 0 && static_cast<uint32_t>(bSw) >= m_switches[plane].size()),
                     "MrcEcmpControlPlane: a link to a switch not added");
     const auto idx = static_cast<uint32_t>(m_links.size());
-    m_links.push_back({plane, {aSw, aPort}, bSw, bPort, ch, true});
+    m_links.push_back({plane, {aSw, aPort}, bSw, bPort, ch, true, true, 0});
     m_adj[plane][aSw].push_back(idx);
     if (bSw >= 0)
     {
@@ -118,6 +120,12 @@ uint64_t
 MrcEcmpControlPlane::GetRecomputations() const
 {
     return m_recomputations;
+}
+
+uint64_t
+MrcEcmpControlPlane::GetDetections() const
+{
+    return m_detections;
 }
 
 void
@@ -200,21 +208,30 @@ MrcEcmpControlPlane::RecomputeRoutes(uint32_t plane)
 void
 MrcEcmpControlPlane::LinkChanged(uint32_t link)
 {
-    const bool up = m_links[link].ch->IsUp();
-    Simulator::Schedule(m_detection, &MrcEcmpControlPlane::ApplyDetection, this, link, up);
+    Link& l = m_links[link];
+    ++l.changes;
     Simulator::Schedule(
-        m_detection + m_reconvergence, &MrcEcmpControlPlane::ApplyReconvergence, this, link, up);
+        m_detection, &MrcEcmpControlPlane::ApplyDetection, this, link, l.ch->IsUp(), l.changes);
 }
 
 void
-MrcEcmpControlPlane::ApplyDetection(uint32_t link, bool up)
+MrcEcmpControlPlane::ApplyDetection(uint32_t link, bool up, uint32_t change)
 {
-    const Link& l = m_links[link];
+    Link& l = m_links[link];
+    if (change != l.changes || up == l.detectedUp)
+    {
+        // The cable changed again within the detection time (a flap shorter than BFD's
+        // detection time is never seen), or its state is the one already declared.
+        return;
+    }
+    l.detectedUp = up;
+    ++m_detections;
     m_switches[l.plane][l.a.sw]->SetPortUsable(l.a.port, up);
     if (l.bSw >= 0)
     {
         m_switches[l.plane][l.bSw]->SetPortUsable(l.bPort, up);
     }
+    Simulator::Schedule(m_reconvergence, &MrcEcmpControlPlane::ApplyReconvergence, this, link, up);
 }
 
 void

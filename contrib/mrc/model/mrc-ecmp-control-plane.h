@@ -24,11 +24,15 @@ namespace ns3
  * The route computation (a breadth-first search per destination T0 over the links routing
  * believes up) plays the part of ns-3's GlobalRouteManagerImpl; the reaction to a link change
  * is a model of its delays, not of BFD or BGP themselves:
- * - after DetectionDelay (BFD-like), the two switches next to the cable stop (or resume) using
- *   that port; their other ECMP members take its flows (MrcSwitchNetDevice::SetPortUsable);
- * - after a further ReconvergenceDelay (BGP-like), every switch of the plane gets routes
- *   recomputed from the new view (MrcSwitchNetDevice::SetEcmpRoutes), so that a T1 that lost
- *   its link to a destination T0 is no longer used by the others for that T0.
+ * - a change is detected (BFD-like) once the cable has kept its new state for DetectionDelay:
+ *   BFD declares a session down after its detection time without a hello (3 x 50 ms), so an
+ *   outage shorter than that goes unnoticed, and a cable that fails again within
+ *   DetectionDelay of its return is never seen back up. On detection, the two switches next
+ *   to the cable stop (or resume) using that port; their other ECMP members take its flows
+ *   (MrcSwitchNetDevice::SetPortUsable);
+ * - a further ReconvergenceDelay (BGP-like) after a detection, every switch of the plane gets
+ *   routes recomputed from the new view (MrcSwitchNetDevice::SetEcmpRoutes), so that a T1
+ *   that lost its link to a destination T0 is no longer used by the others for that T0.
  *
  * MrcClosHelper builds it for a fabric with Routing ecmp and describes the fabric to it
  * (AddSwitch, AddLink); Start computes the routes and watches the cables.
@@ -75,6 +79,8 @@ public:
 
     /** @return route computations so far (one per plane at Start, one per reconvergence) */
     uint64_t GetRecomputations() const;
+    /** @return link state changes detected so far (each schedules a reconvergence) */
+    uint64_t GetDetections() const;
 
 private:
     void DoDispose() override;
@@ -95,6 +101,8 @@ private:
         uint16_t bPort;     //!< port on the other switch
         Ptr<MrcChannel> ch; //!< the cable
         bool viewUp;        //!< routing's view of it
+        bool detectedUp;    //!< the state detection (BFD) last declared
+        uint32_t changes;   //!< state changes so far (a detection acts only on the latest)
     };
 
     /**
@@ -103,16 +111,18 @@ private:
      */
     void RecomputeRoutes(uint32_t plane);
     /**
-     * A cable changed state: schedule detection and reconvergence.
+     * A cable changed state: check DetectionDelay later whether the new state lasted.
      * @param link index in m_links
      */
     void LinkChanged(uint32_t link);
     /**
-     * Apply local detection of a link state.
+     * Apply local detection of a link state, if the cable has not changed since (and schedule
+     * the reconvergence).
      * @param link index in m_links
      * @param up state
+     * @param change the link's change count when it took that state
      */
-    void ApplyDetection(uint32_t link, bool up);
+    void ApplyDetection(uint32_t link, bool up, uint32_t change);
     /**
      * Apply reconvergence of a link state.
      * @param link index in m_links
@@ -129,6 +139,7 @@ private:
     std::vector<Link> m_links;                                    //!< every cable
     std::vector<std::vector<std::vector<uint32_t>>> m_adj;        //!< [plane][sw] -> link indices
     uint64_t m_recomputations;                                    //!< route computations
+    uint64_t m_detections;                                        //!< changes detected
 };
 
 } // namespace ns3

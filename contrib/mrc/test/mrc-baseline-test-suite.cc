@@ -14,6 +14,7 @@
 #include "ns3/core-module.h"
 #include "ns3/test.h"
 
+#include <map>
 #include <set>
 
 using namespace ns3;
@@ -341,6 +342,104 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * BFD-like detection acts only on a link state that lasted DetectionDelay: a flap shorter than
+ * that is never seen (the port stays usable and no route is recomputed), a longer outage is
+ * seen DetectionDelay after it began and its end DetectionDelay after the cable returned, and
+ * each detection brings one reconvergence ReconvergenceDelay later.
+ */
+class MrcDetectionTestCase : public TestCase
+{
+public:
+    MrcDetectionTestCase()
+        : TestCase("BFD-like detection: outages shorter than the detection time go unnoticed")
+    {
+    }
+
+private:
+    /** What the T0 end of the watched uplink looked like at one instant. */
+    struct Seen
+    {
+        bool usable;             //!< the T0 may hash onto the port
+        uint64_t detections;     //!< detections so far
+        uint64_t recomputations; //!< route computations so far
+    };
+
+    void DoRun() override
+    {
+        Baseline b = MakeBaseline(2, 2, 2, true);
+        Ptr<MrcEcmpControlPlane> cp = b.fabric->GetControlPlane();
+        cp->SetAttribute("DetectionDelay", TimeValue(MicroSeconds(100)));
+        cp->SetAttribute("ReconvergenceDelay", TimeValue(MicroSeconds(300)));
+        Ptr<MrcSwitchNetDevice> t0 = b.fabric->GetT0(0, 0);
+        Ptr<MrcChannel> link = b.fabric->GetUplink(0, 0, 1);
+        const uint16_t port = 2 + 1; // T0 ports: 2 hosts, then the T1s
+        auto at = [](double us, auto f)
+        {
+            Simulator::Schedule(NanoSeconds(us * 1000), f);
+        };
+        // A 20 us flap at 10 us; an outage from 200 to 450 us; a return of 50 us (shorter than
+        // the detection time) from 450 to 500 us, then down for good.
+        at(10,
+           [link]()
+           {
+               link->SetUp(false);
+           });
+        at(30,
+           [link]()
+           {
+               link->SetUp(true);
+           });
+        at(200,
+           [link]()
+           {
+               link->SetUp(false);
+           });
+        at(450,
+           [link]()
+           {
+               link->SetUp(true);
+           });
+        at(500,
+           [link]()
+           {
+               link->SetUp(false);
+           });
+        std::map<double, Seen> seen;
+        for (double t : {5.0, 120.0, 140.0, 299.0, 301.0, 599.0, 601.0, 700.0, 1200.0})
+        {
+            at(t,
+               [&seen, t, t0, port, cp]()
+               {
+                   seen[t] = {t0->IsPortUsable(port), cp->GetDetections(), cp->GetRecomputations()};
+               });
+        }
+        Simulator::Stop(MicroSeconds(1300));
+        Simulator::Run();
+        const uint64_t r0 = seen[5].recomputations; // the start's computation per plane
+        NS_TEST_ASSERT_MSG_EQ(seen[5].usable, true, "usable before any fault");
+        for (double t : {120.0, 140.0, 299.0})
+        {
+            NS_TEST_ASSERT_MSG_EQ(seen[t].usable, true, "the 20 us flap is never detected");
+            NS_TEST_ASSERT_MSG_EQ(seen[t].detections, 0u, "no detection of the flap");
+            NS_TEST_ASSERT_MSG_EQ(seen[t].recomputations, r0, "no reconvergence for the flap");
+        }
+        NS_TEST_ASSERT_MSG_EQ(seen[301].usable, false, "the outage is detected at 300 us");
+        NS_TEST_ASSERT_MSG_EQ(seen[301].detections, 1u, "one detection");
+        NS_TEST_ASSERT_MSG_EQ(seen[599].recomputations, r0, "reconvergence not before 600 us");
+        NS_TEST_ASSERT_MSG_EQ(seen[601].recomputations, r0 + 1, "reconvergence at 600 us");
+        for (double t : {601.0, 700.0, 1200.0})
+        {
+            NS_TEST_ASSERT_MSG_EQ(
+                seen[t].usable, false, "the 50 us return is shorter than the detection time");
+            NS_TEST_ASSERT_MSG_EQ(seen[t].detections, 1u, "the return is never detected");
+        }
+        NS_TEST_ASSERT_MSG_EQ(seen[1200].recomputations, r0 + 1, "one reconvergence in all");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief A gray failure (a T1 that blackholes while its links stay up) outlasting the retry
  * budget: the baseline's QP hashed through it times out 1 + 7 times at 4.096 us x 2^20 and fails
  * with an error completion; MRC on the same fault routes around it and completes.
@@ -556,6 +655,7 @@ public:
         AddTestCase(new MrcPfcIncastTestCase);
         AddTestCase(new MrcPfcVictimTestCase);
         AddTestCase(new MrcResilientHashTestCase);
+        AddTestCase(new MrcDetectionTestCase);
         AddTestCase(new MrcRetryBudgetTestCase);
         AddTestCase(new MrcPfcWatchdogTestCase);
         AddTestCase(new MrcQpPerPortTestCase);
