@@ -6,7 +6,10 @@
 #define MRC_POOLED_EVENT_H
 
 #include "ns3/assert.h"
+#include "ns3/event-id.h"
 #include "ns3/event-impl.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
 
 #include <cstddef>
 #include <new>
@@ -70,6 +73,53 @@ private:
 
     static inline FreeBlock* s_free = nullptr; //!< recycled blocks of Derived
 };
+
+/**
+ * @ingroup mrc
+ * @brief A pooled event that calls a member function without arguments of one object: what
+ * `Simulator::Schedule(delay, &T::Method, obj)` makes, without a heap allocation per event.
+ *
+ * @tparam T the object's class
+ * @tparam M the member function
+ */
+template<typename T, void (T::*M)()>
+class MrcMemberEvent : public MrcPooledEvent<MrcMemberEvent<T, M>>
+{
+public:
+    /**
+     * @param obj the object (it must outlive the event or cancel it)
+     */
+    explicit MrcMemberEvent(T* obj)
+        : m_obj(obj)
+    {
+    }
+
+private:
+    void Notify() override
+    {
+        (m_obj->*M)();
+    }
+
+    T* m_obj; //!< the object
+};
+
+/**
+ * Schedule `obj->M()` after `delay` with a pooled event. The same scheduling call as
+ * `Simulator::Schedule(delay, M, obj)` (so the same event order), for timers armed once per
+ * packet or per acknowledgement.
+ *
+ * @tparam T the object's class
+ * @tparam M the member function
+ * @param delay from now
+ * @param obj the object
+ * @return the event's id
+ */
+template<typename T, void (T::*M)()>
+EventId
+MrcScheduleMember(const Time& delay, T* obj)
+{
+    return Simulator::Schedule(delay, Ptr<EventImpl>(new MrcMemberEvent<T, M>(obj), false));
+}
 
 } // namespace ns3
 

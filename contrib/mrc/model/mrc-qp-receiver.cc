@@ -5,6 +5,7 @@
 #include "mrc-qp-receiver.h"
 
 #include "mrc-dscp.h"
+#include "mrc-pooled-event.h"
 #include "mrc-queue-pair.h"
 
 #include "ns3/simulator.h"
@@ -232,7 +233,7 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
     }
     else if (m_ackTimer.IsExpired())
     {
-        m_ackTimer = Simulator::Schedule(m_ackDelay, &MrcQpReceiver::SendAck, this);
+        m_ackTimer = MrcScheduleMember<MrcQpReceiver, &MrcQpReceiver::SendAck>(m_ackDelay, this);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "mrc-dscp.h"
 #include "mrc-go-back-n-recovery.h"
 #include "mrc-l4-protocol.h"
+#include "mrc-pooled-event.h"
 #include "mrc-selective-recovery.h"
 
 #include "ns3/integer.h"
@@ -383,8 +384,8 @@ MrcQueuePair::TrySend()
         {
             if (m_paceEvent.IsExpired())
             {
-                m_paceEvent = Simulator::Schedule(
-                    m_nextSendTime - Simulator::Now(), &MrcQueuePair::TrySend, this);
+                m_paceEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::TrySend>(
+                    m_nextSendTime - Simulator::Now(), this);
             }
             return;
         }
@@ -546,8 +547,8 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     m_sentOrder.push_back({psn, p.txSeq, wire});
     if (m_rtoEvent.IsExpired())
     {
-        m_rtoEvent
-            = Simulator::Schedule(wire + m_rto - Simulator::Now(), &MrcQueuePair::OnRto, this);
+        m_rtoEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
+            wire + m_rto - Simulator::Now(), this);
     }
     m_l4->SendPacket(e.plane,
                      m_paths[e.plane].Get(e.path),
@@ -826,8 +827,8 @@ MrcQueuePair::DetectLosses()
         if (s.txSeq + m_reorderPkts >= m_ackedTxSeq && now < deadline)
         {
             m_reorderEvent.Cancel();
-            m_reorderEvent
-                = Simulator::Schedule(deadline - now, &MrcQueuePair::OnReorderTimer, this);
+            m_reorderEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnReorderTimer>(
+                deadline - now, this);
             return;
         }
         m_sentOrder.pop_front();
@@ -1146,8 +1147,8 @@ MrcQueuePair::ArmRto()
             if (!p.acked && !p.lost && p.txSeq == s.txSeq)
             {
                 const Time left = s.at + m_rto - Simulator::Now();
-                m_rtoEvent = Simulator::Schedule(
-                    left.IsStrictlyPositive() ? left : Time(0), &MrcQueuePair::OnRto, this);
+                m_rtoEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
+                    left.IsStrictlyPositive() ? left : Time(0), this);
                 return;
             }
         }

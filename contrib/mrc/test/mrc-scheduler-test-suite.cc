@@ -5,11 +5,13 @@
 /**
  * @file
  * @brief Tests of MrcHeapScheduler and MrcCalendarScheduler: the same event order as ns-3's
- * MapScheduler.
+ * MapScheduler; pooled member events (MrcScheduleMember) in the same order as
+ * Simulator::Schedule's, cancellable, their memory recycled.
  */
 
 #include "ns3/mrc-calendar-scheduler.h"
 #include "ns3/mrc-heap-scheduler.h"
+#include "ns3/mrc-pooled-event.h"
 
 #include "ns3/core-module.h"
 #include "ns3/map-scheduler.h"
@@ -200,6 +202,77 @@ private:
     std::vector<int> m_order; //!< tags in execution order
 };
 
+/** The object the pooled-event test schedules: it logs which of its members ran. */
+class MrcPooledEventTarget
+{
+public:
+    /** Log 1. */
+    void One()
+    {
+        m_log->push_back(m_id * 10 + 1);
+    }
+
+    /** Log 2. */
+    void Two()
+    {
+        m_log->push_back(m_id * 10 + 2);
+    }
+
+    int m_id = 0;                     //!< identity in the log
+    std::vector<int>* m_log{nullptr}; //!< where to log
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief MrcScheduleMember: events at the same time run in the order they were scheduled,
+ * mixed with Simulator::Schedule's; a cancelled one does not run; a finished event's memory is
+ * what the next one of its class gets.
+ */
+class MrcPooledEventTestCase : public TestCase
+{
+public:
+    MrcPooledEventTestCase()
+        : TestCase("pooled member events: Simulator::Schedule's order, cancel, recycled memory")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        std::vector<int> log;
+        MrcPooledEventTarget a;
+        MrcPooledEventTarget b;
+        a.m_id = 1;
+        a.m_log = &log;
+        b.m_id = 2;
+        b.m_log = &log;
+        const Time t = MicroSeconds(3);
+        MrcScheduleMember<MrcPooledEventTarget, &MrcPooledEventTarget::One>(t, &a);
+        Simulator::Schedule(t, &MrcPooledEventTarget::Two, &b);
+        EventId cancelled
+            = MrcScheduleMember<MrcPooledEventTarget, &MrcPooledEventTarget::Two>(t, &a);
+        MrcScheduleMember<MrcPooledEventTarget, &MrcPooledEventTarget::One>(t, &b);
+        MrcScheduleMember<MrcPooledEventTarget, &MrcPooledEventTarget::Two>(t / 3, &b);
+        NS_TEST_ASSERT_MSG_EQ(cancelled.GetTs(), t.GetTimeStep(), "the event's time");
+        cancelled.Cancel();
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(log.size(), 4u, "four events ran, the cancelled one did not");
+        NS_TEST_ASSERT_MSG_EQ(log[0], 22, "the earliest first");
+        NS_TEST_ASSERT_MSG_EQ(log[1], 11, "then the 3 us events in the order scheduled");
+        NS_TEST_ASSERT_MSG_EQ(log[2], 22, "a Simulator::Schedule event keeps its place");
+        NS_TEST_ASSERT_MSG_EQ(log[3], 21, "the last");
+        // The cancelled event's memory returns to its class's free list when its last id goes.
+        const EventImpl* freed = cancelled.PeekEventImpl();
+        cancelled = EventId();
+        EventId next = MrcScheduleMember<MrcPooledEventTarget, &MrcPooledEventTarget::Two>(t, &a);
+        NS_TEST_ASSERT_MSG_EQ(next.PeekEventImpl(), freed, "the freed event's memory is reused");
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(log.size(), 5u, "the recycled event ran");
+        NS_TEST_ASSERT_MSG_EQ(log[4], 12, "with its own target and member");
+        Simulator::Destroy();
+    }
+};
+
 /**
  * @ingroup mrc-tests
  * @brief Scheduler test suite.
@@ -216,6 +289,7 @@ public:
             AddTestCase(new MrcSchedulerOrderTestCase(tid, 50000, 0.02));
             AddTestCase(new MrcSchedulerSimulatorTestCase(tid));
         }
+        AddTestCase(new MrcPooledEventTestCase);
     }
 };
 
