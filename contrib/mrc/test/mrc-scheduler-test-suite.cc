@@ -253,7 +253,8 @@ private:
             = MrcScheduleMember<MrcPooledEventTarget, &MrcPooledEventTarget::Two>(t, &a);
         MrcScheduleMember<MrcPooledEventTarget, &MrcPooledEventTarget::One>(t, &b);
         MrcScheduleMember<MrcPooledEventTarget, &MrcPooledEventTarget::Two>(t / 3, &b);
-        NS_TEST_ASSERT_MSG_EQ(cancelled.GetTs(), t.GetTimeStep(), "the event's time");
+        NS_TEST_ASSERT_MSG_EQ(
+            cancelled.GetTs(), static_cast<uint64_t>(t.GetTimeStep()), "the event's time");
         cancelled.Cancel();
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(log.size(), 4u, "four events ran, the cancelled one did not");
