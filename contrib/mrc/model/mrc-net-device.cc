@@ -247,15 +247,11 @@ MrcNetDevice::StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header)
 }
 
 void
-MrcNetDevice::Sniff(const Packet* packet, const MrcIpv6Fields& header)
+MrcNetDevice::FireSniffer(const Packet* packet, const MrcIpv6Fields& header)
 {
-    // Only build the full frame (a copy with the header serialized) when someone listens.
-    if (!m_snifferTrace.IsEmpty())
-    {
-        Ptr<Packet> full = packet->Copy();
-        full->AddHeader(header.ToIpv6Header());
-        m_snifferTrace(full);
-    }
+    Ptr<Packet> full = packet->Copy();
+    full->AddHeader(header.ToIpv6Header());
+    m_snifferTrace(full);
 }
 
 class MrcNetDevice::TxCompleteEvent : public MrcPooledEvent<MrcNetDevice::TxCompleteEvent>
