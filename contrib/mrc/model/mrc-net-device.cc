@@ -254,32 +254,13 @@ MrcNetDevice::FireSniffer(const Packet* packet, const MrcIpv6Fields& header)
     m_snifferTrace(full);
 }
 
-class MrcNetDevice::TxCompleteEvent : public MrcPooledEvent<MrcNetDevice::TxCompleteEvent>
-{
-public:
-    /**
-     * @param device the port
-     */
-    explicit TxCompleteEvent(MrcNetDevice* device)
-        : m_device(device)
-    {
-    }
-
-private:
-    void Notify() override
-    {
-        m_device->TransmitComplete();
-    }
-
-    MrcNetDevice* m_device; //!< the port (outlives its events: Dispose comes after the run)
-};
-
 void
 MrcNetDevice::ScheduleTransmitComplete(Time delay)
 {
     // The same scheduling call as Simulator::Schedule(delay, &TransmitComplete, this), so the
-    // same event order; only the event's memory comes from the pool.
-    Simulator::Schedule(delay, Ptr<EventImpl>(new TxCompleteEvent(this), false));
+    // same event order; only the event's memory comes from the pool (the port outlives its
+    // events: Dispose comes after the run).
+    MrcScheduleMember<MrcNetDevice, &MrcNetDevice::TransmitComplete>(delay, this);
 }
 
 void

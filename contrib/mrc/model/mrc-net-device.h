@@ -220,10 +220,11 @@ private:
      * @param header its header
      */
     void FireSniffer(const Packet* packet, const MrcIpv6Fields& header);
-    /** Start sending the next queued frame if the serializer is idle. */
+    /**
+     * Start sending the next queued frame if the serializer is idle (a pooled event, one per
+     * frame on a busy port: ScheduleTransmitComplete).
+     */
     void TransmitComplete();
-    /** The event that calls TransmitComplete (pooled: one per frame on a busy port). */
-    class TxCompleteEvent;
     /**
      * Schedule TransmitComplete.
      * @param delay from now
