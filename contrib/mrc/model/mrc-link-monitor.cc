@@ -35,15 +35,34 @@ MrcLinkMonitor::MrcLinkMonitor()
     : m_rate(0)
     , m_sampling(false)
     , m_lastIdle(false)
+    , m_activity(0)
+    , m_activityAtSample(0)
+    , m_countsActivity(true)
 {
 }
 
-MrcLinkMonitor::~MrcLinkMonitor() = default;
+MrcLinkMonitor::~MrcLinkMonitor()
+{
+    StopCounting();
+}
+
+void
+MrcLinkMonitor::StopCounting()
+{
+    for (auto& g : m_groups)
+    {
+        for (const auto& p : g.ports)
+        {
+            p->ReleaseActivityCounter(&m_activity);
+        }
+    }
+}
 
 void
 MrcLinkMonitor::DoDispose()
 {
     m_sampleEvent.Cancel();
+    StopCounting();
     m_groups.clear();
     m_fluid = nullptr;
     Object::DoDispose();
@@ -62,6 +81,9 @@ MrcLinkMonitor::AddGroup(uint32_t plane,
     for (const auto& p : g.ports)
     {
         g.lastBytes.push_back(p->GetTxBytes());
+        // A port another monitor counts for cannot count for this one too: then every bin
+        // reads the ports.
+        m_countsActivity = p->SetActivityCounter(&m_activity) && m_countsActivity;
     }
     m_groups.push_back(std::move(g));
 }
@@ -127,6 +149,14 @@ MrcLinkMonitor::Sample()
         m_sampleEvent = Simulator::Schedule(m_bin, &MrcLinkMonitor::Sample, this);
         return;
     }
+    if (m_lastIdle && m_countsActivity && m_activity == m_activityAtSample)
+    {
+        // Nothing was offered to or started on any port since an idle bin: no port sent a
+        // byte and every data backlog is still empty. Idle again, and not reported.
+        m_sampleEvent = Simulator::Schedule(m_bin, &MrcLinkMonitor::Sample, this);
+        return;
+    }
+    m_activityAtSample = m_activity;
     bool idle = true;
     for (auto& g : m_groups)
     {

@@ -30,6 +30,9 @@ namespace ns3
  * its mean and largest data backlog at the end of the bin. A bin in which no port of any group
  * sent anything and every queue is empty is reported only if the bin before was busy, so that
  * long idle stretches (a QP waiting seconds for a timeout) cost one row per group, not millions.
+ * Nor do they cost a walk over every port per bin: the ports count the frames offered to them
+ * and started (MrcNetDevice::SetActivityCounter), and after an idle bin a bin in which that
+ * count stood still is idle too, so it is skipped without reading the ports.
  * For a flow-level fabric (SetFluid) the groups are the network's tiers per plane and the
  * backlogs are zero.
  */
@@ -79,6 +82,8 @@ public:
                                          uint32_t queueMax);
 
 private:
+    /** Take the activity counter off every port (they may outlive the monitor). */
+    void StopCounting();
     void DoDispose() override;
     /** Take one sample and schedule the next. */
     void Sample();
@@ -103,6 +108,9 @@ private:
     EventId m_sampleEvent;           //!< next sample
     bool m_sampling;                 //!< sampling active
     bool m_lastIdle;                 //!< the last bin was idle
+    uint64_t m_activity;             //!< frames offered to and started on the groups' ports
+    uint64_t m_activityAtSample;     //!< m_activity at the last sample that read the ports
+    bool m_countsActivity;           //!< every port counts into m_activity (none was taken)
     TracedCallback<double, uint32_t, const std::string&, double, double, uint32_t>
         m_sampleTrace; //!< LinkSample
 };

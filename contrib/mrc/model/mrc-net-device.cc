@@ -84,6 +84,7 @@ MrcNetDevice::GetTypeId()
 
 MrcNetDevice::MrcNetDevice()
     : m_receiver(nullptr)
+    , m_activity(nullptr)
     , m_busyUntil(0)
     , m_psPerByte(80)
     , m_psRounding(Time::GetResolution() < Time::PS ? 500 : 0)
@@ -197,6 +198,10 @@ MrcNetDevice::SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingr
 bool
 MrcNetDevice::SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingress)
 {
+    if (m_activity != nullptr)
+    {
+        ++*m_activity;
+    }
     if (!m_linkUp)
     {
         m_queue->CountExternalDrop(frame.Release(), MrcTrimmingQueue::LINK_DOWN);
@@ -236,6 +241,10 @@ MrcNetDevice::StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header)
     // Round to the nearest nanosecond when that is the Time resolution (the default).
     const Time txTime = PicoSeconds(m_psPerByte * bytes + m_psRounding);
     m_busyUntil = Simulator::Now() + txTime;
+    if (m_activity != nullptr)
+    {
+        ++*m_activity;
+    }
     ++m_txPackets;
     m_txBytes += bytes;
     if (!m_macTxTrace.IsEmpty())
@@ -464,6 +473,26 @@ uint64_t
 MrcNetDevice::GetTxBytes() const
 {
     return m_txBytes;
+}
+
+bool
+MrcNetDevice::SetActivityCounter(uint64_t* counter)
+{
+    if (counter != nullptr && m_activity != nullptr && m_activity != counter)
+    {
+        return false;
+    }
+    m_activity = counter;
+    return true;
+}
+
+void
+MrcNetDevice::ReleaseActivityCounter(const uint64_t* counter)
+{
+    if (m_activity == counter)
+    {
+        m_activity = nullptr;
+    }
 }
 
 uint64_t

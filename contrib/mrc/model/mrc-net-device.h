@@ -166,6 +166,19 @@ public:
     uint64_t GetTxPackets() const;
     /** @return bytes transmitted (IPv6 header included) */
     uint64_t GetTxBytes() const;
+    /**
+     * Count in `*counter` every frame offered to this port (SendFrame) and every frame it
+     * starts sending: while the count stands still, neither its transmitted bytes nor its data
+     * backlog can grow (MrcLinkMonitor skips idle samples with it). One counter per port.
+     * @param counter the counter, or null to stop counting
+     * @return false (and nothing changed) if another counter is set
+     */
+    bool SetActivityCounter(uint64_t* counter);
+    /**
+     * Stop counting into `counter`, if that is the port's counter.
+     * @param counter the counter
+     */
+    void ReleaseActivityCounter(const uint64_t* counter);
     /** @return frames received */
     uint64_t GetRxPackets() const;
 
@@ -246,6 +259,7 @@ private:
     Ptr<MrcTrimmingQueue> m_queue; //!< egress queue
     Ptr<MrcChannel> m_channel;     //!< cable
     MrcFrameReceiver* m_receiver;  //!< fast receive path, or null
+    uint64_t* m_activity;          //!< counts frames offered and started, or null
     Time m_busyUntil;              //!< serializer busy until
     uint64_t m_psPerByte;          //!< serialization time per byte, picoseconds
     uint64_t m_psRounding;         //!< 500 when Time has nanosecond resolution (round to nearest)

@@ -616,6 +616,114 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcLinkMonitor skips the port walk in idle stretches (its ports count what is offered
+ * to them) without changing what it reports: a second monitor of the same ports, which cannot
+ * count (a port counts for one monitor), reads every port every bin and must report the same
+ * rows.
+ */
+class MrcLinkMonitorIdleSkipTestCase : public TestCase
+{
+public:
+    MrcLinkMonitorIdleSkipTestCase()
+        : TestCase("link monitor: skipping idle bins reports what reading every bin reports")
+    {
+    }
+
+private:
+    /** One LinkSample. */
+    struct Row
+    {
+        double at;        //!< time, us
+        uint32_t plane;   //!< plane
+        std::string tier; //!< tier
+        double util;      //!< utilisation
+        double qmean;     //!< mean backlog
+        uint32_t qmax;    //!< largest backlog
+
+        /**
+         * @param o another row
+         * @return true if equal in every field
+         */
+        bool operator==(const Row& o) const
+        {
+            return at == o.at && plane == o.plane && tier == o.tier && util == o.util
+                && qmean == o.qmean && qmax == o.qmax;
+        }
+    };
+
+    /**
+     * @param rows where the monitor's samples go
+     * @param f the fabric
+     * @return a monitor of host 0's and host 1's uplinks and T0 1's host ports
+     */
+    static Ptr<MrcLinkMonitor> Watch(std::vector<Row>* rows, Ptr<MrcClosTopology> f)
+    {
+        Ptr<MrcLinkMonitor> m = CreateObject<MrcLinkMonitor>();
+        m->AddGroup(0, "host-t0", {f->GetHostPort(0, 0), f->GetHostPort(1, 0)});
+        m->AddGroup(0, "t0-host", {f->GetT0(0, 1)->GetPort(0), f->GetT0(0, 1)->GetPort(1)});
+        m->TraceConnectWithoutContext("LinkSample",
+                                      MakeBoundCallback(
+                                          +[](std::vector<Row>* r,
+                                              double at,
+                                              uint32_t plane,
+                                              const std::string& tier,
+                                              double util,
+                                              double qmean,
+                                              uint32_t qmax)
+                                          {
+                                              r->push_back({at, plane, tier, util, qmean, qmax});
+                                          },
+                                          rows));
+        return m;
+    }
+
+    void DoRun() override
+    {
+        Ptr<MrcClosTopology> f = MakeFabric(1, 2, 2, 2, true);
+        std::vector<Row> skipping;
+        std::vector<Row> reading;
+        Ptr<MrcLinkMonitor> m1 = Watch(&skipping, f);
+        Ptr<MrcLinkMonitor> m2 = Watch(&reading, f);
+        const MrcPath path = f->GetPaths(0, 2).at(0);
+        // Bursts from hosts 0 and 1 (they queue at T0 1's port toward host 2), with idle
+        // stretches of many bins between them; one starts on a bin boundary.
+        for (double at : {0.0, 30.0, 30.5, 80.0, 200.0})
+        {
+            for (uint32_t src : {0u, 1u})
+            {
+                Simulator::Schedule(NanoSeconds(static_cast<int64_t>(at * 1000)),
+                                    [f, src, path]()
+                                    {
+                                        for (int i = 0; i < 6; ++i)
+                                        {
+                                            SendOne(f, src, path, 4000, MrcDscp::ECN_ECT0);
+                                        }
+                                    });
+            }
+        }
+        const double rate = double(f->GetLinkRate().GetBitRate());
+        m1->Start(MicroSeconds(2), rate);
+        m2->Start(MicroSeconds(2), rate);
+        Simulator::Schedule(MicroSeconds(300), &MrcLinkMonitor::Stop, m1);
+        Simulator::Schedule(MicroSeconds(300), &MrcLinkMonitor::Stop, m2);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(reading.size(), 20u, "the bursts are reported");
+        NS_TEST_ASSERT_MSG_EQ(skipping.size(), reading.size(), "as many rows");
+        bool same = skipping.size() == reading.size();
+        uint32_t queued = 0;
+        for (std::size_t i = 0; same && i < reading.size(); ++i)
+        {
+            same = skipping[i] == reading[i];
+            queued += reading[i].qmax > 0 ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(same, true, "the same rows");
+        NS_TEST_ASSERT_MSG_GT(queued, 0u, "backlogs were sampled too");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief String attributes that take one of a few words refuse others when set, and the
  * command line's attribute check names what is accepted (without ns-3.37 terminating on a word
  * given to a number).
@@ -898,6 +1006,7 @@ public:
         AddTestCase(new MrcFabricValidationTestCase);
         AddTestCase(new MrcChoiceAttributeTestCase);
         AddTestCase(new MrcLinkMonitorTestCase);
+        AddTestCase(new MrcLinkMonitorIdleSkipTestCase);
         AddTestCase(new MrcFrameTestCase);
     }
 };
