@@ -2,15 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Make every figure and the summary for one results directory.
 
-Checks that every file in RESULTS_DIR loads (so a malformed file is reported
+Checks that RESULTS_DIR is a complete run (docs/results.md) and that every
+file in it loads (so an incomplete directory or a malformed file is reported
 once and nothing is written), then runs, in this process, summary.py,
 plot_throughput.py, plot_steps.py, plot_links.py and plot_ev_states.py with
 their default output names (in RESULTS_DIR, or in --out-dir if given).
 Each script prints the files it writes; a figure whose data is missing is
-skipped with a message.  Ends with a count of files written.
+skipped with a message.  The files written into RESULTS_DIR are recorded in
+its manifest.json.  Ends with a count of files written.
 
-Exit status: 0 on success, 2 on a missing directory or a malformed file,
-otherwise the first non-zero status of a script.
+--allow-partial draws an incomplete directory anyway: every figure says
+PARTIAL RESULTS and why, and summary.csv has partial=1.
+
+Exit status: 0 on success, 2 on a missing or incomplete directory or a
+malformed file, otherwise the first non-zero status of a script.
 """
 
 import argparse
@@ -40,13 +45,14 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="results directory")
     p.add_argument("--out-dir", metavar="DIR", help="write the outputs here instead of RESULTS_DIR")
+    mr.add_partial_options(p)
     return p
 
 
 def main(argv=None, written=None):
     args = build_parser().parse_args(argv)
     try:
-        mr.load_results(args.results_dir)
+        mr.load_results(args.results_dir, args.allow_partial, args.in_run)
     except mr.ResultsError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
@@ -54,6 +60,8 @@ def main(argv=None, written=None):
     status = 0
     for module, name in SCRIPTS:
         sub = [args.results_dir]
+        sub += ["--allow-partial"] if args.allow_partial else []
+        sub += ["--in-run"] if args.in_run else []
         if args.out_dir:
             sub += ["--out", os.path.join(args.out_dir, name)]
         rc = module.main(sub, written=files)

@@ -17,10 +17,19 @@ The statistics functions (:func:`cov`, :func:`jain`, :func:`min_max_ratio`,
 :func:`percentiles`) take any 1-D sequence of numbers and return ``nan`` where
 the value is undefined (no data, zero mean, ...).
 
+A results directory must be complete (docs/results.md: manifest.json and run.json say
+"complete": true and every listed file has its listed size and rows):
+:func:`require_complete` and :func:`load_results` raise a ResultsError such as::
+
+    results/q1: incomplete run (interrupted by SIGTERM at simulated 2.410 ms (mrc run)); --allow-partial draws it anyway
+
+unless allow_partial is given, when they warn on stderr and return the reason.
+
 This module imports only the standard library and numpy; it never imports
 matplotlib, so ``summary.py`` starts quickly.
 """
 
+import argparse
 import csv
 import json
 import math
@@ -29,6 +38,8 @@ import sys
 
 import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
 import numpy as np
+
+import results_dir as rd
 
 FLOWS = "flows.csv"
 STEPS = "steps.csv"
@@ -265,16 +276,51 @@ def load_run(results_dir):
     return data
 
 
-def load_results(results_dir):
-    """Check the directory and load every file: {"flows":..., "steps":..., "events":...,
-    "links":..., "run":...}; missing files are None."""
+_complete_cache = {}
+_warned = set()
+
+
+def require_complete(results_dir, allow_partial=False, in_run=False):
+    """Check that results_dir exists (:func:`check_dir`) and is a complete run
+    (results_dir.incomplete_reason; in_run: the program's own directory before it is marked
+    complete).  Returns None when it is; otherwise raises ResultsError
+    "<dir>: <reason>; --allow-partial draws it anyway", or, with allow_partial, prints
+    "warning: <dir>: <reason>; drawing it anyway" on stderr (once per process) and returns the
+    reason."""
     check_dir(results_dir)
+    stamp = []
+    for name in (rd.MANIFEST, rd.RUN):
+        try:
+            st = os.stat(os.path.join(results_dir, name))
+            stamp.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            stamp.append(None)
+    key = (os.path.abspath(results_dir), bool(in_run), tuple(stamp))
+    if key not in _complete_cache:
+        _complete_cache[key] = rd.incomplete_reason(results_dir, in_run=in_run)
+    reason = _complete_cache[key]
+    if reason is None:
+        return None
+    if not allow_partial:
+        raise ResultsError("%s: %s; --allow-partial draws it anyway" % (results_dir, reason))
+    if key[:2] not in _warned:
+        _warned.add(key[:2])
+        print("warning: %s: %s; drawing it anyway" % (results_dir, reason), file=sys.stderr)
+    return reason
+
+
+def load_results(results_dir, allow_partial=False, in_run=False):
+    """Check the directory (:func:`require_complete`) and load every file:
+    {"flows":..., "steps":..., "events":..., "links":..., "run":..., "partial":...}; missing
+    files are None, "partial" is the reason the directory is incomplete (None if complete)."""
+    partial = require_complete(results_dir, allow_partial, in_run)
     return {
         "flows": load_flows(results_dir),
         "steps": load_steps(results_dir),
         "events": load_events(results_dir),
         "links": load_links(results_dir),
         "run": load_run(results_dir),
+        "partial": partial,
     }
 
 
@@ -463,21 +509,44 @@ def format_value(v, digits=6):
 # CLI plumbing shared by the scripts
 # --------------------------------------------------------------------------
 
+def add_partial_options(parser):
+    """--allow-partial, and the hidden --in-run (for the programs that run the scripts on their
+    own directory before they mark it complete)."""
+    parser.add_argument("--allow-partial", action="store_true",
+                        help="read an incomplete results directory anyway: figures are marked "
+                             "PARTIAL RESULTS, summary.csv has partial=1")
+    parser.add_argument("--in-run", action="store_true", help=argparse.SUPPRESS)
+
+
+def partial_of(args, results_dir=None):
+    """require_complete() with the options of add_partial_options()."""
+    return require_complete(results_dir or args.results_dir, getattr(args, "allow_partial", False),
+                            getattr(args, "in_run", False))
+
+
 def run_cli(parser, run, argv=None, written=None):
-    """Parse argv, call run(args) -> list of written paths, print each path.
+    """Parse argv, call run(args) -> list of written paths, print each path and
+    record the ones inside the results directory in its manifest.json
+    (results_dir.add_outputs; nothing if it has none).
 
     Returns the exit status: 0 on success (also when nothing could be drawn),
-    2 with a one-line 'error: ...' on stderr for a missing directory or a
-    malformed file, 1 if an output file cannot be written.  Paths written are
-    appended to `written` if given.
+    2 with a one-line 'error: ...' on stderr for a missing, incomplete or
+    malformed directory or file, 1 if an output file cannot be written.  Paths
+    written are appended to `written` if given.
     """
     args = parser.parse_args(argv)
     prog = parser.prog
     try:
         paths = run(args)
+        root = getattr(args, "results_dir", None) or getattr(args, "sweep_dir", None)
+        if root and paths:
+            rd.add_outputs(root, paths)
     except ResultsError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2
+    except rd.ResultsDirError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
     except OSError as e:
         print("error: %s: cannot write: %s" % (getattr(e, "filename", "") or prog, e.strerror or e),
               file=sys.stderr)

@@ -9,7 +9,12 @@ logx, logy, categories (bar: names joined by '|'), series, x, y. A series whose 
 with '|' is not data: its x values are drawn as dashed vertical lines (fault times). Each claim's panels go side by
 side in <claim>.png, titled with the claim's verdict from claims.csv.
 
-Exit status: 0 on success, 2 on a missing directory or a malformed file.
+An incomplete directory (docs/results.md) is refused unless --allow-partial is given; then every
+figure says PARTIAL RESULTS and why.  The PNGs written into the directory are recorded in its
+manifest.json.
+
+Exit status: 0 on success, 2 on a missing or incomplete directory or a malformed file, 1 if a
+PNG cannot be written.
 """
 
 import argparse
@@ -18,6 +23,7 @@ import os
 import sys
 
 import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotlib are missing)
+import results_dir as rd
 
 PROG = "plot_claims.py"
 FIG_COLUMNS = ["claim", "panel", "kind", "title", "xlabel", "ylabel", "logx", "logy",
@@ -31,15 +37,28 @@ def fail(msg):
     sys.exit(2)
 
 
+def check_header(path, columns, header):
+    if header != columns:
+        fail("%s: header must be %s (got %s)" % (path, ",".join(columns), header))
+
+
+def check_headers(results):
+    """The header of each of the two CSVs that exists (before the completeness check: a
+    directory that is no claims run is named as such)."""
+    for name, columns in (("figures.csv", FIG_COLUMNS), ("claims.csv", CLAIM_COLUMNS)):
+        path = os.path.join(results, name)
+        if os.path.isfile(path):
+            with open(path, newline="") as f:
+                check_header(path, columns, next(csv.reader(f), None))
+
+
 def read_csv(path, columns):
     """Rows of a CSV with the given header, or a one-line error."""
     if not os.path.isfile(path):
         fail("%s: no such file" % path)
     with open(path, newline="") as f:
         reader = csv.reader(f)
-        header = next(reader, None)
-        if header != columns:
-            fail("%s: header must be %s (got %s)" % (path, ",".join(columns), header))
+        check_header(path, columns, next(reader, None))
         rows = []
         for n, row in enumerate(reader, start=2):
             if len(row) != len(columns):
@@ -81,7 +100,7 @@ def load(results):
     return figures, verdicts
 
 
-def draw(claim, panels, verdict, out_dir):
+def draw(claim, panels, verdict, out_dir, partial=None):
     import plotstyle  # noqa: F401  (rcParams)
     import matplotlib.pyplot as plt
     import numpy as np
@@ -126,23 +145,38 @@ def draw(claim, panels, verdict, out_dir):
             ax.legend()
     fig.suptitle("%s: %s" % (claim, verdict))
     fig.tight_layout()
-    path = os.path.join(out_dir, "%s.png" % claim)
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return plotstyle.save(fig, os.path.join(out_dir, "%s.png" % claim), partial)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__.splitlines()[0])
     ap.add_argument("results", help="a claims results directory")
     ap.add_argument("--out-dir", help="where the PNGs go (default: the results directory)")
+    ap.add_argument("--allow-partial", action="store_true",
+                    help="draw an incomplete directory anyway, marked PARTIAL RESULTS")
+    ap.add_argument("--in-run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if not os.path.isdir(args.results):
         fail("%s: no such directory" % args.results)
+    check_headers(args.results)
+    ok, partial = rd.check_complete(args.results, allow_partial=True, in_run=args.in_run)
+    if not ok and not args.allow_partial:
+        sys.stderr.write("error: %s: %s; --allow-partial draws it anyway\n" % (args.results, partial))
+        return 2
+    if not ok:
+        sys.stderr.write("warning: %s: %s; drawing it anyway\n" % (args.results, partial))
     figures, verdicts = load(args.results)
     out_dir = args.out_dir or args.results
-    os.makedirs(out_dir, exist_ok=True)
-    written = [draw(c, figures[c], verdicts.get(c, "?"), out_dir) for c in figures]
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        written = [draw(c, figures[c], verdicts.get(c, "?"), out_dir, partial) for c in figures]
+        rd.add_outputs(args.results, written)
+    except OSError as e:
+        sys.stderr.write("%s: error: cannot write '%s': %s\n" % (PROG, e.filename or out_dir, e.strerror or e))
+        return 1
+    except rd.ResultsDirError as e:
+        sys.stderr.write("%s: error: %s\n" % (PROG, e))
+        return 1
     print("plots: %d written (%s)" % (len(written), ", ".join(os.path.basename(w)
                                                             for w in written)))
     return 0

@@ -11,8 +11,11 @@ about 40 bins unless --bin-us is given.
 Writes RESULTS_DIR/ev_states.png unless --out is given, and prints the path.
 If events.csv is missing or has no ev_state rows, says so and writes nothing.
 
-Exit status: 0 on success (or nothing to draw), 2 on a missing directory or a
-malformed file.
+Refuses an incomplete results directory (docs/results.md) unless
+--allow-partial is given; then the figure says PARTIAL RESULTS and why.
+
+Exit status: 0 on success (or nothing to draw), 2 on a missing or incomplete
+directory or a malformed file.
 """
 
 import argparse
@@ -43,6 +46,7 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="directory holding events.csv")
     p.add_argument("--out", metavar="FILE.png", help="output PNG (default: RESULTS_DIR/%s)" % DEFAULT_NAME)
+    mr.add_partial_options(p)
     p.add_argument("--bin-us", type=positive_float, metavar="US",
                    help="time bin width in microseconds (default: automatic, ~40 bins)")
     return p
@@ -59,7 +63,7 @@ def bin_counts(times_us, states, bin_us, t0_us, nbins, state_order):
 
 
 def run(args):
-    mr.check_dir(args.results_dir)
+    partial = mr.partial_of(args)
     events = mr.load_events(args.results_dir)
     path = os.path.join(args.results_dir, mr.EVENTS)
     if mr.is_empty(events):
@@ -121,7 +125,7 @@ def run(args):
     fig.suptitle("EV state changes over time (count of transitions into each state per bin)")
     fig.tight_layout()
     out = mr.output_path(args.results_dir, args.out, DEFAULT_NAME)
-    return [ps.save(fig, out)]
+    return [ps.save(fig, out, partial)]
 
 
 def main(argv=None, written=None):

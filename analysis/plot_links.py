@@ -11,8 +11,11 @@ tier, plane and time are averaged.
 Writes RESULTS_DIR/links.png unless --out is given, and prints the path.
 If links.csv is missing or has no data rows, says so and writes nothing.
 
-Exit status: 0 on success (or nothing to draw), 2 on a missing directory or a
-malformed file.
+Refuses an incomplete results directory (docs/results.md) unless
+--allow-partial is given; then the figure says PARTIAL RESULTS and why.
+
+Exit status: 0 on success (or nothing to draw), 2 on a missing or incomplete
+directory or a malformed file.
 """
 
 import argparse
@@ -35,6 +38,7 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="directory holding links.csv")
     p.add_argument("--out", metavar="FILE.png", help="output PNG (default: RESULTS_DIR/%s)" % DEFAULT_NAME)
+    mr.add_partial_options(p)
     p.add_argument("--metric", choices=METRICS, default="utilization",
                    help="links.csv column to plot (default: utilization)")
     return p
@@ -51,7 +55,7 @@ def mean_by_time(t, v):
 
 
 def run(args):
-    mr.check_dir(args.results_dir)
+    partial = mr.partial_of(args)
     links = mr.load_links(args.results_dir)
     if mr.is_empty(links):
         mr.say_nothing_written(PROG, "link data", os.path.join(args.results_dir, mr.LINKS))
@@ -104,7 +108,7 @@ def run(args):
     fig.suptitle("%s over time per plane and tier (%s)" % (what, ", ".join(schemes)))
     fig.tight_layout()
     out = mr.output_path(args.results_dir, args.out, DEFAULT_NAME)
-    return [ps.save(fig, out)]
+    return [ps.save(fig, out, partial)]
 
 
 def main(argv=None, written=None):

@@ -11,8 +11,11 @@ down/start) solid, recoveries (up/end) dashed.
 Writes RESULTS_DIR/steps.png unless --out is given, and prints the path.
 If steps.csv is missing or has no data rows, says so and writes nothing.
 
-Exit status: 0 on success (or nothing to draw), 2 on a missing directory or a
-malformed file.
+Refuses an incomplete results directory (docs/results.md) unless
+--allow-partial is given; then the figure says PARTIAL RESULTS and why.
+
+Exit status: 0 on success (or nothing to draw), 2 on a missing or incomplete
+directory or a malformed file.
 """
 
 import argparse
@@ -34,11 +37,12 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="directory holding steps.csv and events.csv")
     p.add_argument("--out", metavar="FILE.png", help="output PNG (default: RESULTS_DIR/%s)" % DEFAULT_NAME)
+    mr.add_partial_options(p)
     return p
 
 
 def run(args):
-    mr.check_dir(args.results_dir)
+    partial = mr.partial_of(args)
     steps = mr.load_steps(args.results_dir)
     events = mr.load_events(args.results_dir)
     if mr.is_empty(steps):
@@ -84,7 +88,7 @@ def run(args):
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
     out = mr.output_path(args.results_dir, args.out, DEFAULT_NAME)
-    return [ps.save(fig, out)]
+    return [ps.save(fig, out, partial)]
 
 
 def main(argv=None, written=None):

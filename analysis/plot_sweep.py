@@ -16,7 +16,7 @@ value on each line: choose it with --where NAME=VALUE (repeatable) or draw it
 with --by.
 
 Writes SWEEP_DIR/sweep-<metric>-vs-<x>.png unless --out is given, and prints
-the path.
+the path; a PNG written into SWEEP_DIR is recorded in its manifest.json.
 
 Exit status: 0 on success, 2 with one line `error: ...` on a missing or
 malformed input or an unknown metric or parameter.

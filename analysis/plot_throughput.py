@@ -8,8 +8,11 @@ each scheme's flow count, coefficient of variation and Jain's fairness index.
 Writes RESULTS_DIR/throughput.png unless --out is given, and prints the path.
 If flows.csv is missing or has no data rows, says so and writes nothing.
 
-Exit status: 0 on success (or nothing to draw), 2 on a missing directory or a
-malformed file.
+Refuses an incomplete results directory (docs/results.md) unless
+--allow-partial is given; then the figure says PARTIAL RESULTS and why.
+
+Exit status: 0 on success (or nothing to draw), 2 on a missing or incomplete
+directory or a malformed file.
 """
 
 import argparse
@@ -30,11 +33,12 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="directory holding flows.csv")
     p.add_argument("--out", metavar="FILE.png", help="output PNG (default: RESULTS_DIR/%s)" % DEFAULT_NAME)
+    mr.add_partial_options(p)
     return p
 
 
 def run(args):
-    mr.check_dir(args.results_dir)
+    partial = mr.partial_of(args)
     flows = mr.load_flows(args.results_dir)
     if mr.is_empty(flows):
         mr.say_nothing_written(PROG, "flow data", os.path.join(args.results_dir, mr.FLOWS))
@@ -81,7 +85,7 @@ def run(args):
         "%s CoV %.3g, Jain %.4f" % (s, stats[s]["cov"], stats[s]["jain"]) for s in schemes))
     fig.tight_layout()
     out = mr.output_path(args.results_dir, args.out, DEFAULT_NAME)
-    return [ps.save(fig, out)]
+    return [ps.save(fig, out, partial)]
 
 
 def main(argv=None, written=None):

@@ -116,8 +116,34 @@ def draw_fault_markers(ax, faults, divisor, alpha=0.6):
     return handles
 
 
-def save(fig, path):
-    fig.savefig(path)
+PARTIAL_PREFIX = "PARTIAL RESULTS: "
+
+
+def mark_partial(fig, reason):
+    """Write "PARTIAL RESULTS: <reason>" in red across the middle of fig (an incomplete results
+    directory drawn with --allow-partial).  Returns the Text artist, also kept as
+    fig.mrc_partial; None (and nothing drawn) when reason is None."""
+    if not reason:
+        return None
+    text = PARTIAL_PREFIX + reason
+    width_pt = fig.get_figwidth() * 72.0
+    size = max(8.0, min(26.0, 0.92 * width_pt / (0.6 * len(text))))
+    artist = fig.text(0.5, 0.5, text, transform=fig.transFigure, ha="center", va="center",
+                      color="red", fontsize=size, fontweight="bold", alpha=0.8, zorder=1000,
+                      bbox={"facecolor": "white", "edgecolor": "red", "alpha": 0.75, "boxstyle": "round"})
+    fig.mrc_partial = artist
+    return artist
+
+
+def save(fig, path, partial=None):
+    """Save fig as path (with partial: marked by mark_partial, and the same text as the PNG's
+    Description) and close it."""
+    kwargs = {}
+    if partial:
+        mark_partial(fig, partial)
+        if path.lower().endswith(".png"):
+            kwargs["metadata"] = {"Description": PARTIAL_PREFIX + partial}
+    fig.savefig(path, **kwargs)
     plt.close(fig)
     return path
 

@@ -13,11 +13,15 @@ prints a fixed-width plain-text table with one column per scheme:
 
 It also writes the same numbers as RESULTS_DIR/summary.csv (one row per
 scheme, columns as in README.md; empty cells where a scheme has no data of that
-sort) unless --out is given, and prints its path.  If there is no flow, step
-or event data at all, says so and writes nothing.
+sort; a last column `partial`, 1 for an incomplete directory read with
+--allow-partial, else 0) unless --out is given, and prints its path.  If there
+is no flow, step or event data at all, says so and writes nothing.
 
-Exit status: 0 on success (or nothing to summarise), 2 on a missing directory
-or a malformed file.
+Refuses an incomplete results directory (docs/results.md) unless
+--allow-partial is given.
+
+Exit status: 0 on success (or nothing to summarise), 2 on a missing or
+incomplete directory or a malformed file.
 """
 
 import argparse
@@ -53,6 +57,7 @@ def build_parser():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results_dir", metavar="RESULTS_DIR", help="results directory")
     p.add_argument("--out", metavar="FILE.csv", help="output CSV (default: RESULTS_DIR/%s)" % mr.SUMMARY_CSV)
+    mr.add_partial_options(p)
     return p
 
 
@@ -82,17 +87,19 @@ def format_table(rows):
     return "\n".join(out)
 
 
-def write_csv(path, rows):
+def write_csv(path, rows, partial=False):
+    """summary.csv: the columns of mr.summary_rows(), then `partial` (1 or 0)."""
     cols = list(rows[0])
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(cols)
+        w.writerow(cols + ["partial"])
         for r in rows:
-            w.writerow([r["scheme"]] + [mr.format_value(r[c], digits=10) for c in cols[1:]])
+            w.writerow([r["scheme"]] + [mr.format_value(r[c], digits=10) for c in cols[1:]]
+                       + [1 if partial else 0])
 
 
 def run(args):
-    results = mr.load_results(args.results_dir)
+    results = mr.load_results(args.results_dir, args.allow_partial, args.in_run)
     rows = mr.summary_rows(results)
     run_info = results["run"] or {}
     info = ["%s=%s" % (k, run_info[k]) for k in RUN_KEYS if k in run_info]
@@ -102,8 +109,10 @@ def run(args):
         print("%s: no flow, step or event data in %s; nothing written" % (PROG, args.results_dir))
         return []
     print(format_table(rows))
+    if results["partial"]:
+        print("PARTIAL RESULTS: %s" % results["partial"])
     out = mr.output_path(args.results_dir, args.out, mr.SUMMARY_CSV)
-    write_csv(out, rows)
+    write_csv(out, rows, results["partial"])
     return [out]
 
 

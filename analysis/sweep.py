@@ -17,13 +17,21 @@ records the exit status, wall time and command (.failed if not).  A rerun
 skips finished points and runs the others again, so a sweep resumes where it
 stopped, whether its points ran here or on Slurm.
 
-At the end, `gather` merges every finished point's per-scheme summary
-(analysis/mrc_results.py) into SWEEP_DIR/sweep-summary.csv, and the spec's
-plot, if any, is drawn by plot_sweep.py.
+The sweep directory is a results directory (docs/results.md): `run` and
+`gather` hold its lock (.mrc-lock) while they run, its manifest.json (program
+"sweep") lists the files this script writes and the point directories, and
+each point directory has the program's own manifest.  A point is rerun only
+in a directory holding nothing but files those manifests list; an existing
+--out that is not a sweep directory is refused.
+
+At the end, `gather` merges every finished and complete point's per-scheme
+summary (analysis/mrc_results.py) into SWEEP_DIR/sweep-summary.csv, and the
+spec's plot, if any, is drawn by plot_sweep.py.
 
 Exit status: 0 when every point finished; 1 when a point failed or is not
-finished; 2 with one line `error: ...` on a bad spec or command line
-(nothing is started then).
+finished; 2 with one line `error: ...` on a bad spec or command line, a
+directory in use or not a sweep's, or a file that cannot be written (nothing
+is started then, or nothing more).
 """
 
 import argparse
@@ -37,6 +45,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -44,13 +53,17 @@ import time
 import tomllib
 import urllib.parse
 
+import results_dir as rd
+
 PROG = "sweep.py"
+PROGRAM = "sweep"  # the program of the sweep directory's manifest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INDEX_JSON = "sweep.json"
 POINTS_CSV = "points.csv"
 SUMMARY_CSV = "sweep-summary.csv"
 DONE = ".done"
 FAILED = ".failed"
+POINT_LOGS = ("stdout.log", "stderr.log")
 LOGS = "logs"  # where a running point's stdout/stderr are written, moved into its directory at the end
 SLURM_DIR = "slurm"
 POLL_S = float(os.environ.get("MRC_SWEEP_POLL_S", "2"))
@@ -374,7 +387,7 @@ def expand(spec, sweep_dir, binary):
     return points
 
 
-# ------------------------------------------------------------------ one point
+# ------------------------------------------------------------------ the sweep directory
 
 def _read_json(path):
     try:
@@ -384,19 +397,100 @@ def _read_json(path):
         return None
 
 
-def _write_atomic(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
+def _write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
         f.write(text)
-    os.replace(tmp, path)
 
 
-def point_state(sweep_dir, index, point):
-    """'done' (finished with the current command and its outputs present), 'failed', or 'new'."""
+def write_recorded(manifest, sweep_dir, name, write):
+    """Write SWEEP_DIR/name through name.tmp and a rename (write(tmp_path) writes it), with both
+    listed in the manifest meanwhile (null entries) and name recorded at the end."""
+    path = os.path.join(sweep_dir, *name.split("/"))
+    manifest.begin(name + ".tmp", name)
+    write(path + ".tmp")
+    os.replace(path + ".tmp", path)
+    manifest.finish(name)
+    manifest.forget(name + ".tmp")
+    return path
+
+
+def point_files(name):
+    """The files this script may write for a point, relative to the sweep directory: the logs
+    while it runs, then its logs and marker in the point's directory."""
+    return (["%s/%s" % (name, f) for f in POINT_LOGS + (DONE, FAILED)]
+            + ["%s/%s.%s" % (LOGS, name, f) for f in POINT_LOGS])
+
+
+def sweep_owned_in(sweep_dir, name):
+    """The files of point directory `name` that the sweep's manifest lists (relative to it)."""
+    try:
+        manifest = rd.read_manifest(sweep_dir)
+    except rd.ResultsDirError:
+        manifest = None
+    prefix = name + "/"
+    return [f[len(prefix):] for f in (manifest or {}).get("files", {}) if f.startswith(prefix) and f != prefix]
+
+
+def reconcile(sweep_dir, manifest, points):
+    """Bring the manifest's entries of these points' files (point_files) and of SWEEP_DIR/slurm/
+    up to date with what is on disk: record the files there, drop the ones that are gone.
+    Slurm tasks write their markers, logs and output files without touching the manifest."""
+    present, gone = [], []
+    for p in points:
+        for f in point_files(p["name"]):
+            (present if os.path.isfile(os.path.join(sweep_dir, *f.split("/"))) else gone).append(f)
+    slurm = os.path.join(sweep_dir, SLURM_DIR)
+    if os.path.isdir(slurm):
+        present += ["%s/%s" % (SLURM_DIR, n) for n in sorted(os.listdir(slurm))
+                    if (n == "sweep.sbatch" or n.endswith(".out")) and os.path.isfile(os.path.join(slurm, n))]
+    if present:
+        manifest.finish(*present)
+    if gone:
+        manifest.forget(*gone)
+
+
+def check_out(sweep_dir):
+    """Refuse an --out that exists, holds anything and is not a sweep directory of ours."""
+    if not os.path.lexists(sweep_dir):
+        return
+    if not os.path.isdir(sweep_dir):
+        raise SweepError("--out: '%s' exists and is not a directory" % sweep_dir)
+    held = sorted(n for n in os.listdir(sweep_dir) if n not in rd.BOOKKEEPING)
+    if not held:
+        return
+    try:
+        manifest = rd.read_manifest(sweep_dir)
+    except rd.ResultsDirError as e:
+        raise SweepError("--out: '%s': %s" % (sweep_dir, e))
+    if manifest is None:
+        raise SweepError("--out: '%s' is not a sweep directory (it holds '%s' and no %s); choose another "
+                         "directory" % (sweep_dir, held[0], rd.MANIFEST))
+    if manifest.get("program") != PROGRAM:
+        raise SweepError("--out: '%s' holds the results of %s, not a sweep; choose another directory"
+                         % (sweep_dir, manifest.get("program")))
+
+
+def lock(sweep_dir, what):
+    """The sweep directory's Lock, taken; a directory in use is a SweepError."""
+    held = rd.Lock(sweep_dir, PROGRAM)
+    try:
+        held.__enter__()
+    except rd.ResultsDirInUse as e:
+        raise SweepError("%s: %s" % (what, e))
+    return held
+
+
+# ------------------------------------------------------------------ one point
+
+def point_state(sweep_dir, index, point, verify=False):
+    """'done' (finished with the current command and its outputs present), 'failed', or 'new'.
+    verify: a point whose program writes a results directory (out_option) is done only if that
+    directory is complete too (docs/results.md)."""
     pdir = os.path.join(sweep_dir, point["name"])
     done = _read_json(os.path.join(pdir, DONE))
     if (done and done.get("status") == 0 and done.get("options") == point["options"]
-            and all(os.path.exists(os.path.join(pdir, o)) for o in index["outputs"])):
+            and all(os.path.exists(os.path.join(pdir, o)) for o in index["outputs"])
+            and not (verify and writes_results(index) and rd.incomplete_reason(pdir))):
         return "done"
     failed = _read_json(os.path.join(pdir, FAILED))
     if failed and failed.get("options") == point["options"]:
@@ -404,15 +498,69 @@ def point_state(sweep_dir, index, point):
     return "new"
 
 
+def writes_results(index):
+    """Whether the points' program writes a results directory (it takes an --out)."""
+    return bool(index["spec"].get("out_option", "out"))
+
+
 def command_line(point, sweep_dir):
     return "cd %s && %s" % (shlex.quote(os.path.join(sweep_dir, point["name"])), shlex.join(point["argv"]))
 
 
-def run_point(sweep_dir, index, point):
-    """Run one point from a clean directory; write .done or .failed.  Returns the marker."""
+def check_rerunnable(sweep_dir, point):
+    """Raise SweepError unless the point's directory holds only files the manifests list."""
     pdir = os.path.join(sweep_dir, point["name"])
-    shutil.rmtree(pdir, ignore_errors=True)
-    os.makedirs(pdir)
+    try:
+        rd.owned_files(pdir, extra=sweep_owned_in(sweep_dir, point["name"]))
+        empty_dirs(pdir)
+    except rd.ResultsDirForeign as e:
+        raise SweepError(foreign_message(e, point))
+
+
+def empty_dirs(pdir):
+    """Raise ResultsDirForeign for a directory under pdir that holds no file at all: no run
+    wrote it, so it would stay, and the program refuses a non-empty --out."""
+    for d, dirs, files in os.walk(pdir, topdown=False):
+        if d != pdir and not files and not os.listdir(d):
+            raise rd.ResultsDirForeign("'%s' holds '%s/', which no run wrote"
+                                       % (pdir, os.path.relpath(d, pdir)), d)
+
+
+def foreign_message(e, point):
+    return "point %s: %s; a point is rerun only in a directory of its own files (move that file away)" % (
+        point["name"], e)
+
+
+def _interruption(status, pdir):
+    """Why a point's program stopped early, or None: exit status 130/143 or a signal, with the
+    reason its run.json gives."""
+    if status not in (130, 143) and status >= 0:
+        return None
+    run = _read_json(os.path.join(pdir, "run.json"))
+    reason = run.get("incomplete_reason") if isinstance(run, dict) and run.get("complete") is False else None
+    if reason and reason != "running":
+        return reason
+    sig = -status if status < 0 else status - 128
+    try:
+        name = signal.Signals(sig).name
+    except ValueError:
+        name = "signal %d" % sig
+    return "interrupted by %s" % name if status > 0 else "killed by %s" % name
+
+
+def run_point(sweep_dir, index, point):
+    """Run one point from a clean directory; write .done or .failed.  Returns the marker.
+
+    An earlier run's files are removed with results_dir.remove_owned (the files the point's
+    manifest and the sweep's list); a directory holding anything else is a SweepError, and
+    nothing is removed."""
+    pdir = os.path.join(sweep_dir, point["name"])
+    try:
+        empty_dirs(pdir)
+        rd.remove_owned(pdir, remove_root=True, extra=sweep_owned_in(sweep_dir, point["name"]))
+    except rd.ResultsDirForeign as e:
+        raise SweepError(foreign_message(e, point))
+    os.makedirs(pdir, exist_ok=True)
     logs = os.path.join(sweep_dir, LOGS)
     os.makedirs(logs, exist_ok=True)
     out_log = os.path.join(logs, point["name"] + ".stdout.log")
@@ -432,8 +580,12 @@ def run_point(sweep_dir, index, point):
               "options": point["options"], "argv": point["argv"]}
     if missing:
         marker["missing"] = missing
+    reason = _interruption(status, pdir)
+    if reason:
+        marker["reason"] = reason
     ok = status == 0 and not missing
-    _write_atomic(os.path.join(pdir, DONE if ok else FAILED), json.dumps(marker, indent=1) + "\n")
+    # Written in place: a torn marker does not parse, and the point is simply not finished.
+    _write(os.path.join(pdir, DONE if ok else FAILED), json.dumps(marker, indent=1) + "\n")
     return marker
 
 
@@ -447,6 +599,8 @@ def failure_report(sweep_dir, point):
         why = "exited 0 after %.1f s but did not write %s" % (marker["wall_s"], ", ".join(marker["missing"]))
     else:
         why = "exit status %s after %.1f s" % (marker["status"], marker["wall_s"])
+        if marker.get("reason"):
+            why += " (%s)" % marker["reason"]
     lines = ["FAILED %s: %s" % (point["name"], why), "  command: %s" % command_line(point, sweep_dir)]
     err = os.path.join(pdir, "stderr.log")
     if not os.path.exists(err):  # a point stopped while it ran keeps its logs in LOGS
@@ -498,14 +652,19 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def run_local(sweep_dir, index, todo, jobs, progress):
+def run_local(sweep_dir, index, todo, jobs, progress, manifest):
+    """Run the points of todo on a pool of `jobs` threads; the manifest records each finished
+    point's files (in one update per batch of points that finished together)."""
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
-        pending = {pool.submit(run_point, sweep_dir, index, p) for p in todo}
+        pending = {pool.submit(run_point, sweep_dir, index, p): p for p in todo}
         progress.show()
         while pending:
-            finished, pending = concurrent.futures.wait(pending, timeout=1.0,
-                                                        return_when=concurrent.futures.FIRST_COMPLETED)
+            finished, _ = concurrent.futures.wait(pending, timeout=1.0,
+                                                  return_when=concurrent.futures.FIRST_COMPLETED)
+            points = [pending.pop(f) for f in finished]
+            if points:
+                reconcile(sweep_dir, manifest, points)
             for f in finished:
                 marker = f.result()
                 if marker["status"] == 0 and not marker.get("missing"):
@@ -546,15 +705,15 @@ def batch_script(sweep_dir, spec, todo):
     return "\n".join(lines)
 
 
-def submit(sweep_dir, spec, todo):
+def submit(sweep_dir, spec, todo, manifest):
     for p in todo:  # a stale marker would count as this run's result
         for m in (DONE, FAILED):
             path = os.path.join(sweep_dir, p["name"], m)
             if os.path.exists(path):
                 os.remove(path)
     os.makedirs(os.path.join(sweep_dir, SLURM_DIR), exist_ok=True)
-    script = os.path.join(sweep_dir, SLURM_DIR, "sweep.sbatch")
-    _write_atomic(script, batch_script(sweep_dir, spec, todo))
+    script = write_recorded(manifest, sweep_dir, SLURM_DIR + "/sweep.sbatch",
+                            lambda path: _write(path, batch_script(sweep_dir, spec, todo)))
     p = subprocess.run(["sbatch", "--parsable", script], capture_output=True, text=True)
     if p.returncode != 0:
         msg = (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]
@@ -583,9 +742,11 @@ def wait_slurm(sweep_dir, index, todo, job, progress):
 
 # ------------------------------------------------------------------ gather
 
-def gather(sweep_dir):
-    """Merge every finished point's per-scheme summary into SWEEP_DIR/sweep-summary.csv.
-    Returns (path or None, number of unfinished points)."""
+def gather(sweep_dir, manifest):
+    """Merge every finished point's per-scheme summary into SWEEP_DIR/sweep-summary.csv (through
+    a temporary file, recorded in the manifest).  A finished point whose results directory is
+    not complete (docs/results.md) is not merged: it counts as unfinished, with one line on
+    stderr saying why.  Returns (path or None, number of unfinished points)."""
     import mrc_results as mr
     index = load_index(sweep_dir)
     params = index["parameters"]
@@ -594,10 +755,19 @@ def gather(sweep_dir):
         if point_state(sweep_dir, index, p) != "done":
             unfinished += 1
             continue
-        try:
-            summary = mr.summary_rows(mr.load_results(os.path.join(sweep_dir, p["name"])))
-        except mr.ResultsError as e:
-            raise SweepError(str(e))
+        pdir = os.path.join(sweep_dir, p["name"])
+        if not writes_results(index):
+            summary = []  # the program takes no --out: its results are in its logs
+        else:
+            reason = rd.incomplete_reason(pdir)
+            if reason:
+                print("%s: point %s not gathered: %s" % (PROG, p["name"], reason), file=sys.stderr)
+                unfinished += 1
+                continue
+            try:
+                summary = mr.summary_rows(mr.load_results(pdir))
+            except mr.ResultsError as e:
+                raise SweepError(str(e))
         empty += not summary
         for s in summary:
             row = {"point": p["name"]}
@@ -618,12 +788,13 @@ def gather(sweep_dir):
     columns = []
     for r in rows:
         columns += [c for c in r if c not in columns]
-    path = os.path.join(sweep_dir, SUMMARY_CSV)
-    with open(path + ".tmp", "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=columns, restval="")
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(path + ".tmp", path)
+
+    def write(tmp):
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=columns, restval="")
+            w.writeheader()
+            w.writerows(rows)
+    path = write_recorded(manifest, sweep_dir, SUMMARY_CSV, write)
     print("%s: %d of %d points finished, %d row(s)%s: %s"
           % (PROG, total - unfinished, total, len(rows), note, path))
     return path, unfinished
@@ -636,23 +807,28 @@ def load_index(sweep_dir):
     return index
 
 
-def write_index(sweep_dir, spec, spec_path, binary, points):
+def write_index(sweep_dir, spec, spec_path, binary, points, manifest):
+    """sweep.json and points.csv, recorded in the manifest with every point directory."""
     index = {"name": spec["name"], "spec_file": os.path.abspath(spec_path), "spec": spec,
              "program": spec["program"], "binary": binary, "parameters": parameters_of(spec),
              "outputs": spec["outputs"], "points": points}
-    os.makedirs(sweep_dir, exist_ok=True)
-    _write_atomic(os.path.join(sweep_dir, INDEX_JSON), json.dumps(index, indent=1) + "\n")
-    with open(os.path.join(sweep_dir, POINTS_CSV + ".tmp"), "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["index", "point"] + index["parameters"] + (["seed"] if spec["seeds"] else []) + ["command"])
-        for p in points:
-            w.writerow([p["index"], p["name"]] + [p["params"][k] for k in index["parameters"]]
-                       + ([p["seed"]] if spec["seeds"] else []) + [command_line(p, sweep_dir)])
-    os.replace(os.path.join(sweep_dir, POINTS_CSV + ".tmp"), os.path.join(sweep_dir, POINTS_CSV))
+    write_recorded(manifest, sweep_dir, INDEX_JSON, lambda path: _write(path, json.dumps(index, indent=1) + "\n"))
+
+    def write_points(path):
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["index", "point"] + index["parameters"] + (["seed"] if spec["seeds"] else [])
+                       + ["command"])
+            for p in points:
+                w.writerow([p["index"], p["name"]] + [p["params"][k] for k in index["parameters"]]
+                           + ([p["seed"]] if spec["seeds"] else []) + [command_line(p, sweep_dir)])
+    write_recorded(manifest, sweep_dir, POINTS_CSV, write_points)
+    manifest.add_dirs(*[p["name"] for p in points])
     return index
 
 
 def draw_plot(sweep_dir, plot):
+    """plot_sweep.py in this process; it records its PNG in the sweep's manifest."""
     import plot_sweep
     argv = [sweep_dir, "--metric", plot["metric"], "--x", plot["x"], "--by", plot.get("by", "scheme"),
             "--error", plot.get("error", "std")]
@@ -683,10 +859,25 @@ def cmd_run(args):
                 raise SweepError("--slurm: %s not found (install Slurm's client tools, or run this on the "
                                  "cluster's login node)" % tool)
     sweep_dir = os.path.abspath(args.out or os.path.join("results", "sweep-" + spec["name"]))
+    check_out(sweep_dir)
     points = expand(spec, sweep_dir, binary)
-    index = write_index(sweep_dir, spec, args.spec, binary, points)
-    states = [point_state(sweep_dir, index, p) for p in points]
+    held = lock(sweep_dir, "--out")
+    try:
+        return run_locked(args, spec, binary, sweep_dir, points)
+    finally:
+        held.release()
+
+
+def run_locked(args, spec, binary, sweep_dir, points):
+    """cmd_run once the sweep directory's lock is held."""
+    manifest = rd.Manifest(sweep_dir, PROGRAM)
+    manifest.set_complete(False)
+    index = write_index(sweep_dir, spec, args.spec, binary, points, manifest)
+    reconcile(sweep_dir, manifest, points)  # files an earlier run or Slurm task left
+    states = [point_state(sweep_dir, index, p, verify=True) for p in points]
     todo = [p for p, s in zip(points, states) if s != "done"]
+    for p in todo:  # before anything starts: every point to rerun can be
+        check_rerunnable(sweep_dir, p)
     configs = len(points) // len(spec["seeds"] or [None])
     head = "%s %s: %d point(s) (%d configuration(s) x %d seed(s)) in %s" % (
         PROG, spec["name"], len(points), configs, len(spec["seeds"] or [None]), sweep_dir)
@@ -696,10 +887,11 @@ def cmd_run(args):
         where = "on Slurm" if args.slurm else "with %d job(s)" % args.jobs
         print("%s; %d finished earlier, running %d %s" % (head, len(points) - len(todo), len(todo), where))
         sys.stdout.flush()
+        manifest.begin(*[f for p in todo for f in point_files(p["name"])])
         progress = Progress("sweep %s" % spec["name"], len(todo))
         try:
             if args.slurm:
-                job = submit(sweep_dir, spec, todo)
+                job = submit(sweep_dir, spec, todo, manifest)
                 print("%s: submitted Slurm job %s (%d array task(s)); script %s"
                       % (PROG, job, len(todo), os.path.join(sweep_dir, SLURM_DIR, "sweep.sbatch")))
                 if args.no_wait:
@@ -709,38 +901,62 @@ def cmd_run(args):
                 sys.stdout.flush()
                 wait_slurm(sweep_dir, index, todo, job, progress)
             else:
-                run_local(sweep_dir, index, todo, args.jobs, progress)
+                run_local(sweep_dir, index, todo, args.jobs, progress, manifest)
         except KeyboardInterrupt:
             progress.close()
             print("%s: interrupted; run the same command again to resume%s" % (
                 PROG, " (the Slurm job goes on: scancel it, or gather later)" if args.slurm else ""),
                 file=sys.stderr)
             return 130
+        finally:
+            reconcile(sweep_dir, manifest, todo)
         progress.close()
-    path, unfinished = gather(sweep_dir)
-    status = 1 if unfinished else 0
-    if path and spec["plot"]:
-        status = draw_plot(sweep_dir, spec["plot"]) or status
-    for p in points:
-        if point_state(sweep_dir, index, p) != "done":
-            print("\n".join(failure_report(sweep_dir, p)), file=sys.stderr)
+    status, unfinished = finish(sweep_dir, index, manifest, points, spec["plot"])
     if unfinished:
         print("%s: %d of %d point(s) not finished; run the same command again to retry them"
               % (PROG, unfinished, len(points)), file=sys.stderr)
     return status
 
 
+def finish(sweep_dir, index, manifest, points, plot):
+    """Gather, plot, report the unfinished points; the manifest is complete when every point is
+    and the summary is written.  Returns the exit status."""
+    path, unfinished = gather(sweep_dir, manifest)
+    status = 1 if unfinished else 0
+    if path and plot:
+        status = draw_plot(sweep_dir, plot) or status
+    manifest.set_complete(path is not None and unfinished == 0)
+    for p in points:
+        if point_state(sweep_dir, index, p) != "done":
+            print("\n".join(failure_report(sweep_dir, p)), file=sys.stderr)
+    return status, unfinished
+
+
+def require_sweep_dir(sweep_dir):
+    """A sweep directory: sweep.json and a manifest of program "sweep"."""
+    index = load_index(sweep_dir)
+    try:
+        manifest = rd.read_manifest(sweep_dir)
+    except rd.ResultsDirError as e:
+        raise SweepError("%s: %s" % (sweep_dir, e))
+    if manifest is None or manifest.get("program") != PROGRAM:
+        raise SweepError("not a sweep directory (no %s of program \"%s\"): %s" % (rd.MANIFEST, PROGRAM, sweep_dir))
+    return index
+
+
 def cmd_gather(args):
     sweep_dir = os.path.abspath(args.sweep_dir)
-    index = load_index(sweep_dir)
-    path, unfinished = gather(sweep_dir)
+    index = require_sweep_dir(sweep_dir)
+    held = lock(sweep_dir, "gather")
+    try:
+        manifest = rd.Manifest(sweep_dir, PROGRAM)
+        reconcile(sweep_dir, manifest, index["points"])
+        status, unfinished = finish(sweep_dir, index, manifest, [], index["spec"].get("plot"))
+    finally:
+        held.release()
     if unfinished:
         print("%s: %d point(s) not finished (./ns3 sweep SPEC --out %s runs them)"
               % (PROG, unfinished, shlex.quote(sweep_dir)), file=sys.stderr)
-    status = 1 if unfinished else 0
-    plot = index["spec"].get("plot")
-    if path and plot:
-        status = draw_plot(sweep_dir, plot) or status
     return status
 
 
@@ -800,6 +1016,12 @@ def main(argv=None):
         return args.func(args)
     except SweepError as e:
         print("error: %s" % e, file=sys.stderr)
+        return 2
+    except rd.ResultsDirError as e:  # a directory in use, a file that cannot be written
+        print("error: sweep: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("error: sweep: cannot write '%s': %s" % (e.filename or "?", e.strerror or e), file=sys.stderr)
         return 2
 
 

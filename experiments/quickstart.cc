@@ -27,9 +27,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -83,26 +85,27 @@ struct Params
 /** What one scheme's run produced, for the table. */
 struct Summary
 {
-    std::string scheme;           //!< name
-    std::vector<double> steps;    //!< step durations (us)
-    std::vector<double> flowGbps; //!< per-transfer throughput
-    uint64_t retx = 0;            //!< retransmissions
-    uint64_t timeouts = 0;        //!< retransmission timer expiries
-    uint64_t trims = 0;           //!< trimmed packets
-    uint64_t retirements = 0;     //!< EV transitions to ASSUMED_BAD
-    uint64_t failed = 0;          //!< failed transfers
-    uint64_t failedQps = 0;       //!< queue pairs in the error state
-    uint64_t failedJobs = 0;      //!< jobs that failed
-    uint64_t pauses = 0;          //!< PFC PAUSE frames sent (switch ports)
-    double pausedMs = 0;          //!< time paused, summed over every port (ms)
-    double rtoUs = 0;             //!< the retransmission timeout in force (us)
-    uint32_t retryLimit = 0;      //!< the retry budget in force
-    uint32_t stepsDone = 0;       //!< steps completed
-    double wall = 0;              //!< wall seconds
-    uint64_t events = 0;          //!< simulator events
-    double simUs = 0;             //!< simulated time
-    double refMean = NAN;         //!< mean step of the port-loss-only reference run
-    bool fluid = false;           //!< flow level: no packet counters
+    std::string scheme;                //!< name
+    std::vector<double> steps;         //!< step durations (us)
+    std::vector<double> flowGbps;      //!< per-transfer throughput
+    uint64_t retx = 0;                 //!< retransmissions
+    uint64_t timeouts = 0;             //!< retransmission timer expiries
+    uint64_t trims = 0;                //!< trimmed packets
+    uint64_t retirements = 0;          //!< EV transitions to ASSUMED_BAD
+    uint64_t failed = 0;               //!< failed transfers
+    uint64_t failedQps = 0;            //!< queue pairs in the error state
+    uint64_t failedJobs = 0;           //!< jobs that failed
+    uint64_t pauses = 0;               //!< PFC PAUSE frames sent (switch ports)
+    double pausedMs = 0;               //!< time paused, summed over every port (ms)
+    double rtoUs = 0;                  //!< the retransmission timeout in force (us)
+    uint32_t retryLimit = 0;           //!< the retry budget in force
+    uint32_t stepsDone = 0;            //!< steps completed
+    double wall = 0;                   //!< wall seconds
+    uint64_t events = 0;               //!< simulator events
+    double simUs = 0;                  //!< simulated time
+    double refMean = NAN;              //!< mean step of the port-loss-only reference run
+    bool fluid = false;                //!< flow level: no packet counters
+    std::vector<std::string> warnings; //!< faults that could not act (MrcFaultHelper)
 };
 
 /**
@@ -231,6 +234,7 @@ RunJobs(std::vector<Ptr<Job>>& jobs, Ptr<MrcRecorder> rec, const std::string& la
     // A safety net far beyond any sane run: a baseline QP whose retries all time out fails
     // after 8 x 4.3 s, and its job with it.
     Simulator::Stop(Seconds(3600));
+    MrcInterrupt::Watch(); // SIGINT/SIGTERM stop the run at the next 20 us of simulated time
     Simulator::Run();
     s.events = Simulator::GetEventCount();
     s.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
@@ -497,6 +501,10 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         }
     }
     s.trims = fabric->GetTrimmedTotal();
+    if (rec)
+    {
+        s.warnings = faults->CheckScheduled(Simulator::Now());
+    }
     Simulator::Destroy();
     return s;
 }
@@ -609,6 +617,10 @@ RunSchemeFluid(
         std::cerr << "[" << label << "] " << net->GetRecomputations() << " rate computations, "
                   << std::fixed << std::setprecision(1) << s.wall << " s" << std::endl;
     }
+    if (rec)
+    {
+        s.warnings = faults->CheckScheduled(Simulator::Now());
+    }
     Simulator::Destroy();
     return s;
 }
@@ -634,9 +646,13 @@ using Stats = MrcStats; //!< the statistics, as the analysis scripts compute the
 /**
  * Print the comparison table.
  * @param runs the summaries
+ * @param refLabel what the reference runs kept ("NIC port loss only")
+ * @param extraLabel what the main runs added ("flaps + reboot")
  */
 void
-PrintTable(const std::vector<Summary>& runs)
+PrintTable(const std::vector<Summary>& runs,
+           const std::string& refLabel,
+           const std::string& extraLabel)
 {
     std::cout << "\n" << std::left << std::setw(34) << "metric";
     for (const auto& r : runs)
@@ -677,14 +693,14 @@ PrintTable(const std::vector<Summary>& runs)
         },
         1);
     row(
-        "mean step, NIC port loss only (us)",
+        "mean step, " + refLabel + " (us)",
         [](const Summary& r)
         {
             return r.refMean;
         },
         1);
     row(
-        "inflation from flaps + reboot (%)",
+        "inflation from " + extraLabel + " (%)",
         [](const Summary& r)
         {
             return (Stats::Mean(r.steps) / r.refMean - 1) * 100;
@@ -830,6 +846,37 @@ ReferenceParams(const Params& prm)
     return ref;
 }
 
+/**
+ * What the reference runs keep and what the main runs add, from the faults that run.
+ * @param prm the parameters
+ * @param refLabel set to the reference's faults ("NIC port loss only", "no faults")
+ * @param extraLabel set to what the main runs add ("flaps + T1 reboot + fault file"), or ""
+ *        if nothing (then the reference would be the same run)
+ */
+void
+FaultLabels(const Params& prm, std::string& refLabel, std::string& extraLabel)
+{
+    refLabel = prm.portLossUs > 0 ? "NIC port loss only" : "no faults";
+    std::vector<std::string> extra;
+    if (!prm.faults.tier.empty() && prm.faults.tier != "none" && prm.faults.rate > 0)
+    {
+        extra.push_back(prm.faults.tier + " flaps");
+    }
+    if (prm.withReboot && prm.rebootUs > 0)
+    {
+        extra.push_back("T1 reboot");
+    }
+    if (!prm.faults.file.empty())
+    {
+        extra.push_back("fault file");
+    }
+    extraLabel.clear();
+    for (const auto& e : extra)
+    {
+        extraLabel += (extraLabel.empty() ? "" : " + ") + e;
+    }
+}
+
 /** The reference runs (NIC port loss only) running in a second process. */
 struct ReferenceProcess
 {
@@ -867,6 +914,8 @@ StartReferences(const Params& prm, const std::vector<std::string>& schemes)
     }
     if (pid == 0)
     {
+        // The parent stops this process (SIGTERM) when it is interrupted.
+        MrcInterrupt::ResetInChild();
         close(fds[0]);
         std::ostringstream out;
         out << std::setprecision(17);
@@ -898,6 +947,7 @@ StartReferences(const Params& prm, const std::vector<std::string>& schemes)
         _exit(0); // no static destructors or buffered output of the parent's twice
     }
     close(fds[1]);
+    MrcInterrupt::AddChild(pid);
     rp.pid = pid;
     rp.fd = fds[0];
     return rp;
@@ -921,7 +971,11 @@ WaitReferences(ReferenceProcess& rp, std::map<std::string, double>& means, std::
     }
     close(rp.fd);
     int status = 0;
-    waitpid(rp.pid, &status, 0);
+    while (waitpid(rp.pid, &status, 0) < 0 && errno == EINTR)
+    {
+    }
+    MrcInterrupt::RemoveChild(rp.pid);
+    rp.pid = -1;
     std::istringstream in(text);
     std::string scheme;
     while (in >> scheme)
@@ -1083,6 +1137,7 @@ main(int argc, char* argv[])
         std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
         prm.out = std::string("results/quickstart-") + stamp;
     }
+    MrcInterrupt::Install();
     std::string err;
     // Check the workload and fault files against both fabrics before writing anything.
     for (const bool baseline : {false, true})
@@ -1098,12 +1153,78 @@ main(int argc, char* argv[])
             }
         }
     }
-    Ptr<MrcRecorder> rec = CreateObject<MrcRecorder>();
-    if (!rec->Open(prm.out, prm.overwrite, err))
+    MrcResultsDir out;
+    if (!out.Open(prm.out, "quickstart", prm.overwrite, err))
     {
         std::cerr << "error: --out: " << err << std::endl;
         return 1;
     }
+    out.SetCommandLine(argc, argv);
+    const std::map<std::string, std::string> params = cmd.GetValues();
+    // The run's inputs, copied (docs/results.md): quickstart --workload=<out>/inputs/... and
+    // --faultFile=<out>/inputs/... give the same results.
+    std::string workloadCopy;
+    if (!prm.workload.empty())
+    {
+        std::vector<MrcJobSpec> specs;
+        workloadCopy = std::filesystem::path(prm.workload).filename().string();
+        if (!MrcWorkloadFile::LoadFile(prm.workload, specs, err)
+            || !out.CopyInput("workload", prm.workload, workloadCopy, err))
+        {
+            std::cerr << "error: --workload: " << err << std::endl;
+            return 1;
+        }
+        for (const auto& f : MrcWorkloadFile::InputFiles(prm.workload, specs))
+        {
+            const bool ok
+                = f.relative.empty()
+                    ? out.RecordInput(f.kind, f.path, "outside the workload file's directory", err)
+                    : out.CopyInput(f.kind, f.path, f.relative, err);
+            if (!ok)
+            {
+                std::cerr << "error: --workload: " << err << std::endl;
+                return 1;
+            }
+        }
+    }
+    if (!prm.faults.file.empty())
+    {
+        std::string name = std::filesystem::path(prm.faults.file).filename().string();
+        if (name == workloadCopy)
+        {
+            name = "faults-" + name;
+        }
+        if (!out.CopyInput("faults", prm.faults.file, name, err))
+        {
+            std::cerr << "error: --faultFile: " << err << std::endl;
+            return 1;
+        }
+    }
+    if (!out.WriteRunJson("quickstart", MRC_VERSION, prm.seed, params, {}, false, "running", err))
+    {
+        std::cerr << "error: --out: " << err << std::endl;
+        return 1;
+    }
+    Ptr<MrcRecorder> rec = CreateObject<MrcRecorder>();
+    // A failure after this point leaves the directory marked incomplete, with the reason.
+    auto fail = [&](const std::string& what)
+    {
+        std::cerr << "error: " << what << std::endl;
+        std::string ignored;
+        rec->Close(ignored);
+        out.WriteRunJson(
+            "quickstart", MRC_VERSION, prm.seed, params, {}, false, "failed: " + what, ignored);
+        return 1;
+    };
+    if (!rec->Open(out, err))
+    {
+        return fail("--out: " + err);
+    }
+    std::string refLabel;
+    std::string extraLabel;
+    FaultLabels(prm, refLabel, extraLabel);
+    // Nothing to compare with when the reference would be the same run.
+    prm.reference = prm.reference && !extraLabel.empty();
 
     std::vector<std::string> wanted;
     for (const std::string& scheme : {std::string("mrc"), std::string("baseline")})
@@ -1113,248 +1234,309 @@ main(int argc, char* argv[])
             wanted.push_back(scheme);
         }
     }
-    // The same runs with the NIC port loss only (what the flaps and the reboot cost), in a
-    // second process on the second core.
     ReferenceProcess refs;
-    if (prm.reference)
-    {
-        refs = StartReferences(prm, wanted);
-        if (refs.pid > 0)
-        {
-            std::cerr << "[reference] the port-loss-only runs of " << prm.schemes
-                      << " run in a second process (pid " << refs.pid << ")" << std::endl;
-        }
-    }
     std::vector<Summary> runs;
-    for (const std::string& scheme : wanted)
+    try
     {
-        runs.push_back(RunAny(prm, scheme == "baseline", rec, false, &err));
-        if (!err.empty())
+        // The same runs with the reference faults only (what the other faults cost), in a second
+        // process on the second core.
+        if (prm.reference)
         {
-            std::cerr << "error: " << err << std::endl;
+            refs = StartReferences(prm, wanted);
             if (refs.pid > 0)
             {
-                kill(refs.pid, SIGTERM);
-                waitpid(refs.pid, nullptr, 0);
+                std::cerr << "[reference] the " << refLabel << " runs of " << prm.schemes
+                          << " run in a second process (pid " << refs.pid << ")" << std::endl;
             }
-            return 1;
         }
-    }
-    if (prm.reference)
-    {
-        std::map<std::string, double> means;
-        if (refs.pid > 0)
+        for (const std::string& scheme : wanted)
         {
-            std::cerr << "[reference] waiting for the port-loss-only runs" << std::endl;
-            WaitReferences(refs, means, err);
-        }
-        for (auto& r : runs)
-        {
-            if (means.count(r.scheme) == 0 && err.empty())
-            {
-                // No second process (fork failed): run it here.
-                const Params ref = ReferenceParams(prm);
-                means[r.scheme]
-                    = Stats::Mean(RunAny(ref, r.scheme == "baseline", nullptr, false, &err).steps);
-            }
+            runs.push_back(RunAny(prm, scheme == "baseline", rec, false, &err));
+            MrcInterrupt::Check(scheme + " run");
             if (!err.empty())
             {
-                std::cerr << "error: " << err << std::endl;
-                return 1;
+                if (refs.pid > 0)
+                {
+                    kill(refs.pid, SIGTERM);
+                    waitpid(refs.pid, nullptr, 0);
+                    refs.pid = -1;
+                }
+                return fail(err);
             }
-            r.refMean = means[r.scheme];
         }
-    }
-    rec->Close();
+        if (prm.reference)
+        {
+            std::map<std::string, double> means;
+            if (refs.pid > 0)
+            {
+                std::cerr << "[reference] waiting for the " << refLabel << " runs" << std::endl;
+                WaitReferences(refs, means, err);
+                MrcInterrupt::Check("waiting for the reference runs");
+            }
+            for (auto& r : runs)
+            {
+                if (means.count(r.scheme) == 0 && err.empty())
+                {
+                    // No second process (fork failed): run it here.
+                    const Params ref = ReferenceParams(prm);
+                    means[r.scheme] = Stats::Mean(
+                        RunAny(ref, r.scheme == "baseline", nullptr, false, &err).steps);
+                    MrcInterrupt::Check(r.scheme + " reference run");
+                }
+                if (!err.empty())
+                {
+                    return fail(err);
+                }
+                r.refMean = means[r.scheme];
+            }
+        }
+        if (!rec->Close(err))
+        {
+            return fail("--out: " + err);
+        }
 
-    const std::map<std::string, std::string> params = cmd.GetValues();
-    nlohmann::ordered_json schemes = nlohmann::ordered_json::object();
-    double wall = 0;
-    for (const auto& r : runs)
-    {
-        wall += r.wall;
-        schemes[r.scheme] = {{"wall_time_s", r.wall},
-                             {"events_executed", r.events},
-                             {"simulated_us", r.simUs},
-                             {"steps_completed", r.stepsDone},
-                             {"failed_qps", r.failedQps},
-                             {"failed_jobs", r.failedJobs},
-                             {"pfc_pauses", r.pauses},
-                             {"paused_ms", r.pausedMs},
-                             {"rto_us", r.rtoUs},
-                             {"retry_limit", r.retryLimit},
-                             {"mean_step_port_loss_only_us",
-                              std::isnan(r.refMean) ? nlohmann::ordered_json(nullptr)
-                                                    : nlohmann::ordered_json(r.refMean)}};
-    }
-    uint64_t events = 0;
-    for (const auto& r : runs)
-    {
-        events += r.events;
-    }
-    // What the scaled-down run stands for, from the actual parameters.
-    // What is scaled (the workload, the fault rate) and what is not (every timer), from the
-    // actual parameters; the same facts as text and as numbers.
-    // The workload's own step length is the shortest step of any run: a stalled baseline step
-    // (seconds, waiting for a timeout) says nothing about the compression.
-    double meanStep = 0;
-    for (const auto& r : runs)
-    {
-        for (double d : r.steps)
+        nlohmann::ordered_json schemes = nlohmann::ordered_json::object();
+        double wall = 0;
+        for (const auto& r : runs)
         {
-            meanStep = meanStep == 0 ? d : std::min(meanStep, d);
+            wall += r.wall;
+            schemes[r.scheme] = {{"wall_time_s", r.wall},
+                                 {"events_executed", r.events},
+                                 {"simulated_us", r.simUs},
+                                 {"steps_completed", r.stepsDone},
+                                 {"failed_qps", r.failedQps},
+                                 {"failed_jobs", r.failedJobs},
+                                 {"pfc_pauses", r.pauses},
+                                 {"paused_ms", r.pausedMs},
+                                 {"rto_us", r.rtoUs},
+                                 {"retry_limit", r.retryLimit},
+                                 {"mean_step_port_loss_only_us",
+                                  std::isnan(r.refMean) ? nlohmann::ordered_json(nullptr)
+                                                        : nlohmann::ordered_json(r.refMean)}};
         }
-    }
-    const bool flaps = !prm.faults.tier.empty() && prm.faults.tier != "none" && prm.faults.rate > 0;
-    const uint32_t t0s = prm.gpus / prm.hostsPerT0;
-    auto tierLinks = [&](uint32_t planes) -> double
-    {
-        if (prm.faults.tier == "host-t0")
+        uint64_t events = 0;
+        for (const auto& r : runs)
         {
-            return double(planes) * prm.gpus;
+            events += r.events;
         }
-        return double(planes) * t0s * prm.t1; // t0-t1 (t1-t2 needs three tiers)
-    };
-    auto perMinute = [&](uint32_t planes)
-    {
-        return flaps ? prm.faults.rate * 60 * (prm.faults.perLink ? tierLinks(planes) : 1) : 0.0;
-    };
-    // The paper: several T0-T1 flaps a minute (taken as 5) over 8 planes x 512 T0s x 256 uplinks.
-    const double paperPerLinkPerS = 5.0 / 60 / (8.0 * 512 * 256);
-    const double stress
-        = flaps ? perMinute(prm.planes) / 60 / tierLinks(prm.planes) / paperPerLinkPerS : 0;
-    const bool hasMrc = prm.schemes.find("mrc") != std::string::npos;
-    const bool hasBaseline = prm.schemes.find("baseline") != std::string::npos;
-    std::ostringstream scaling;
-    scaling << std::setprecision(3) << "Workload scaled: " << prm.gpus
-            << " GPUs, steps of at least " << std::fixed << std::setprecision(0) << meanStep
-            << " us standing for steps of about a second (x" << (meanStep > 0 ? 1e6 / meanStep : 0)
-            << "). ";
-    if (flaps)
-    {
-        scaling << "Fault rate scaled: " << std::setprecision(1) << prm.faults.rate
-                << " flaps per second per " << (prm.faults.perLink ? "link" : "tier") << " on the "
-                << prm.faults.tier << " tier (";
+        // What the scaled-down run stands for, from the actual parameters.
+        // What is scaled (the workload, the fault rate) and what is not (every timer), from the
+        // actual parameters; the same facts as text and as numbers.
+        // The workload's own step length is the shortest step of any run: a stalled baseline step
+        // (seconds, waiting for a timeout) says nothing about the compression.
+        double meanStep = 0;
+        for (const auto& r : runs)
+        {
+            for (double d : r.steps)
+            {
+                meanStep = meanStep == 0 ? d : std::min(meanStep, d);
+            }
+        }
+        const bool flaps
+            = !prm.faults.tier.empty() && prm.faults.tier != "none" && prm.faults.rate > 0;
+        const uint32_t t0s = prm.gpus / prm.hostsPerT0;
+        auto tierLinks = [&](uint32_t planes) -> double
+        {
+            if (prm.faults.tier == "host-t0")
+            {
+                return double(planes) * prm.gpus;
+            }
+            return double(planes) * t0s * prm.t1; // t0-t1 (t1-t2 needs three tiers)
+        };
+        auto perMinute = [&](uint32_t planes)
+        {
+            return flaps ? prm.faults.rate * 60 * (prm.faults.perLink ? tierLinks(planes) : 1)
+                         : 0.0;
+        };
+        // The paper: several T0-T1 flaps a minute (taken as 5) over 8 planes x 512 T0s x 256
+        // uplinks.
+        const double paperPerLinkPerS = 5.0 / 60 / (8.0 * 512 * 256);
+        const double stress
+            = flaps ? perMinute(prm.planes) / 60 / tierLinks(prm.planes) / paperPerLinkPerS : 0;
+        const bool hasMrc = prm.schemes.find("mrc") != std::string::npos;
+        const bool hasBaseline = prm.schemes.find("baseline") != std::string::npos;
+        std::ostringstream scaling;
+        scaling << std::setprecision(3) << "Workload scaled: " << prm.gpus
+                << " GPUs, steps of at least " << std::fixed << std::setprecision(0) << meanStep
+                << " us standing for steps of about a second (x"
+                << (meanStep > 0 ? 1e6 / meanStep : 0) << "). ";
+        if (flaps)
+        {
+            scaling << "Fault rate scaled: " << std::setprecision(1) << prm.faults.rate
+                    << " flaps per second per " << (prm.faults.perLink ? "link" : "tier")
+                    << " on the " << prm.faults.tier << " tier (";
+            if (hasMrc)
+            {
+                scaling << std::setprecision(0) << perMinute(prm.planes)
+                        << " a minute on the MRC fabric";
+            }
+            if (hasBaseline)
+            {
+                scaling << (hasMrc ? ", " : "") << std::setprecision(0) << perMinute(1)
+                        << " a minute on the baseline's";
+            }
+            scaling
+                << "), against the paper's several a minute over about a million T0-T1 links: a "
+                << "per-link stress factor of about " << std::scientific << std::setprecision(1)
+                << stress << std::fixed << ". ";
+        }
+        else
+        {
+            scaling << "No stochastic link flaps. ";
+        }
+        double mrcRto = 0;
+        double baseRto = 0;
+        uint32_t baseRetries = 0;
+        for (const auto& r : runs)
+        {
+            (r.scheme == "mrc" ? mrcRto : baseRto) = r.rtoUs;
+            if (r.scheme == "baseline")
+            {
+                baseRetries = r.retryLimit;
+            }
+        }
+        scaling << "Timers are not scaled (deployed values on both sides):";
         if (hasMrc)
         {
-            scaling << std::setprecision(0) << perMinute(prm.planes)
-                    << " a minute on the MRC fabric";
+            scaling << std::setprecision(1) << " MRC's retransmission timeout " << mrcRto
+                    << " us and probe interval 50 us;";
         }
         if (hasBaseline)
         {
-            scaling << (hasMrc ? ", " : "") << std::setprecision(0) << perMinute(1)
-                    << " a minute on the baseline's";
+            scaling << std::setprecision(2) << " the baseline's local ACK timeout " << baseRto / 1e6
+                    << " s (4.096 us x 2^20) with " << baseRetries << " retries, "
+                    << std::setprecision(0) << "BFD-like detection " << prm.detectionUs / 1000
+                    << " ms and BGP-like reconvergence " << prm.reconvergenceUs / 1e6 << " s;";
         }
-        scaling << "), against the paper's several a minute over about a million T0-T1 links: a "
-                << "per-link stress factor of about " << std::scientific << std::setprecision(1)
-                << stress << std::fixed << ". ";
-    }
-    else
-    {
-        scaling << "No stochastic link flaps. ";
-    }
-    double mrcRto = 0;
-    double baseRto = 0;
-    uint32_t baseRetries = 0;
-    for (const auto& r : runs)
-    {
-        (r.scheme == "mrc" ? mrcRto : baseRto) = r.rtoUs;
-        if (r.scheme == "baseline")
+        scaling << " compare a fault's absolute cost (stall, bytes resent), not its share of a "
+                << "compressed step.";
+        const nlohmann::ordered_json scalingJson
+            = {{"workload_compression", meanStep > 0 ? 1e6 / meanStep : 0},
+               {"shortest_step_us", meanStep},
+               {"flaps", flaps},
+               {"flap_tier", prm.faults.tier},
+               {"flap_rate_per_s", prm.faults.rate},
+               {"flap_rate_per_link", prm.faults.perLink},
+               {"flaps_per_minute_mrc_fabric", perMinute(prm.planes)},
+               {"flaps_per_minute_baseline_fabric", perMinute(1)},
+               {"fault_stress_factor_per_link", stress},
+               {"timers_scaled", false},
+               {"mrc_rto_us", mrcRto},
+               {"mrc_probe_interval_us", 50},
+               {"baseline_rto_us", baseRto},
+               {"baseline_retry_limit", baseRetries},
+               {"baseline_pfc", prm.pfc},
+               {"baseline_detection_us", prm.detectionUs},
+               {"baseline_reconvergence_us", prm.reconvergenceUs}};
+        // Flow level: the failover parameters in force and where each comes from.
+        nlohmann::ordered_json fluidJson = nullptr;
+        if (prm.model == "fluid")
         {
-            baseRetries = r.retryLimit;
+            Ptr<MrcFluidNetwork> defaults = CreateObject<MrcFluidNetwork>();
+            TimeValue bypass;
+            TimeValue probe;
+            defaults->GetAttribute("BypassTime", bypass);
+            defaults->GetAttribute("ProbeTime", probe);
+            fluidJson = {
+                {"model",
+                 "max-min fair rates by progressive filling (MrcFluidNetwork), collectives "
+                 "as alpha-beta flow groups (MrcFluidJob)"},
+                {"mrc_bypass_time_us", bypass.Get().GetNanoSeconds() / 1000.0},
+                {"mrc_bypass_time_source",
+                 "measured at packet level: mrc-link-flap's bypass-us at its defaults (failure to "
+                 "the last lost packet resent on another path)"},
+                {"mrc_probe_time_us", probe.Get().GetNanoSeconds() / 1000.0},
+                {"mrc_probe_time_source",
+                 "the packet model's MrcQueuePair ProbeInterval (50 us) x MrcPathSelector "
+                 "ProbeSuccesses (3)"},
+                {"baseline_timers_source",
+                 "the same deployed values as at packet level: detection and reconvergence from "
+                 "--detectionUs/--reconvergenceUs, InfiniBand local ACK timeout and retry limit"},
+                {"not_modelled",
+                 "packet trimming, incast and queueing dynamics, NSCC and DCQCN transients, PFC "
+                 "pauses, ECMP hashes as the switches compute them; see docs/fluid.md"}};
         }
-    }
-    scaling << "Timers are not scaled (deployed values on both sides):";
-    if (hasMrc)
-    {
-        scaling << std::setprecision(1) << " MRC's retransmission timeout " << mrcRto
-                << " us and probe interval 50 us;";
-    }
-    if (hasBaseline)
-    {
-        scaling << std::setprecision(2) << " the baseline's local ACK timeout " << baseRto / 1e6
-                << " s (4.096 us x 2^20) with " << baseRetries << " retries, "
-                << std::setprecision(0) << "BFD-like detection " << prm.detectionUs / 1000
-                << " ms and BGP-like reconvergence " << prm.reconvergenceUs / 1e6 << " s;";
-    }
-    scaling << " compare a fault's absolute cost (stall, bytes resent), not its share of a "
-            << "compressed step.";
-    const nlohmann::ordered_json scalingJson
-        = {{"workload_compression", meanStep > 0 ? 1e6 / meanStep : 0},
-           {"shortest_step_us", meanStep},
-           {"flaps", flaps},
-           {"flap_tier", prm.faults.tier},
-           {"flap_rate_per_s", prm.faults.rate},
-           {"flap_rate_per_link", prm.faults.perLink},
-           {"flaps_per_minute_mrc_fabric", perMinute(prm.planes)},
-           {"flaps_per_minute_baseline_fabric", perMinute(1)},
-           {"fault_stress_factor_per_link", stress},
-           {"timers_scaled", false},
-           {"mrc_rto_us", mrcRto},
-           {"mrc_probe_interval_us", 50},
-           {"baseline_rto_us", baseRto},
-           {"baseline_retry_limit", baseRetries},
-           {"baseline_pfc", prm.pfc},
-           {"baseline_detection_us", prm.detectionUs},
-           {"baseline_reconvergence_us", prm.reconvergenceUs}};
-    // Flow level: the failover parameters in force and where each comes from.
-    nlohmann::ordered_json fluidJson = nullptr;
-    if (prm.model == "fluid")
-    {
-        Ptr<MrcFluidNetwork> defaults = CreateObject<MrcFluidNetwork>();
-        TimeValue bypass;
-        TimeValue probe;
-        defaults->GetAttribute("BypassTime", bypass);
-        defaults->GetAttribute("ProbeTime", probe);
-        fluidJson
-            = {{"model",
-                "max-min fair rates by progressive filling (MrcFluidNetwork), collectives "
-                "as alpha-beta flow groups (MrcFluidJob)"},
-               {"mrc_bypass_time_us", bypass.Get().GetNanoSeconds() / 1000.0},
-               {"mrc_bypass_time_source",
-                "measured at packet level: mrc-link-flap's bypass-us at its defaults (failure to "
-                "the last lost packet resent on another path)"},
-               {"mrc_probe_time_us", probe.Get().GetNanoSeconds() / 1000.0},
-               {"mrc_probe_time_source",
-                "the packet model's MrcQueuePair ProbeInterval (50 us) x MrcPathSelector "
-                "ProbeSuccesses (3)"},
-               {"baseline_timers_source",
-                "the same deployed values as at packet level: detection and reconvergence from "
-                "--detectionUs/--reconvergenceUs, InfiniBand local ACK timeout and retry limit"},
-               {"not_modelled",
-                "packet trimming, incast and queueing dynamics, NSCC and DCQCN transients, PFC "
-                "pauses, ECMP hashes as the switches compute them; see docs/fluid.md"}};
-    }
-    std::map<std::string, std::string> extra = {
-        {"wall_time_s", std::to_string(wall)},
-        {"ns3_version", nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
-        {"events_executed", std::to_string(events)},
-        {"schemes", schemes.dump()},
-        {"time_scaling", nlohmann::ordered_json(scaling.str()).dump()},
-        {"scaling", scalingJson.dump()},
-    };
-    if (prm.model == "fluid")
-    {
-        extra["fluid"] = fluidJson.dump();
-    }
-    if (!MrcRecorder::WriteRunJson(
-            prm.out, "quickstart", MRC_VERSION, prm.seed, params, extra, err))
-    {
-        std::cerr << "error: " << err << std::endl;
-        return 1;
-    }
-    PrintTable(runs);
-    std::cout << "\nresults: " << prm.out << "/{flows,steps,events,links}.csv, " << prm.out
-              << "/run.json" << std::endl;
-    if (prm.plots)
-    {
-        const std::string cmdline = std::string("/usr/bin/python3 ") + MRC_SOURCE_DIR
-                                  + "/analysis/make_all.py '" + prm.out + "'";
-        std::cout << "plots: " << std::flush;
-        if (std::system(cmdline.c_str()) != 0)
+        std::map<std::string, std::string> extra = {
+            {"wall_time_s", std::to_string(wall)},
+            {"ns3_version", nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
+            {"events_executed", std::to_string(events)},
+            {"schemes", schemes.dump()},
+            {"time_scaling", nlohmann::ordered_json(scaling.str()).dump()},
+            {"scaling", scalingJson.dump()},
+        };
+        if (prm.model == "fluid")
         {
-            std::cerr << "warning: the plots could not be made (" << cmdline << ")" << std::endl;
+            extra["fluid"] = fluidJson.dump();
         }
+        // Faults that could not act (after the run's end, or on a target without traffic).
+        nlohmann::ordered_json warnings = nlohmann::ordered_json::array();
+        for (const auto& r : runs)
+        {
+            for (const auto& w : r.warnings)
+            {
+                std::cerr << "warning: " << r.scheme << " run: " << w << std::endl;
+                warnings.push_back(r.scheme + " run: " + w);
+            }
+        }
+        extra["warnings"] = warnings.dump();
+        extra["reference_faults"]
+            = nlohmann::ordered_json(prm.reference ? refLabel : std::string("not run")).dump();
+        extra["faults_beyond_reference"] = nlohmann::ordered_json(extraLabel).dump();
+        if (!out.WriteRunJson("quickstart",
+                              MRC_VERSION,
+                              prm.seed,
+                              params,
+                              extra,
+                              false,
+                              prm.plots ? "plots not made yet" : "finishing",
+                              err))
+        {
+            return fail("--out: " + err);
+        }
+        PrintTable(runs, refLabel, extraLabel.empty() ? "no further faults" : extraLabel);
+        std::cout << "\nresults: " << prm.out << "/{flows,steps,events,links}.csv, " << prm.out
+                  << "/run.json" << std::endl;
+        if (prm.plots)
+        {
+            const std::vector<std::string> plot
+                = {"/usr/bin/python3",
+                   std::string(MRC_SOURCE_DIR) + "/analysis/make_all.py",
+                   "--in-run",
+                   prm.out};
+            std::cout << "plots: " << std::flush;
+            const int rc = MrcInterrupt::RunChild(plot);
+            MrcInterrupt::Check("plotting");
+            if (rc != 0)
+            {
+                std::cerr << "warning: the plots could not be made (/usr/bin/python3 "
+                          << MRC_SOURCE_DIR << "/analysis/make_all.py '" << prm.out
+                          << "' exited with " << rc << ")" << std::endl;
+            }
+            if (!out.ReloadManifest(err))
+            {
+                return fail("--out: " + err);
+            }
+        }
+        if (!out.WriteRunJson("quickstart", MRC_VERSION, prm.seed, params, extra, true, "", err)
+            || !out.SetComplete(err))
+        {
+            return fail("--out: " + err);
+        }
+    }
+    catch (const MrcInterrupted& e)
+    {
+        if (refs.pid > 0)
+        {
+            kill(refs.pid, SIGTERM);
+            waitpid(refs.pid, nullptr, 0);
+        }
+        std::string ignored;
+        rec->Close(ignored);
+        out.ReloadManifest(ignored);
+        out.WriteRunJson("quickstart", MRC_VERSION, prm.seed, params, {}, false, e.what(), ignored);
+        std::cerr << "quickstart: " << e.what() << "; what was written is in " << prm.out
+                  << " (run.json: \"complete\": false)" << std::endl;
+        return MrcInterrupt::ExitStatus();
     }
     return 0;
 }

@@ -19,6 +19,7 @@ ANALYSIS = os.path.join(ROOT, "analysis")
 sys.path.insert(0, ANALYSIS)
 
 import mrc_results as mr  # noqa: E402
+import results_dir as rd  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PLOTS = {
@@ -43,6 +44,38 @@ BASE_STEPS = [1000.0, 3000.0]
 def run_script(name, *args):
     return subprocess.run([sys.executable, os.path.join(ANALYSIS, name), *map(str, args)],
                           capture_output=True, text=True, timeout=60)
+
+
+def seal(d, complete=True, reason=None, program="quickstart"):
+    """Make d a results directory as a program leaves it (docs/results.md): run.json (kept, or
+    a small one) says "complete" (with "incomplete_reason" when not), and manifest.json lists
+    every file in d with its size and rows.  Call again after changing a file."""
+    run_path = os.path.join(d, "run.json")
+    try:
+        with open(run_path) as f:
+            run = json.load(f)
+    except (OSError, ValueError):
+        run = {"program": program}
+    run["complete"] = complete
+    run.pop("incomplete_reason", None)
+    if not complete:
+        run["incomplete_reason"] = reason or "running"
+    with open(run_path, "w") as f:
+        json.dump(run, f)
+    files = {}
+    for root, _, names in os.walk(d):
+        for n in sorted(names):
+            if n not in rd.BOOKKEEPING:
+                path = os.path.join(root, n)
+                files[os.path.relpath(path, d).replace(os.sep, "/")] = rd.file_entry(path)
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump({"format": rd.FORMAT, "program": program, "complete": complete, "files": files}, f)
+    return d
+
+
+def manifest_files(d):
+    with open(os.path.join(d, "manifest.json")) as f:
+        return json.load(f)["files"]
 
 
 def write(path, header, lines):
@@ -108,7 +141,7 @@ def make_results(d):
         json.dump({"program": "mrc-sim", "version": "0.1", "ns3_version": "3.x", "seed": 7,
                    "parameters": {"planes": 2}, "wall_time_s": 1.5, "events_executed": 1234,
                    "time_scaling": "none"}, f)
-    return d
+    return seal(d)
 
 
 @pytest.fixture
@@ -232,11 +265,16 @@ def test_summary_csv(results):
     assert b["ev_GOOD"] == "0"
     assert (m["faults_link"], m["faults_switch_reboot"], m["faults_blackhole"], m["faults_nic_port"]) == \
         ("1", "1", "1", "0")
+    assert list(m)[-1] == "partial" and m["partial"] == b["partial"] == "0"
+    # recorded in the directory's manifest, which stays complete
+    assert manifest_files(results)["summary.csv"] == {"bytes": os.path.getsize(out), "rows": 2}
+    assert rd.incomplete_reason(results) is None
 
 
 def test_summary_only_flows(tmp_path):
     d = str(tmp_path)
     write(os.path.join(d, "flows.csv"), FLOWS_HEADER, flow_lines("baseline", [1.0, 3.0]))
+    seal(d)
     r = run_script("summary.py", d)
     assert r.returncode == 0, r.stderr
     with open(os.path.join(d, "summary.csv"), newline="") as f:
@@ -296,6 +334,11 @@ def test_make_all(plotted):
         if n.endswith(".png"):
             assert_png(p)
     assert "5 file(s) written" in out
+    # --out-dir elsewhere: nothing is recorded in the results directory's manifest
+    assert set(manifest_files(plotted["results"])) == {"flows.csv", "steps.csv", "events.csv", "links.csv",
+                                                        "run.json"} | {n for s, n in PLOTS.items()
+                                                                       if s != "plot_throughput.py"}
+    assert not os.path.exists(os.path.join(plotted["out_dir"], "manifest.json"))
 
 
 def test_malformed_flows(results):
@@ -307,6 +350,7 @@ def test_malformed_flows(results):
     lines[2] = ",".join(fields)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
+    seal(results)
     for script in ("plot_throughput.py", "summary.py", "make_all.py"):
         r = run_script(script, results)
         assert r.returncode == 2, (script, r.stdout, r.stderr)
@@ -322,14 +366,17 @@ def test_malformed_flows(results):
 def test_malformed_other_files(tmp_path):
     d = str(tmp_path)
     write(os.path.join(d, "steps.csv"), "scheme,job,step,start_us,end_us,slowest_rank", ["mrc,0,0,0,1,0"])
+    seal(d)
     r = run_script("plot_steps.py", d)
     assert r.returncode == 2
     assert "steps.csv" in r.stderr and "line 1" in r.stderr and "'duration_us'" in r.stderr
     write(os.path.join(d, "links.csv"), LINKS_HEADER, ["mrc,0,0,t0-t1,0.5,1,2", "mrc,100,0,t0-t1,,1,2"])
+    seal(d)
     r = run_script("plot_links.py", d)
     assert r.returncode == 2
     assert "links.csv" in r.stderr and "line 3" in r.stderr and "'utilization'" in r.stderr
     write(os.path.join(d, "events.csv"), EVENTS_HEADER, ["mrc,1,link,x,down,", "mrc,2,link"])
+    seal(d)
     r = run_script("plot_ev_states.py", d)
     assert r.returncode == 2 and "events.csv" in r.stderr and "line 3" in r.stderr
     with open(os.path.join(d, "run.json"), "w") as f:
@@ -349,20 +396,31 @@ def test_missing_directory(tmp_path):
 def test_empty_results_dir(tmp_path):
     empty = str(tmp_path / "empty")
     os.makedirs(empty)
+    # no manifest: not a run's directory
+    r = run_script("make_all.py", empty)
+    assert r.returncode == 2
+    assert r.stderr == ("error: %s: no manifest.json (not written by an MRC program, or written before "
+                        "manifests existed); --allow-partial draws it anyway\n" % empty)
+    assert os.listdir(empty) == []
+    # a complete run that wrote no data
+    seal(empty)
     r = run_script("make_all.py", empty)
     assert r.returncode == 0, r.stderr
     assert "nothing written" in r.stdout and "0 file(s) written" in r.stdout
-    assert os.listdir(empty) == []
+    assert sorted(os.listdir(empty)) == ["manifest.json", "run.json"]
     # header-only files and a zero-byte file: still nothing to draw, no crash
     write(os.path.join(empty, "flows.csv"), FLOWS_HEADER, [])
     write(os.path.join(empty, "steps.csv"), STEPS_HEADER, [])
     write(os.path.join(empty, "events.csv"), EVENTS_HEADER, ["mrc,5,link,plane0/t0-0/t1-0,down,"])
     open(os.path.join(empty, "links.csv"), "w").close()
+    seal(empty)
     r = run_script("make_all.py", empty)
     assert r.returncode == 0, r.stderr
     assert "no ev_state rows" in r.stdout
     # only the summary (fault counts from events.csv) is written
-    assert sorted(os.listdir(empty)) == ["events.csv", "flows.csv", "links.csv", "steps.csv", "summary.csv"]
+    assert sorted(os.listdir(empty)) == ["events.csv", "flows.csv", "links.csv", "manifest.json", "run.json",
+                                         "steps.csv", "summary.csv"]
+    assert "summary.csv" in manifest_files(empty)
 
 
 @pytest.mark.parametrize("script", ALL_SCRIPTS)

@@ -4,6 +4,7 @@
 options it accepts; the fast ones are run in full and must succeed."""
 
 import glob
+import json
 import os
 import re
 import shlex
@@ -70,8 +71,15 @@ def test_pcap_captures_every_frame_a_host_port_sends_or_receives(tmp_path):
     assert p.returncode == 0, p.stderr
     sent = int(re.search(r"sent (\d+) packets", p.stdout).group(1))
     delivered = int(re.search(r"delivered=(\d+)", p.stdout).group(1))
-    files = sorted(glob.glob(str(tmp_path / "mrc-fabric-demo-*-*.pcap")))
+    # Into a results directory of its own (docs/results.md), nothing into the working one.
+    outs = glob.glob(str(tmp_path / "results" / "mrc-fabric-demo-*"))
+    assert len(outs) == 1 and sorted(os.listdir(tmp_path)) == ["results"]
+    files = sorted(glob.glob(os.path.join(outs[0], "host-*-*.pcap")))
     assert len(files) == 16 * 4, "one file per host port"
+    with open(os.path.join(outs[0], "manifest.json")) as f:
+        manifest = json.load(f)
+    assert manifest["complete"] and all(
+        manifest["files"][os.path.basename(f)]["bytes"] == os.path.getsize(f) for f in files)
     records = 0
     for f in files:
         data = open(f, "rb").read()

@@ -66,8 +66,9 @@ SCHEMES = ("mrc", "baseline")
 CSV_FILES = ("flows.csv", "steps.csv", "events.csv", "links.csv")
 HEADERS = {
     "flows.csv": ["scheme", "job", "step", "collective", "src", "dst", "qp", "bytes", "start_us",
-                  "end_us", "throughput_gbps"],
-    "steps.csv": ["scheme", "job", "step", "start_us", "end_us", "duration_us", "slowest_rank"],
+                  "end_us", "throughput_gbps", "job_name"],
+    "steps.csv": ["scheme", "job", "step", "start_us", "end_us", "duration_us", "slowest_rank",
+                  "job_name"],
     "events.csv": ["scheme", "time_us", "kind", "target", "state", "detail"],
     "links.csv": ["scheme", "time_us", "plane", "tier", "utilization", "queue_bytes_mean",
                   "queue_bytes_max"],

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Tests of parameter sweeps on the local pool (analysis/sweep.py, analysis/plot_sweep.py,
 ./ns3 sweep): spec parsing and its errors, a small real sweep of `quickstart` with two jobs,
-resuming, a failing point, determinism, gather and the plot.  The Slurm side is in
-test_slurm.py.
+resuming, a failing point, determinism, gather and the plot; and, with a stand-in program (a
+Python script that writes a results directory as docs/results.md describes), the sweep
+directory's manifest and lock, rerunning a point, interrupted and incomplete points.  The
+Slurm side is in test_slurm.py.
 
 quickstart must have been built; it is looked up as $MRC_BUILD_DIR/bin/quickstart (default
-<repo>/build/bin/quickstart).  A point is a 8-GPU fabric of about 0.1 s; the whole file takes
-about 15 s.
+<repo>/build/bin/quickstart).  The tests of a real sweep are skipped while quickstart writes
+no manifest.json.  A point is a 8-GPU fabric of about 0.1 s; the whole file takes about 15 s.
 
 Run with: /usr/bin/python3 -m pytest -q test/test_sweep.py
 """
@@ -29,6 +31,7 @@ SWEEP = os.path.join(ANALYSIS, "sweep.py")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 sys.path.insert(0, ANALYSIS)
 
+import results_dir as rd  # noqa: E402
 import sweep  # noqa: E402
 
 # A tiny fabric; the fixed NIC port loss and T1 reboot are moved past the end of the run.
@@ -91,6 +94,110 @@ def read_csv(path):
 
 def digest(path):
     return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def quickstart_manifests(tmp_path_factory):
+    """Skip unless quickstart writes a results directory with a manifest (docs/results.md)."""
+    binary = os.path.join(BUILD_DIR, "bin", "quickstart")
+    assert os.path.exists(binary), "build quickstart first"
+    out = str(tmp_path_factory.mktemp("probe") / "q")
+    argv = [binary] + ["--%s=%s" % (k, sweep.fmt(v)) for k, v in FIXED.items()] + ["--schemes=mrc",
+                                                                                  "--out=" + out]
+    subprocess.run(argv, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    if not os.path.exists(os.path.join(out, "manifest.json")):
+        pytest.skip("quickstart writes no manifest.json (docs/results.md); a sweep of it cannot be gathered")
+
+
+# ------------------------------------------------------------------ a stand-in program
+
+FAKE = r"""#!/usr/bin/python3
+# A stand-in for an MRC program: writes a results directory (run.json, flows.csv, manifest.json).
+import json, os, signal, sys, time
+sys.path.insert(0, %(analysis)r)
+import results_dir as rd
+
+if "--help" in sys.argv:
+    print("fake: a stand-in\n\nProgram Options:\n    --x:     flow throughput (Gb/s)\n"
+          "    --mode:  ok, fail, interrupt, truncate, sleep, nomanifest\n    --seed:  seed\n"
+          "    --out:   results directory\n")
+    sys.exit(0)
+opts = dict(a[2:].split("=", 1) for a in sys.argv[1:])
+out, mode = opts["out"], opts.get("mode", "ok")
+if mode == "fail":
+    print("error: --mode=fail", file=sys.stderr)
+    sys.exit(1)
+if os.path.exists(out) and os.listdir(out):
+    print("error: --out: %%r is not empty" %% out, file=sys.stderr)
+    sys.exit(1)
+with rd.Lock(out, "fake"):
+    m = rd.Manifest(out, "fake")
+
+    def run_json(complete, reason=None):
+        m.begin("run.json")
+        with open(os.path.join(out, "run.json"), "w") as f:
+            json.dump(dict({"program": "fake", "seed": int(opts.get("seed", 1)), "complete": complete},
+                           **({"incomplete_reason": reason} if reason else {})), f)
+        m.finish("run.json")
+
+    run_json(False, "running")
+    m.begin("flows.csv")
+    with open(os.path.join(out, "flows.csv"), "w") as f:
+        f.write("scheme,job,step,collective,src,dst,qp,bytes,start_us,end_us,throughput_gbps\n")
+        for i in range(2):
+            f.write("mrc,0,%%d,allreduce,h0,h1,0,1000,0,1,%%s\n" %% (i, opts.get("x", "1")))
+    if mode == "sleep":
+        def stop(sig, frame):
+            run_json(False, "interrupted by %%s at simulated 1.000 ms (mrc run)" %% signal.Signals(sig).name)
+            sys.exit(128 + sig)
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        print("sleeping", flush=True)
+        time.sleep(60)
+    if mode == "interrupt":
+        run_json(False, "interrupted by SIGTERM at simulated 1.000 ms (mrc run)")
+        sys.exit(143)
+    m.finish("flows.csv")
+    if mode == "truncate":
+        with open(os.path.join(out, "flows.csv"), "a") as f:
+            f.write("mrc,0,9,allreduce,h0,h1,0,1000,0,1,1\n")
+    run_json(True)
+    m.set_complete(True)
+if mode == "nomanifest":
+    os.remove(os.path.join(out, "manifest.json"))
+"""
+
+
+def fake_build(tmp_path):
+    """A build directory whose bin/fake is the stand-in program."""
+    bindir = tmp_path / "build" / "bin"
+    bindir.mkdir(parents=True, exist_ok=True)
+    fake = bindir / "fake"
+    fake.write_text(FAKE % {"analysis": ANALYSIS})
+    fake.chmod(0o755)
+    return str(tmp_path / "build")
+
+
+def fake_spec(tmp_path, points=None, name="f", **extra):
+    """A spec of the stand-in: by default x = 1, 2 and seeds 1, 2 (4 points)."""
+    spec = {"name": name, "program": "fake", "seeds": [1, 2], "grid": {"x": [1, 2]},
+            "plot": {"metric": "tput_mean_gbps", "x": "x"}}
+    if points is not None:
+        spec = {"name": name, "program": "fake", "seeds": [1], "points": points}
+    spec.update(extra)
+    return write(tmp_path / (name + ".json"), json.dumps(spec))
+
+
+def run_fake(tmp_path, spec, out, *args):
+    p = subprocess.run([PYTHON, SWEEP, "run", spec, "--out", str(out), "--build-dir", fake_build(tmp_path)]
+                       + list(args), capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in p.stderr, p.stderr
+    return p
+
+
+def sweep_manifest(out):
+    with open(os.path.join(str(out), "manifest.json")) as f:
+        return json.load(f)
 
 
 # ------------------------------------------------------------------ the spec
@@ -189,8 +296,7 @@ def test_the_front_door_reports_bad_specs_and_programs_with_status_2(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    assert os.path.exists(os.path.join(BUILD_DIR, "bin", "quickstart")), "build quickstart first"
+def tiny(tmp_path_factory, quickstart_manifests):
     d = tmp_path_factory.mktemp("sweep")
     spec = write(d / "tiny.toml", SPEC_TOML)
     out = str(d / "tiny")
@@ -214,6 +320,13 @@ def test_every_point_finished_with_its_directory_marker_and_logs(tiny):
     assert [q["name"] for q in index["points"]] == ORDER
     rows = read_csv(os.path.join(tiny["dir"], "points.csv"))
     assert [r["point"] for r in rows] == ORDER
+    # a results directory of its own, and every point's directory one too
+    manifest = sweep_manifest(tiny["dir"])
+    assert manifest["program"] == "sweep" and manifest["complete"] is True
+    assert all(manifest["files"][n + "/"] == {"dir": True} for n in ORDER)
+    assert all(rd.incomplete_reason(os.path.join(tiny["dir"], n)) is None for n in ORDER)
+    assert rd.owned_files(tiny["dir"])  # every file is listed by a manifest
+    assert not os.path.exists(os.path.join(tiny["dir"], ".mrc-lock"))
     assert rows[0]["command"].startswith("cd %s/schemes=mrc,flapRate=0,seed=1 && " % tiny["dir"])
     assert "--seed=1 --out=" in rows[0]["command"]
 
@@ -289,7 +402,7 @@ def test_plot_sweep_options_and_errors(tiny):
         assert message in p.stderr
 
 
-def test_a_failing_point_is_reported_and_does_not_stop_the_others(tmp_path):
+def test_a_failing_point_is_reported_and_does_not_stop_the_others(tmp_path, quickstart_manifests):
     spec = {"name": "fail", "program": "quickstart", "seeds": [1], "fixed": dict(FIXED, schemes="mrc"),
             "grid": {"flapRate": [0, -1, 1000]}}
     path = write(tmp_path / "fail.json", json.dumps(spec))
@@ -318,6 +431,140 @@ def test_a_program_that_writes_no_outputs_has_not_finished(tmp_path):
     p = run_sweep("run", path, "--out", str(tmp_path / "partial"))
     assert p.returncode == 1
     assert "exited 0 after" in p.stderr and "did not write nothing.csv" in p.stderr
+
+
+# ------------------------------------------------------------------ with a stand-in program
+
+
+def test_the_sweep_directory_is_a_results_directory_of_its_own(tmp_path):
+    out = tmp_path / "f"
+    p = run_fake(tmp_path, fake_spec(tmp_path), out, "--jobs", "2")
+    assert p.returncode == 0, p.stderr
+    names = ["x=1,seed=1", "x=1,seed=2", "x=2,seed=1", "x=2,seed=2"]
+    m = sweep_manifest(out)
+    assert (m["format"], m["program"], m["complete"]) == ("mrc-results/1", "sweep", True)
+    files = m["files"]
+    for f in ("sweep.json", "points.csv", "sweep-summary.csv", "sweep-tput_mean_gbps-vs-x.png"):
+        assert files[f]["bytes"] == os.path.getsize(out / f), f
+    assert files["points.csv"]["rows"] == 4 and files["sweep-summary.csv"]["rows"] == 4
+    for n in names:
+        assert files[n + "/"] == {"dir": True}
+        for f in ("stdout.log", "stderr.log", ".done"):
+            assert files["%s/%s" % (n, f)] == {"bytes": os.path.getsize(out / n / f)}
+        assert "%s/.failed" % n not in files and "logs/%s.stdout.log" % n not in files
+        assert rd.incomplete_reason(str(out / n)) is None
+    assert not any(f.endswith(".tmp") for f in files)
+    assert rd.incomplete_reason(str(out)) is None
+    owned = rd.owned_files(str(out))  # nothing in it that no manifest lists
+    assert str(out / names[0] / "flows.csv") in owned and str(out / "sweep.json") in owned
+    assert not (out / ".mrc-lock").exists()
+
+
+def test_a_point_is_rerun_from_exactly_its_own_files(tmp_path):
+    out = tmp_path / "f"
+    spec = fake_spec(tmp_path)
+    assert run_fake(tmp_path, spec, out).returncode == 0
+    d = out / "x=2,seed=1"
+    (d / ".done").unlink()
+    (out / "notes.txt").write_text("mine")  # outside any point: left alone
+    p = run_fake(tmp_path, spec, out)
+    assert p.returncode == 0, p.stderr
+    assert "3 finished earlier, running 1" in p.stdout
+    assert (d / ".done").exists() and (out / "notes.txt").read_text() == "mine"
+    # an empty directory nobody wrote would stay (and the program refuses a non-empty --out)
+    (d / ".done").unlink()
+    (d / "extra").mkdir()
+    p = run_fake(tmp_path, spec, out)
+    assert p.returncode == 2 and "holds 'extra/', which no run wrote" in p.stderr, p.stderr
+    (d / "extra").rmdir()
+    # a file nobody listed: one line naming it, nothing started, nothing removed
+    (d / "mine.txt").write_text("x")
+    before = sorted(os.listdir(d))
+    p = run_fake(tmp_path, spec, out)
+    assert p.returncode == 2
+    assert p.stderr.count("\n") == 1 and p.stderr.startswith("error: point x=2,seed=1: "), p.stderr
+    assert "holds 'mine.txt', which no run wrote" in p.stderr
+    assert sorted(os.listdir(d)) == before
+    assert sweep_manifest(out)["complete"] is False
+
+
+def test_a_second_run_on_the_same_directory_fails_at_once(tmp_path):
+    out = tmp_path / "f"
+    spec = fake_spec(tmp_path)
+    assert run_fake(tmp_path, spec, out).returncode == 0
+    with rd.Lock(str(out), "sweep"):
+        for args in (["run", spec, "--out", str(out), "--build-dir", fake_build(tmp_path)], ["gather", str(out)]):
+            p = subprocess.run([PYTHON, SWEEP] + args, capture_output=True, text=True, timeout=60)
+            assert p.returncode == 2
+            what = "--out" if args[0] == "run" else "gather"
+            assert p.stderr == "error: %s: '%s' is in use by another run (sweep, pid %d)\n" % (what, out, os.getpid())
+    p = run_fake(tmp_path, spec, out)
+    assert p.returncode == 0 and "all finished earlier" in p.stdout, p.stderr
+
+
+def test_an_interrupted_point_is_failed_with_its_reason(tmp_path):
+    out = tmp_path / "f"
+    spec = fake_spec(tmp_path, points=[{"x": 1, "mode": "ok"}, {"x": 2, "mode": "interrupt"}])
+    p = run_fake(tmp_path, spec, out)
+    assert p.returncode == 1
+    failed = json.load(open(out / "x=2,mode=interrupt,seed=1" / ".failed"))
+    assert failed["status"] == 143
+    assert failed["reason"] == "interrupted by SIGTERM at simulated 1.000 ms (mrc run)"
+    assert ("FAILED x=2,mode=interrupt,seed=1: exit status 143 after " in p.stderr
+            and "(interrupted by SIGTERM at simulated 1.000 ms (mrc run))" in p.stderr)
+    m = sweep_manifest(out)
+    assert m["complete"] is False and "x=2,mode=interrupt,seed=1/.failed" in m["files"]
+    assert len(read_csv(out / "sweep-summary.csv")) == 1
+    rd.owned_files(str(out))
+
+
+def test_gather_counts_an_incomplete_point_as_unfinished(tmp_path):
+    out = tmp_path / "f"
+    spec = fake_spec(tmp_path, points=[{"x": 1, "mode": "ok"}, {"x": 2, "mode": "truncate"},
+                                       {"x": 3, "mode": "nomanifest"}])
+    p = run_fake(tmp_path, spec, out)
+    assert p.returncode == 1
+    assert ("sweep.py: point x=2,mode=truncate,seed=1 not gathered: flows.csv has 3 rows, the manifest says 2\n"
+            in p.stderr)
+    assert "sweep.py: point x=3,mode=nomanifest,seed=1 not gathered: no manifest.json" in p.stderr
+    assert "1 of 3 points finished, 1 row(s)" in p.stdout
+    assert [r["point"] for r in read_csv(out / "sweep-summary.csv")] == ["x=1,mode=ok,seed=1"]
+    assert sweep_manifest(out)["complete"] is False
+    p = subprocess.run([PYTHON, SWEEP, "gather", str(out)], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "2 point(s) not finished" in p.stderr
+    # the next run reruns the incomplete one, and refuses the one whose files no manifest lists
+    p = run_fake(tmp_path, spec, out)
+    assert p.returncode == 2 and "point x=3,mode=nomanifest,seed=1: " in p.stderr
+    assert "holds 'flows.csv', which no run wrote" in p.stderr
+
+
+def test_ctrl_c_stops_the_sweep_and_leaves_a_consistent_directory(tmp_path):
+    import signal
+    import time
+    out = tmp_path / "f"
+    spec = fake_spec(tmp_path, points=[{"x": 1, "mode": "sleep"}])
+    p = subprocess.Popen([PYTHON, SWEEP, "run", spec, "--out", str(out), "--build-dir", fake_build(tmp_path)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        log = out / "logs" / "x=1,mode=sleep,seed=1.stdout.log"
+        deadline = time.monotonic() + 30
+        while not (log.exists() and "sleeping" in log.read_text()):
+            assert time.monotonic() < deadline and p.poll() is None, "the point did not start"
+            time.sleep(0.05)
+        assert open(out / ".mrc-lock").read() == "sweep %d\n" % p.pid
+        os.killpg(p.pid, signal.SIGINT)  # Ctrl-C: the sweep and its point
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130, err
+    assert "interrupted; run the same command again to resume" in err and "Traceback" not in err
+    failed = json.load(open(out / "x=1,mode=sleep,seed=1" / ".failed"))
+    assert failed["status"] == 130 and failed["reason"] == "interrupted by SIGINT at simulated 1.000 ms (mrc run)"
+    assert sweep_manifest(out)["complete"] is False
+    assert not (out / ".mrc-lock").exists()
+    rd.owned_files(str(out))
 
 
 def test_the_slurm_batch_script_needs_only_absolute_paths():

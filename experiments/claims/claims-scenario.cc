@@ -369,9 +369,15 @@ RunTraining(
     // 8 x 4.3 s, and its job with it).
     Simulator::Stop(Seconds(3600));
     const auto t0 = std::chrono::steady_clock::now();
+    MrcInterrupt::Watch(); // SIGINT/SIGTERM stop the run (then MrcInterrupt::Check throws)
     Simulator::Run();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+    if (MrcInterrupt::Requested())
+    {
+        Simulator::Destroy();
+        MrcInterrupt::Check(std::string("training run, ") + SchemeName(scheme));
+    }
 
     CollectJobs(jobs, started, r);
     uint64_t pauses = 0;
@@ -504,8 +510,14 @@ RunFluidTraining(
             },
             &r.flaps));
     Simulator::Stop(Seconds(3600));
+    MrcInterrupt::Watch(); // SIGINT/SIGTERM stop the run (then MrcInterrupt::Check throws)
     Simulator::Run();
     r.simUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+    if (MrcInterrupt::Requested())
+    {
+        Simulator::Destroy();
+        MrcInterrupt::Check(std::string("flow-level training run, ") + SchemeName(scheme));
+    }
     CollectJobs(jobs, started, r);
     Simulator::Destroy();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -674,8 +686,14 @@ RunFlows(
     }
     Simulator::Stop(Us(run.stopUs));
     const auto t0 = std::chrono::steady_clock::now();
+    MrcInterrupt::Watch(); // SIGINT/SIGTERM stop the run (then MrcInterrupt::Check throws)
     Simulator::Run();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (MrcInterrupt::Requested())
+    {
+        Simulator::Destroy();
+        MrcInterrupt::Check(std::string("flow run, ") + SchemeName(scheme));
+    }
     if (n > 0)
     {
         Ptr<MrcPathSelector> sel = senders[0]->GetPathSelector();

@@ -350,29 +350,6 @@ Md(double x)
 }
 
 /**
- * Write a result file through a temporary file, renamed into place when complete.
- * @param path the file
- * @param text its content
- * @return false on an I/O error
- */
-bool
-WriteFile(const std::string& path, const std::string& text)
-{
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream f(tmp);
-        f << text;
-        if (!f)
-        {
-            return false;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    return !ec;
-}
-
-/**
  * @param reports the claims' reports
  * @return claims.csv
  */
@@ -621,26 +598,15 @@ main(int argc, char* argv[])
         std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
         out = std::string("results/claims-") + stamp;
     }
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(out, ec) && !fs::is_empty(out, ec))
+    MrcInterrupt::Install();
+    MrcResultsDir dir;
+    std::string openError;
+    if (!dir.Open(out, "claims", overwrite, openError))
     {
-        if (!overwrite)
-        {
-            std::cerr << "error: --out: '" << out
-                      << "' exists and is not empty (choose another, or add --overwrite)"
-                      << std::endl;
-            return 1;
-        }
-        fs::remove_all(out, ec);
-    }
-    fs::create_directories(out, ec);
-    if (ec)
-    {
-        std::cerr << "error: --out: cannot create '" << out << "': " << ec.message() << std::endl;
+        std::cerr << "error: --out: " << openError << std::endl;
         return 1;
     }
-
+    dir.SetCommandLine(argc, argv);
     std::ostringstream command;
     command << "./ns3 run \"claims";
     for (int i = 1; i < argc; ++i)
@@ -652,9 +618,10 @@ main(int argc, char* argv[])
     const auto start = std::chrono::steady_clock::now();
     // Every file is rewritten (through a temporary name) as each claim finishes, so a long run
     // that is stopped keeps what it measured; run.json says whether the run is complete.
-    auto write = [&](double wall)
+    // done: the last write, after the plots (run.json "complete": true).
+    auto write = [&](double wall, const std::string& reason, bool done)
     {
-        const bool complete = reports.size() == selected.size();
+        const bool complete = reports.size() == selected.size() && reason.empty();
         nlohmann::ordered_json claimsJson = nlohmann::ordered_json::object();
         for (const auto& r : reports)
         {
@@ -665,47 +632,90 @@ main(int argc, char* argv[])
                                 {"baseline", r.baselineName}};
         }
         std::string err;
-        const bool ok
-            = WriteFile(out + "/claims.csv", ClaimsCsv(reports))
-           && WriteFile(out + "/figures.csv", FiguresCsv(reports))
-           && WriteFile(out + "/claims.md",
-                        ClaimsMd(reports, ctx.scale, seed, command.str(), wall, selected.size()))
-           && MrcRecorder::WriteRunJson(
-                  out,
-                  "claims",
-                  MRC_VERSION,
-                  seed,
-                  cmd.GetValues(),
-                  {{"wall_time_s", std::to_string(wall)},
-                   {"ns3_version",
-                    nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
-                   {"simulations", std::to_string(ctx.runs)},
-                   {"timers_scaled", "false"},
-                   {"complete", complete ? "true" : "false"},
-                   {"claims_done", std::to_string(reports.size())},
-                   {"claims_planned", std::to_string(selected.size())},
-                   {"claims", claimsJson.dump()}},
-                  err);
+        const bool ok = dir.WriteFile("claims.csv", ClaimsCsv(reports), err)
+                     && dir.WriteFile("figures.csv", FiguresCsv(reports), err)
+                     && dir.WriteFile(
+                         "claims.md",
+                         ClaimsMd(reports, ctx.scale, seed, command.str(), wall, selected.size()),
+                         err)
+                     && dir.WriteRunJson(
+                         "claims",
+                         MRC_VERSION,
+                         seed,
+                         cmd.GetValues(),
+                         {{"wall_time_s", std::to_string(wall)},
+                          {"ns3_version",
+                           nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
+                          {"simulations", std::to_string(ctx.runs)},
+                          {"timers_scaled", "false"},
+                          {"claims_done", std::to_string(reports.size())},
+                          {"claims_planned", std::to_string(selected.size())},
+                          {"claims", claimsJson.dump()}},
+                         done,
+                         reason.empty() ? (complete ? std::string("plots not made yet")
+                                                    : std::string("running"))
+                                        : reason,
+                         err);
         if (!ok)
         {
-            std::cerr << "error: --out: cannot write the results into '" << out << "' " << err
+            std::cerr << "error: --out: cannot write the results into '" << out << "': " << err
                       << std::endl;
         }
         return ok;
     };
-    for (const Entry* e : selected)
+    auto elapsed = [&start]()
     {
-        std::cerr << "[" << e->id << "] running (scale " << ctx.scale.name << ")" << std::endl;
-        const uint32_t runsBefore = ctx.runs;
-        const auto t0 = std::chrono::steady_clock::now();
-        ClaimReport r = e->run(ctx);
-        r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        r.runs = ctx.runs - runsBefore;
-        std::cerr << "[" << e->id << "] " << r.Verdict() << " (" << std::fixed
-                  << std::setprecision(1) << r.wall << " s)" << std::endl;
-        reports.push_back(std::move(r));
-        if (!write(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()))
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    try
+    {
+        for (const Entry* e : selected)
         {
+            std::cerr << "[" << e->id << "] running (scale " << ctx.scale.name << ")" << std::endl;
+            const uint32_t runsBefore = ctx.runs;
+            const auto t0 = std::chrono::steady_clock::now();
+            ClaimReport r = e->run(ctx);
+            r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            r.runs = ctx.runs - runsBefore;
+            std::cerr << "[" << e->id << "] " << r.Verdict() << " (" << std::fixed
+                      << std::setprecision(1) << r.wall << " s)" << std::endl;
+            reports.push_back(std::move(r));
+            if (!write(elapsed(), "", false))
+            {
+                return 1;
+            }
+        }
+        if (plots)
+        {
+            const int rc
+                = MrcInterrupt::RunChild({"/usr/bin/python3",
+                                          std::string(MRC_SOURCE_DIR) + "/analysis/plot_claims.py",
+                                          "--in-run",
+                                          out});
+            MrcInterrupt::Check("plotting");
+            if (rc != 0)
+            {
+                std::cerr << "warning: the plots could not be made (/usr/bin/python3 "
+                          << MRC_SOURCE_DIR << "/analysis/plot_claims.py '" << out
+                          << "' exited with " << rc << ")" << std::endl;
+            }
+        }
+    }
+    catch (const MrcInterrupted& e)
+    {
+        write(elapsed(), e.what(), false);
+        std::cerr << "claims: " << e.what() << "; the claims finished so far are in " << out
+                  << " (run.json: \"complete\": false)" << std::endl;
+        return MrcInterrupt::ExitStatus();
+    }
+    {
+        std::string err;
+        if (!dir.ReloadManifest(err) || !write(elapsed(), "", true) || !dir.SetComplete(err))
+        {
+            if (!err.empty())
+            {
+                std::cerr << "error: --out: " << err << std::endl;
+            }
             return 1;
         }
     }
@@ -730,14 +740,5 @@ main(int argc, char* argv[])
     }
     std::cout << "\nresults: " << out << "/{claims.csv,figures.csv,claims.md,run.json}"
               << std::endl;
-    if (plots)
-    {
-        const std::string line = std::string("/usr/bin/python3 ") + MRC_SOURCE_DIR
-                               + "/analysis/plot_claims.py '" + out + "'";
-        if (std::system(line.c_str()) != 0)
-        {
-            std::cerr << "warning: the plots could not be made (" << line << ")" << std::endl;
-        }
-    }
     return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "ns3/core-module.h"
 
+#include <ctime>
 #include <iostream>
 
 using namespace ns3;
@@ -66,13 +67,22 @@ main(int argc, char* argv[])
     uint32_t t1 = 4;
     uint32_t packets = 200;
     bool pcap = false;
+    std::string out;
+    bool overwrite = false;
     MrcCommandLine cmd(__FILE__);
     cmd.AddValue("planes", "Planes", planes);
     cmd.AddValue("hostsPerT0", "Hosts per T0", hostsPerT0);
     cmd.AddValue("t0", "T0s per plane", t0);
     cmd.AddValue("t1", "T1s per plane", t1);
     cmd.AddValue("packets", "Packets per host", packets);
-    cmd.AddValue("pcap", "Write pcap files of every host port (mrc-fabric-demo-H-P.pcap)", pcap);
+    cmd.AddValue("pcap",
+                 "Write pcap files of every host port (host-H-P.pcap: host H, plane P) into --out",
+                 pcap);
+    cmd.AddValue("out",
+                 "With --pcap=1: the results directory for the pcap files (default "
+                 "results/mrc-fabric-demo-<time>)",
+                 out);
+    cmd.AddValue("overwrite", "With --pcap=1: replace a previous run's files in --out", overwrite);
     if (!MrcCommandLine::Parse(cmd, argc, argv) || !MrcCommandLine::CheckRange("t0", t0, 2, 4096)
         || !MrcCommandLine::CheckRange("packets", packets, 1, 1e6))
     {
@@ -96,11 +106,49 @@ main(int argc, char* argv[])
                   << std::endl;
         return 1;
     }
+    MrcResultsDir dir;
+    std::vector<std::string> pcapFiles;
+    if (pcap)
+    {
+        if (out.empty())
+        {
+            char stamp[32];
+            const std::time_t now = std::time(nullptr);
+            std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
+            out = std::string("results/mrc-fabric-demo-") + stamp;
+        }
+        std::string e;
+        if (!dir.Open(out, "mrc-fabric-demo", overwrite, e))
+        {
+            std::cerr << "error: --out: " << e << std::endl;
+            return 1;
+        }
+        dir.SetCommandLine(argc, argv);
+        if (!dir.WriteRunJson("mrc-fabric-demo", "", 1, cmd.GetValues(), {}, false, "running", e))
+        {
+            std::cerr << "error: --out: " << e << std::endl;
+            return 1;
+        }
+    }
     Ptr<MrcClosTopology> f = clos->Build();
     f->AssignStreams(1);
     if (pcap)
     {
-        clos->EnablePcapHosts("mrc-fabric-demo");
+        for (uint32_t h = 0; h < f->GetNHosts(); ++h)
+        {
+            for (uint32_t p = 0; p < planes; ++p)
+            {
+                pcapFiles.push_back("host-" + std::to_string(h) + "-" + std::to_string(p)
+                                    + ".pcap");
+                std::string e;
+                if (!dir.Begin(pcapFiles.back(), e))
+                {
+                    std::cerr << "error: --out: " << e << std::endl;
+                    return 1;
+                }
+            }
+        }
+        clos->EnablePcapHosts(dir.Path("host"));
     }
     Sink sink;
     const uint32_t n = f->GetNHosts();
@@ -171,5 +219,26 @@ main(int argc, char* argv[])
     std::cout << "delivered=" << sink.full << " trimmed_headers=" << sink.trimmed
               << " lost_in_flight=" << lost << std::endl;
     Simulator::Destroy();
+    if (pcap)
+    {
+        clos = nullptr; // closes the pcap files
+        f = nullptr;
+        std::string e;
+        for (const auto& name : pcapFiles)
+        {
+            if (!dir.Finish(name, e))
+            {
+                std::cerr << "error: --out: " << e << std::endl;
+                return 1;
+            }
+        }
+        if (!dir.WriteRunJson("mrc-fabric-demo", "", 1, cmd.GetValues(), {}, true, "", e)
+            || !dir.SetComplete(e))
+        {
+            std::cerr << "error: --out: " << e << std::endl;
+            return 1;
+        }
+        std::cout << "pcap: " << pcapFiles.size() << " files in " << out << std::endl;
+    }
     return 0;
 }

@@ -538,6 +538,13 @@ MrcCommandLine::Parse(CommandLine& cmd, int argc, char* argv[])
         }
         if (std::find(known.begin(), known.end(), name) != known.end())
         {
+            if (arg.size() == name.size() + 1) // "--name=": ns-3 would print the whole help
+            {
+                std::cerr << "error: --" << name << " needs a value (--" << name
+                          << "=value), or leave it out for its default (--help lists them)"
+                          << std::endl;
+                return false;
+            }
             continue; // its value is checked by CheckValue, or by the program
         }
         bool global = false;

@@ -5,6 +5,7 @@
 #include "mrc-fault-helper.h"
 
 #include "ns3/mrc-fluid-network.h"
+#include "ns3/mrc-net-device.h"
 #include "ns3/mrc-text.h"
 
 #include "ns3/boolean.h"
@@ -12,6 +13,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 namespace ns3
@@ -288,6 +290,57 @@ MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
         return false;
     }
     return true;
+}
+
+std::vector<std::string>
+MrcFaultHelper::CheckScheduled(Time runEnd) const
+{
+    std::vector<std::string> out;
+    if (m_injector == nullptr)
+    {
+        return out;
+    }
+    for (const auto& a : m_injector->GetScheduled())
+    {
+        std::ostringstream head;
+        head << "fault '" << a.action << " " << a.target << "' at " << std::setprecision(12)
+             << a.at.GetNanoSeconds() / 1000.0 << " us";
+        if (a.at >= runEnd)
+        {
+            std::ostringstream os;
+            os << head.str() << " never fired: the run ended at " << std::setprecision(12)
+               << runEnd.GetNanoSeconds() / 1000.0 << " us";
+            out.push_back(os.str());
+            continue;
+        }
+        MrcFaultInjector::Target t;
+        std::string err;
+        if (!m_injector->Resolve(a.target, t, err))
+        {
+            continue;
+        }
+        uint64_t bytes = 0;
+        bool devices = false;
+        for (const auto& ch : t.links)
+        {
+            for (std::size_t d = 0; d < ch->GetNDevices(); ++d)
+            {
+                Ptr<MrcNetDevice> dev = DynamicCast<MrcNetDevice>(ch->GetDevice(d));
+                if (dev)
+                {
+                    devices = true;
+                    bytes += dev->GetTxBytes();
+                }
+            }
+        }
+        if (devices && bytes == 0)
+        {
+            out.push_back(head.str()
+                          + " acted on a target that carried no traffic in this run (no byte "
+                            "crossed its cables)");
+        }
+    }
+    return out;
 }
 
 } // namespace ns3

@@ -115,6 +115,15 @@ public:
     bool ApplyOptions(const Options& options, std::string& error);
 
     /**
+     * Faults that cannot have done anything in a run that ended at runEnd: scheduled at or
+     * after its end (they never fired), or on a target that carried no traffic (packet level:
+     * no byte crossed any of its cables). Call before Simulator::Destroy.
+     * @param runEnd when the run ended (simulated)
+     * @return one line per such fault, "fault 'switch_reboot plane0/t1-3' at 5000 us: ..."
+     */
+    std::vector<std::string> CheckScheduled(Time runEnd) const;
+
+    /**
      * Assign random streams to the injector's flap processes.
      * @param stream first stream
      * @return streams used

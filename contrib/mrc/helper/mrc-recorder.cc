@@ -10,11 +10,10 @@
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
-#include <nlohmann/json.hpp>
-#include <sys/stat.h>
-
-#include <filesystem>
+#include <cerrno>
+#include <cstring>
 #include <iomanip>
 
 namespace ns3
@@ -27,33 +26,6 @@ namespace
 {
 
 /**
- * mkdir -p.
- * @param dir the directory
- * @return true if it exists afterwards
- */
-bool
-MakeDirs(const std::string& dir)
-{
-    std::string cur;
-    for (std::size_t i = 0; i <= dir.size(); ++i)
-    {
-        if (i == dir.size() || dir[i] == '/')
-        {
-            if (!cur.empty())
-            {
-                mkdir(cur.c_str(), 0755);
-            }
-        }
-        if (i < dir.size())
-        {
-            cur += dir[i];
-        }
-    }
-    struct stat st;
-    return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/**
  * @param t a time
  * @return microseconds, as a double
  */
@@ -61,6 +33,25 @@ double
 Us(Time t)
 {
     return t.GetNanoSeconds() / 1000.0;
+}
+
+/**
+ * @param s free text
+ * @return it as one CSV field (quoted when it holds a comma, a quote or a line break)
+ */
+std::string
+CsvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string::npos)
+    {
+        return s;
+    }
+    std::string q = "\"";
+    for (char c : s)
+    {
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return q + "\"";
 }
 
 } // namespace
@@ -77,6 +68,7 @@ MrcRecorder::GetTypeId()
 
 MrcRecorder::MrcRecorder()
     : m_scheme("run")
+    , m_dir(nullptr)
     , m_flowsRecorded(0)
 {
 }
@@ -93,33 +85,9 @@ MrcRecorder::DoDispose()
 }
 
 bool
-MrcRecorder::Open(const std::string& dir, bool overwrite, std::string& error)
+MrcRecorder::Open(MrcResultsDir& dir, std::string& error)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(dir, ec) && !std::filesystem::is_empty(dir, ec))
-    {
-        if (!overwrite)
-        {
-            error = "'" + dir
-                  + "' exists and is not empty (choose another directory, or add "
-                    "--overwrite=1 to replace its contents)";
-            return false;
-        }
-        for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-        {
-            std::filesystem::remove_all(entry.path(), ec);
-            if (ec)
-            {
-                error = "cannot clear '" + entry.path().string() + "': " + ec.message();
-                return false;
-            }
-        }
-    }
-    if (!MakeDirs(dir))
-    {
-        error = "cannot create results directory '" + dir + "'";
-        return false;
-    }
+    m_dir = &dir;
     struct File
     {
         std::ofstream* f;
@@ -130,8 +98,10 @@ MrcRecorder::Open(const std::string& dir, bool overwrite, std::string& error)
     const File files[] = {
         {&m_flows,
          "flows.csv",
-         "scheme,job,step,collective,src,dst,qp,bytes,start_us,end_us,throughput_gbps"},
-        {&m_steps, "steps.csv", "scheme,job,step,start_us,end_us,duration_us,slowest_rank"},
+         "scheme,job,step,collective,src,dst,qp,bytes,start_us,end_us,throughput_gbps,job_name"},
+        {&m_steps,
+         "steps.csv",
+         "scheme,job,step,start_us,end_us,duration_us,slowest_rank,job_name"},
         {&m_events, "events.csv", "scheme,time_us,kind,target,state,detail"},
         {&m_links,
          "links.csv",
@@ -139,10 +109,14 @@ MrcRecorder::Open(const std::string& dir, bool overwrite, std::string& error)
     };
     for (const auto& f : files)
     {
-        f.f->open(dir + "/" + f.name);
+        if (!dir.Begin(f.name, error))
+        {
+            return false;
+        }
+        f.f->open(dir.Path(f.name));
         if (!*f.f)
         {
-            error = "cannot write '" + dir + "/" + f.name + "'";
+            error = "cannot write '" + dir.Path(f.name) + "': " + std::strerror(errno);
             return false;
         }
         *f.f << f.header << "\n" << std::setprecision(12);
@@ -159,9 +133,13 @@ MrcRecorder::SetScheme(const std::string& scheme)
 void
 MrcRecorder::AttachJob(Ptr<MrcJob> job)
 {
-    job->TraceConnectWithoutContext("TransferComplete",
-                                    MakeCallback(&MrcRecorder::OnTransfer, this));
-    job->TraceConnectWithoutContext("StepComplete", MakeCallback(&MrcRecorder::OnStep, this));
+    StringValue name;
+    job->GetAttribute("Name", name);
+    job->TraceConnectWithoutContext(
+        "TransferComplete",
+        MakeCallback(&MrcRecorder::OnTransfer, this).Bind(CsvField(name.Get())));
+    job->TraceConnectWithoutContext(
+        "StepComplete", MakeCallback(&MrcRecorder::OnStep, this).Bind(CsvField(name.Get())));
 }
 
 void
@@ -189,20 +167,20 @@ MrcRecorder::AttachEvStates(Ptr<MrcClosTopology> fabric, MrcStackHelper& stack)
 }
 
 void
-MrcRecorder::OnTransfer(const MrcTransferRecord& r)
+MrcRecorder::OnTransfer(std::string name, const MrcTransferRecord& r)
 {
     const double gbps = r.GetGbps();
     m_flows << m_scheme << "," << r.job << "," << r.step << "," << r.collectiveType << ","
             << r.srcHost << "," << r.dstHost << "," << r.qp << "," << r.bytes << "," << Us(r.start)
-            << "," << Us(r.end) << "," << gbps << "\n";
+            << "," << Us(r.end) << "," << gbps << "," << name << "\n";
     ++m_flowsRecorded;
 }
 
 void
-MrcRecorder::OnStep(const MrcStepRecord& r)
+MrcRecorder::OnStep(std::string name, const MrcStepRecord& r)
 {
     m_steps << m_scheme << "," << r.job << "," << r.step << "," << Us(r.start) << "," << Us(r.end)
-            << "," << Us(r.end - r.start) << "," << r.slowestRank << "\n";
+            << "," << Us(r.end - r.start) << "," << r.slowestRank << "," << name << "\n";
 }
 
 void
@@ -322,63 +300,48 @@ MrcRecorder::StopSampling()
     }
 }
 
+bool
+MrcRecorder::Close(std::string& error)
+{
+    bool ok = true;
+    const std::pair<std::ofstream*, const char*> files[] = {{&m_flows, "flows.csv"},
+                                                            {&m_steps, "steps.csv"},
+                                                            {&m_events, "events.csv"},
+                                                            {&m_links, "links.csv"}};
+    for (const auto& f : files)
+    {
+        if (!f.first->is_open())
+        {
+            continue;
+        }
+        f.first->close();
+        if (!*f.first)
+        {
+            if (ok && m_dir != nullptr)
+            {
+                error = "cannot write '" + m_dir->Path(f.second) + "': " + std::strerror(errno);
+            }
+            ok = false;
+        }
+        else if (m_dir != nullptr && ok && !m_dir->Finish(f.second, error))
+        {
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 void
 MrcRecorder::Close()
 {
-    for (auto* f : {&m_flows, &m_steps, &m_events, &m_links})
-    {
-        if (f->is_open())
-        {
-            f->close();
-        }
-    }
+    std::string ignored;
+    Close(ignored);
 }
 
 uint64_t
 MrcRecorder::GetFlowsRecorded() const
 {
     return m_flowsRecorded;
-}
-
-bool
-MrcRecorder::WriteRunJson(const std::string& dir,
-                          const std::string& program,
-                          const std::string& version,
-                          uint32_t seed,
-                          const std::map<std::string, std::string>& params,
-                          const std::map<std::string, std::string>& extra,
-                          std::string& error)
-{
-    nlohmann::ordered_json j;
-    j["program"] = program;
-    j["version"] = version;
-    j["ns3_version"] = "ns-3.37 (Debian libns3-dev) or the enclosing ns-3 tree";
-    j["seed"] = seed;
-    nlohmann::ordered_json p = nlohmann::ordered_json::object();
-    for (const auto& kv : params)
-    {
-        p[kv.first] = kv.second;
-    }
-    j["parameters"] = p;
-    for (const auto& kv : extra)
-    {
-        try
-        {
-            j[kv.first] = nlohmann::ordered_json::parse(kv.second);
-        }
-        catch (const nlohmann::json::exception&)
-        {
-            j[kv.first] = kv.second;
-        }
-    }
-    std::ofstream out(dir + "/run.json");
-    if (!out)
-    {
-        error = "cannot write '" + dir + "/run.json'";
-        return false;
-    }
-    out << j.dump(2) << "\n";
-    return true;
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/mrc-fault-injector.h"
 #include "ns3/mrc-fluid-job.h"
 #include "ns3/mrc-link-monitor.h"
+#include "ns3/mrc-results-dir.h"
 #include "ns3/mrc-stack-helper.h"
 #include "ns3/mrc-training-job.h"
 
@@ -25,8 +26,9 @@ namespace ns3
 
 /**
  * @ingroup mrc
- * @brief Listens on trace sources and writes a run's results directory: flows.csv, steps.csv,
- * events.csv and links.csv (formats in analysis/README.md), and run.json.
+ * @brief Listens on trace sources and writes a run's CSV results into its results directory
+ * (MrcResultsDir): flows.csv, steps.csv, events.csv and links.csv (formats in
+ * analysis/README.md).
  *
  * Several schemes (runs) can go into one directory one after the other: every row carries a
  * `scheme` column. Times are in microseconds, throughput in Gb/s, sizes in bytes.
@@ -40,17 +42,14 @@ public:
     ~MrcRecorder() override;
 
     /**
-     * Create the directory (and parents) and open the CSV files with their headers.
-     *
-     * A directory that exists and is not empty is refused (results of another run would mix
-     * with this one's), unless overwrite is set: then its contents are removed first.
-     * @param dir the results directory
-     * @param overwrite clear a non-empty directory instead of refusing it
-     * @param error set on failure
-     * @return false if the directory is not empty (and overwrite is not set) or cannot be
-     *         written
+     * Open the CSV files in a results directory (opened by the caller, which owns it and
+     * writes its run.json) and write their headers; each is listed in the directory's
+     * manifest, and recorded whole by Close().
+     * @param dir the results directory (must outlive the recorder's files)
+     * @param error set on failure, with the OS's reason
+     * @return false if a file cannot be written
      */
-    bool Open(const std::string& dir, bool overwrite, std::string& error);
+    bool Open(MrcResultsDir& dir, std::string& error);
     /** @param scheme the scheme name written in every row from now on */
     void SetScheme(const std::string& scheme);
 
@@ -88,27 +87,14 @@ public:
     void SampleLinks(Ptr<MrcFluidNetwork> fabric, Time bin);
     /** Stop sampling links (call when the workload is done, or sampling keeps the run alive). */
     void StopSampling();
-    /** Flush and close the CSV files. */
-    void Close();
-
     /**
-     * Write run.json.
-     * @param dir the results directory
-     * @param program the program name
-     * @param version the program version
-     * @param seed the seed
-     * @param params every parameter, as text
-     * @param extra further top-level entries (name -> JSON text)
+     * Flush and close the CSV files, and record them whole in the manifest.
      * @param error set on failure
-     * @return false on failure
+     * @return false if a file could not be written completely
      */
-    static bool WriteRunJson(const std::string& dir,
-                             const std::string& program,
-                             const std::string& version,
-                             uint32_t seed,
-                             const std::map<std::string, std::string>& params,
-                             const std::map<std::string, std::string>& extra,
-                             std::string& error);
+    bool Close(std::string& error);
+    /** Flush and close the CSV files (errors ignored: for disposal). */
+    void Close();
 
     /** @return flows recorded so far */
     uint64_t GetFlowsRecorded() const;
@@ -117,14 +103,16 @@ private:
     void DoDispose() override;
     /**
      * Transfer trace sink.
+     * @param name the job's name
      * @param r the record
      */
-    void OnTransfer(const MrcTransferRecord& r);
+    void OnTransfer(std::string name, const MrcTransferRecord& r);
     /**
      * Step trace sink.
+     * @param name the job's name
      * @param r the record
      */
-    void OnStep(const MrcStepRecord& r);
+    void OnStep(std::string name, const MrcStepRecord& r);
     /**
      * Fault trace sink.
      * @param e the event
@@ -167,6 +155,7 @@ private:
     std::ofstream m_events;        //!< events.csv
     std::ofstream m_links;         //!< links.csv
     Ptr<MrcLinkMonitor> m_monitor; //!< samples links.csv (SampleLinks), or null
+    MrcResultsDir* m_dir;          //!< the results directory the files are in, or null
     uint64_t m_flowsRecorded;      //!< rows in flows.csv
 };
 

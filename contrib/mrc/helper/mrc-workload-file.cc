@@ -813,6 +813,50 @@ MrcWorkloadFile::LoadFile(const std::string& path,
     return true;
 }
 
+std::vector<MrcWorkloadFile::InputFile>
+MrcWorkloadFile::InputFiles(const std::string& workloadPath, const std::vector<MrcJobSpec>& specs)
+{
+    const std::size_t slash = workloadPath.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : workloadPath.substr(0, slash);
+    // LoadFile prefixes relative names with the workload's directory: undo that, unless the
+    // name climbs out of it.
+    auto relative = [&dir](const std::string& path)
+    {
+        std::string rel = path;
+        if (!dir.empty())
+        {
+            if (path.rfind(dir + "/", 0) != 0)
+            {
+                return std::string();
+            }
+            rel = path.substr(dir.size() + 1);
+        }
+        if (rel.empty() || rel[0] == '/' || rel == ".." || rel.rfind("../", 0) == 0
+            || rel.find("/../") != std::string::npos)
+        {
+            return std::string();
+        }
+        return rel;
+    };
+    std::vector<InputFile> out;
+    for (const auto& s : specs)
+    {
+        if (s.replay)
+        {
+            out.push_back(InputFile{"transfers", s.transfersFile, relative(s.transfersFile)});
+        }
+        if (s.chakra)
+        {
+            for (std::size_t r = 0; r < s.program.ranks.size(); ++r)
+            {
+                const std::string f = s.chakraPrefix + "." + std::to_string(r) + ".et";
+                out.push_back(InputFile{"chakra", f, relative(f)});
+            }
+        }
+    }
+    return out;
+}
+
 bool
 MrcWorkloadFile::ParseTransferList(const std::string& text,
                                    MrcTransferList& list,

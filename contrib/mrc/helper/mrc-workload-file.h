@@ -150,6 +150,23 @@ public:
     static bool LoadFile(const std::string& path,
                          std::vector<MrcJobSpec>& specs,
                          std::string& error);
+
+    /** A file a workload reads besides itself. */
+    struct InputFile
+    {
+        std::string kind;     //!< "transfers" or "chakra"
+        std::string path;     //!< the file, as it is opened
+        std::string relative; //!< its path relative to the workload file's directory ("" if
+                              //!< it is outside that directory)
+    };
+
+    /**
+     * @param workloadPath the workload file LoadFile read
+     * @param specs what it read
+     * @return the transfer lists and Chakra trace files its jobs read
+     */
+    static std::vector<InputFile> InputFiles(const std::string& workloadPath,
+                                             const std::vector<MrcJobSpec>& specs);
     /**
      * Parse a CSV transfer list.
      * @param text the CSV text

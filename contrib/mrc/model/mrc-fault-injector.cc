@@ -280,6 +280,7 @@ MrcFaultInjector::Schedule(Time at,
                                 kind,
                                 target);
         }
+        m_scheduled.push_back(ScheduledAction{at, action, target, duration});
         return true;
     }
     if (action == "switch_reboot" || action == "blackhole")
@@ -326,6 +327,7 @@ MrcFaultInjector::Schedule(Time at,
                     at + duration, &MrcFaultInjector::SetBlackhole, this, t.sw, false, target);
             }
         }
+        m_scheduled.push_back(ScheduledAction{at, action, target, duration});
         return true;
     }
     error = "unknown action '" + action + "' (accepted: " + std::string(ACTIONS) + ")";
@@ -505,6 +507,12 @@ MrcFaultInjector::NextTierFlap(uint32_t tier, double rate, Time meanDown, Time s
     const double gap = m_periodic ? 1 / rate : m_exp->GetValue(1 / rate, 0);
     Simulator::Schedule(
         Seconds(gap), &MrcFaultInjector::NextTierFlap, this, tier, rate, meanDown, stop);
+}
+
+const std::vector<MrcFaultInjector::ScheduledAction>&
+MrcFaultInjector::GetScheduled() const
+{
+    return m_scheduled;
 }
 
 const std::vector<MrcFaultEvent>&

@@ -136,6 +136,18 @@ public:
     /** @return every fault event so far */
     const std::vector<MrcFaultEvent>& GetEvents() const;
 
+    /** One action given to Schedule. */
+    struct ScheduledAction
+    {
+        Time at;            //!< when
+        std::string action; //!< the action
+        std::string target; //!< its target
+        Time duration;      //!< its duration
+    };
+
+    /** @return every action given to Schedule, in the order given */
+    const std::vector<ScheduledAction>& GetScheduled() const;
+
     /**
      * Assign random streams to the flap processes.
      * @param stream first stream
@@ -194,13 +206,14 @@ private:
      */
     Time DrawDownTime(Time meanDown);
 
-    Ptr<Object> m_owner;                  //!< the fabric object
-    const MrcFaultTargets* m_fabric;      //!< its targets
-    Ptr<ExponentialRandomVariable> m_exp; //!< inter-arrival and down times
-    Ptr<UniformRandomVariable> m_uniform; //!< link choice, periodic phases
-    std::string m_downDist;               //!< DownTimeDistribution attribute
-    bool m_periodic;                      //!< Periodic attribute
-    std::vector<MrcFaultEvent> m_events;  //!< recorded events
+    Ptr<Object> m_owner;                      //!< the fabric object
+    const MrcFaultTargets* m_fabric;          //!< its targets
+    Ptr<ExponentialRandomVariable> m_exp;     //!< inter-arrival and down times
+    Ptr<UniformRandomVariable> m_uniform;     //!< link choice, periodic phases
+    std::string m_downDist;                   //!< DownTimeDistribution attribute
+    bool m_periodic;                          //!< Periodic attribute
+    std::vector<MrcFaultEvent> m_events;      //!< recorded events
+    std::vector<ScheduledAction> m_scheduled; //!< actions given to Schedule
     /** Links of a tier with their names. */
     std::vector<std::pair<std::vector<Ptr<MrcChannel>>, std::vector<std::string>>> m_tiers;
     TracedCallback<const MrcFaultEvent&> m_faultTrace; //!< Fault trace
