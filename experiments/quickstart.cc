@@ -357,6 +357,33 @@ ArmRun(const Params& prm,
 }
 
 /**
+ * The scheme builder for one of the two runs: MRC on the planes, or the RoCE baseline on one
+ * plane of the same host bandwidth (MrcSchemeHelper), with the run's baseline options.
+ * @param prm parameters
+ * @param baseline the baseline
+ * @return the builder, configured
+ */
+Ptr<MrcSchemeHelper>
+MakeScheme(const Params& prm, bool baseline)
+{
+    Ptr<MrcSchemeHelper> scheme = CreateObject<MrcSchemeHelper>();
+    scheme->SetAttribute("Scheme", StringValue(baseline ? "roce" : "mrc"));
+    scheme->SetAttribute("Hosts", UintegerValue(prm.gpus));
+    scheme->SetAttribute("Planes", UintegerValue(prm.planes));
+    scheme->SetAttribute("PlaneRate", DataRateValue(DataRate(prm.linkRate)));
+    scheme->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
+    scheme->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
+    scheme->SetAttribute("Pfc", BooleanValue(prm.pfc));
+    if (baseline)
+    {
+        scheme->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
+        scheme->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
+        scheme->SetSwitchAttribute("EcmpHashing", StringValue(prm.hashing));
+    }
+    return scheme;
+}
+
+/**
  * Run one scheme at packet level.
  * @param prm parameters
  * @param baseline run the RoCE-style baseline
@@ -369,45 +396,14 @@ Summary
 RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, std::string* error)
 {
     Summary s = StartRun(prm, baseline, rec, dryRun);
-    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
-    const DataRate planeRate(prm.linkRate);
-    clos->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
-    clos->SetAttribute("T0sPerPlane", UintegerValue(prm.gpus / prm.hostsPerT0));
-    clos->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
-    if (baseline)
-    {
-        // A conventional fabric of equal host bandwidth: one NIC port at planes x rate.
-        clos->SetAttribute("Planes", UintegerValue(1));
-        clos->SetAttribute("LinkRate",
-                           DataRateValue(DataRate(planeRate.GetBitRate() * prm.planes)));
-        clos->SetRoutedBaseline();
-        clos->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
-        clos->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
-        clos->SetAttribute("Pfc", BooleanValue(prm.pfc));
-        clos->SetSwitchAttribute("EcmpHashing", StringValue(prm.hashing));
-        // Buffers and ECN thresholds scale with the port speed.
-        clos->SetQueueAttribute("DataLimit", UintegerValue(512000 * prm.planes));
-        clos->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
-        clos->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
-    }
-    else
-    {
-        clos->SetAttribute("Planes", UintegerValue(prm.planes));
-        clos->SetAttribute("LinkRate", DataRateValue(planeRate));
-    }
-    Ptr<MrcClosTopology> fabric = clos->Build();
-    MrcStackHelper stack;
-    if (baseline)
-    {
-        stack.SetRoceBaseline();
-    }
-    stack.Install(fabric);
+    Ptr<MrcSchemeHelper> scheme = MakeScheme(prm, baseline);
+    Ptr<MrcClosTopology> fabric = scheme->Build();
+    MrcStackHelper& stack = scheme->GetStack();
     // Streams before any queue pair exists: a path selector draws its EV order when its queue
     // pair is connected (at job installation), and that draw must not come from an automatic
     // stream, whose number depends on what ran before in this process.
     int64_t stream = 1;
-    stream += fabric->AssignStreams(stream);
-    stream += stack.AssignStreams(stream);
+    stream += scheme->AssignStreams(stream);
 
     std::vector<Ptr<MrcTrainingJob>> jobs;
     std::string err;
@@ -526,25 +522,7 @@ RunSchemeFluid(
     Summary s = StartRun(prm, baseline, rec, dryRun);
     s.fluid = true;
     const auto wallStart = std::chrono::steady_clock::now();
-    Ptr<MrcFluidNetwork> net = CreateObject<MrcFluidNetwork>();
-    const DataRate planeRate(prm.linkRate);
-    net->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
-    net->SetAttribute("T0sPerPlane", UintegerValue(prm.gpus / prm.hostsPerT0));
-    net->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
-    net->SetAttribute("Scheme", StringValue(s.scheme));
-    if (baseline)
-    {
-        net->SetAttribute("Planes", UintegerValue(1));
-        net->SetAttribute("LinkRate", DataRateValue(DataRate(planeRate.GetBitRate() * prm.planes)));
-        net->SetAttribute("DetectionDelay", TimeValue(Us(prm.detectionUs)));
-        net->SetAttribute("ReconvergenceDelay", TimeValue(Us(prm.reconvergenceUs)));
-    }
-    else
-    {
-        net->SetAttribute("Planes", UintegerValue(prm.planes));
-        net->SetAttribute("LinkRate", DataRateValue(planeRate));
-    }
-    net->Build();
+    Ptr<MrcFluidNetwork> net = MakeScheme(prm, baseline)->BuildFluid();
     int64_t stream = 1;
     stream += net->AssignStreams(stream);
 

@@ -34,14 +34,41 @@ Us(double us)
 /** A scheme's fabric and stack, with streams assigned. */
 struct World
 {
+    Ptr<MrcSchemeHelper> scheme; //!< the scheme's builder (owns the stack)
     Ptr<MrcClosTopology> fabric; //!< fabric
-    MrcStackHelper stack;        //!< stack
     Ptr<MrcFaultHelper> faults;  //!< faults
     int64_t stream = 1;          //!< next free stream
     uint64_t flaps = 0;          //!< link-down events
     uint64_t retirements = 0;    //!< EV retirements (filled by CountRetirement)
     std::vector<uint64_t> causes = std::vector<uint64_t>(16, 0); //!< retirements by cause
 };
+
+/**
+ * @param scheme a scheme
+ * @param fab the fabric, in MRC's terms
+ * @return its builder (MrcSchemeHelper), configured
+ */
+Ptr<MrcSchemeHelper>
+MakeScheme(Scheme scheme, const FabricSpec& fab)
+{
+    Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+    s->SetAttribute("Scheme", StringValue(SchemeName(scheme)));
+    s->SetAttribute("Hosts", UintegerValue(fab.hosts));
+    s->SetAttribute("Planes", UintegerValue(fab.planes));
+    s->SetAttribute("PlaneRate", DataRateValue(DataRate(fab.planeRate)));
+    s->SetAttribute("HostsPerT0", UintegerValue(fab.hostsPerT0));
+    s->SetAttribute("T1sPerPlane", UintegerValue(fab.t1));
+    s->SetAttribute("BaselineHostsPerT0", UintegerValue(fab.baselineHostsPerT0));
+    s->SetAttribute("BaselineT1sPerPlane", UintegerValue(fab.baselineT1));
+    s->SetAttribute("Trim", BooleanValue(fab.trim));
+    s->SetAttribute("Pfc", BooleanValue(fab.pfc));
+    if (scheme != MRC)
+    {
+        s->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
+        s->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
+    }
+    return s;
+}
 
 /**
  * Build a scheme's fabric and stack and assign their streams.
@@ -52,47 +79,9 @@ struct World
 void
 Build(Scheme scheme, const FabricSpec& fab, World& w)
 {
-    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
-    const DataRate planeRate(fab.planeRate);
-    uint32_t hostsPerT0 = fab.hostsPerT0;
-    uint32_t t1 = fab.t1;
-    if (scheme == ROCE)
-    {
-        hostsPerT0 = fab.baselineHostsPerT0 ? fab.baselineHostsPerT0 : fab.hostsPerT0;
-        t1 = fab.baselineT1 ? fab.baselineT1 : fab.t1;
-    }
-    clos->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    clos->SetAttribute("T0sPerPlane", UintegerValue(fab.hosts / hostsPerT0));
-    clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    if (scheme == MRC)
-    {
-        clos->SetAttribute("Planes", UintegerValue(fab.planes));
-        clos->SetAttribute("LinkRate", DataRateValue(planeRate));
-        clos->SetQueueAttribute("TrimEnabled", BooleanValue(fab.trim));
-    }
-    else
-    {
-        const uint32_t planes = scheme == ROCE ? 1 : fab.planes;
-        const uint32_t scale = scheme == ROCE ? fab.planes : 1;
-        clos->SetAttribute("Planes", UintegerValue(planes));
-        clos->SetAttribute("LinkRate", DataRateValue(DataRate(planeRate.GetBitRate() * scale)));
-        clos->SetRoutedBaseline();
-        clos->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
-        clos->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
-        clos->SetAttribute("Pfc", BooleanValue(fab.pfc));
-        // Buffers and ECN thresholds scale with the port speed (as in quickstart).
-        clos->SetQueueAttribute("DataLimit", UintegerValue(512000 * scale));
-        clos->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * scale));
-        clos->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * scale));
-    }
-    w.fabric = clos->Build();
-    if (scheme != MRC)
-    {
-        w.stack.SetRoceBaseline();
-    }
-    w.stack.Install(w.fabric);
-    w.stream += w.fabric->AssignStreams(w.stream);
-    w.stream += w.stack.AssignStreams(w.stream);
+    w.scheme = MakeScheme(scheme, fab);
+    w.fabric = w.scheme->Build();
+    w.stream += w.scheme->AssignStreams(w.stream);
     w.faults = CreateObject<MrcFaultHelper>();
     w.faults->Install(w.fabric);
     w.faults->GetInjector()->TraceConnectWithoutContext(
@@ -165,7 +154,7 @@ CountRetirements(World& w)
 {
     for (uint32_t h = 0; h < w.fabric->GetNHosts(); ++h)
     {
-        Ptr<MrcL4Protocol> l4 = w.stack.GetL4(h);
+        Ptr<MrcL4Protocol> l4 = w.scheme->GetStack().GetL4(h);
         for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
         {
             l4->GetQueuePair(q)->GetPathSelector()->TraceConnectWithoutContext(
@@ -221,7 +210,7 @@ Counters(const World& w, uint64_t& retx, uint64_t& timeouts, uint64_t& failedQps
     retx = timeouts = failedQps = pauses = 0;
     for (uint32_t h = 0; h < w.fabric->GetNHosts(); ++h)
     {
-        Ptr<MrcL4Protocol> l4 = w.stack.GetL4(h);
+        Ptr<MrcL4Protocol> l4 = w.scheme->GetStack().GetL4(h);
         for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
         {
             Ptr<MrcQueuePair> qp = l4->GetQueuePair(q);
@@ -384,7 +373,7 @@ RunTraining(
     Counters(w, r.retx, r.timeouts, r.failedQps, pauses);
     r.pauses = pauses;
     UintegerValue payload;
-    w.stack.GetL4(0)->GetQueuePair(0)->GetAttribute("PayloadSize", payload);
+    w.scheme->GetStack().GetL4(0)->GetQueuePair(0)->GetAttribute("PayloadSize", payload);
     r.retxBytes = r.retx * payload.Get();
     r.retirements = w.retirements;
     r.flaps = w.flaps;
@@ -420,21 +409,9 @@ RunFluidTraining(
     RngSeedManager::SetRun(1);
     const auto start = std::chrono::steady_clock::now();
     TrainingResult r;
-    const bool roce = scheme == ROCE;
-    const uint32_t perT0 = roce && fab.baselineHostsPerT0 ? fab.baselineHostsPerT0 : fab.hostsPerT0;
-    const uint32_t t1 = roce && fab.baselineT1 ? fab.baselineT1 : fab.t1;
-    Ptr<MrcFluidNetwork> net = CreateObject<MrcFluidNetwork>();
-    const DataRate rate(fab.planeRate);
-    net->SetAttribute("Scheme", StringValue(roce ? "baseline" : "mrc"));
-    net->SetAttribute("Planes", UintegerValue(roce ? 1 : fab.planes));
-    net->SetAttribute("LinkRate",
-                      DataRateValue(roce ? DataRate(rate.GetBitRate() * fab.planes) : rate));
-    net->SetAttribute("HostsPerT0", UintegerValue(perT0));
-    net->SetAttribute("T0sPerPlane", UintegerValue(fab.hosts / perT0));
-    net->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    net->SetAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
-    net->SetAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
-    net->Build();
+    Ptr<MrcSchemeHelper> builder = MakeScheme(scheme, fab);
+    const uint32_t perT0 = builder->GetFabricHostsPerT0();
+    Ptr<MrcFluidNetwork> net = builder->BuildFluid();
     int64_t stream = 1;
     stream += net->AssignStreams(stream);
 
@@ -550,7 +527,7 @@ RunFlows(
     for (std::size_t i = 0; i < n; ++i)
     {
         const FlowSpec& f = run.flows[i];
-        auto qps = w.stack.Connect(f.src, f.dst);
+        auto qps = w.scheme->GetStack().Connect(f.src, f.dst);
         senders.push_back(qps.first);
         receivers.push_back(qps.second);
         done[i] = Done{&r, i, f.startUs, &left};

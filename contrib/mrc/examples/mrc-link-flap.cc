@@ -144,41 +144,26 @@ Result
 RunScheme(const Params& prm, bool baseline, uint32_t& t1)
 {
     RngSeedManager::SetSeed(prm.seed);
-    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
-    const DataRate planeRate(prm.rate);
-    clos->SetAttribute("Planes", UintegerValue(baseline ? 1 : prm.planes));
-    clos->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
-    clos->SetAttribute("T0sPerPlane", UintegerValue(2));
-    clos->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
-    clos->SetAttribute(
-        "LinkRate",
-        DataRateValue(baseline ? DataRate(planeRate.GetBitRate() * prm.planes) : planeRate));
+    // MRC on the planes, or the RoCE baseline on one plane of the same host bandwidth.
+    Ptr<MrcSchemeHelper> scheme = CreateObject<MrcSchemeHelper>();
+    scheme->SetAttribute("Scheme", StringValue(baseline ? "roce" : "mrc"));
+    scheme->SetAttribute("Hosts", UintegerValue(2 * prm.hostsPerT0));
+    scheme->SetAttribute("Planes", UintegerValue(prm.planes));
+    scheme->SetAttribute("PlaneRate", DataRateValue(DataRate(prm.rate)));
+    scheme->SetAttribute("HostsPerT0", UintegerValue(prm.hostsPerT0));
+    scheme->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
     if (baseline)
     {
-        clos->SetRoutedBaseline();
-        clos->SetControlPlaneAttribute(
+        scheme->SetControlPlaneAttribute(
             "DetectionDelay", TimeValue(MicroSeconds(static_cast<int64_t>(prm.detectionUs))));
-        clos->SetControlPlaneAttribute(
+        scheme->SetControlPlaneAttribute(
             "ReconvergenceDelay",
             TimeValue(MicroSeconds(static_cast<int64_t>(prm.reconvergenceUs))));
     }
-    if (baseline)
-    {
-        // Buffers and ECN thresholds scale with the port speed.
-        clos->SetQueueAttribute("DataLimit", UintegerValue(512000 * prm.planes));
-        clos->SetQueueAttribute("EcnMinBytes", UintegerValue(100000 * prm.planes));
-        clos->SetQueueAttribute("EcnMaxBytes", UintegerValue(400000 * prm.planes));
-    }
-    Ptr<MrcClosTopology> fabric = clos->Build();
-    MrcStackHelper stack;
-    if (baseline)
-    {
-        stack.SetRoceBaseline();
-    }
-    stack.Install(fabric);
+    Ptr<MrcClosTopology> fabric = scheme->Build();
+    MrcStackHelper& stack = scheme->GetStack();
     int64_t stream = 1;
-    stream += fabric->AssignStreams(stream);
-    stream += stack.AssignStreams(stream);
+    stream += scheme->AssignStreams(stream);
 
     std::vector<Ptr<MrcQueuePair>> senders;
     std::vector<Ptr<MrcQueuePair>> receivers;

@@ -31,6 +31,54 @@ namespace
 {
 
 /**
+ * @param text a message in attribute terms (MrcSchemeHelper, MrcClosHelper)
+ * @return it in this program's option names
+ */
+std::string
+InOptionTerms(const std::string& text)
+{
+    return MrcCommandLine::InOptionTerms(text,
+                                         {{"Planes", "--planes"},
+                                          {"HostsPerT0", "--hostsPerT0"},
+                                          {"T0sPerPlane", "--hosts / --hostsPerT0"},
+                                          {"T1sPerPlane", "--t1"},
+                                          {"Hosts", "--hosts"}});
+}
+
+/**
+ * The scheme's builder: MRC on `planes` planes of `bps`, or (roce) RoCE on the same planes,
+ * one single-path queue pair per plane.
+ * @param hosts hosts
+ * @param planes planes
+ * @param hostsPerT0 hosts per T0
+ * @param t1 T1s per plane
+ * @param bps link rate
+ * @param delay link delay
+ * @param roce RoCE
+ * @return the builder
+ */
+Ptr<MrcSchemeHelper>
+MakeScheme(uint32_t hosts,
+           uint32_t planes,
+           uint32_t hostsPerT0,
+           uint32_t t1,
+           uint64_t bps,
+           Time delay,
+           bool roce)
+{
+    Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+    s->SetAttribute("Scheme", StringValue(roce ? "roce-multiplane" : "mrc"));
+    s->SetAttribute("Hosts", UintegerValue(hosts));
+    s->SetAttribute("Planes", UintegerValue(planes));
+    s->SetAttribute("PlaneRate", DataRateValue(DataRate(bps)));
+    s->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+    s->SetAttribute("T1sPerPlane", UintegerValue(t1));
+    s->SetFabricAttribute("LinkDelay", TimeValue(delay));
+    s->SetFluidAttribute("LinkDelay", TimeValue(delay));
+    return s;
+}
+
+/**
  * @param v sorted values
  * @param q quantile in [0, 1]
  * @return the nearest-rank quantile
@@ -72,27 +120,16 @@ RunFluid(uint32_t hosts,
                   << std::endl;
         return 1;
     }
-    Ptr<MrcFluidNetwork> net = CreateObject<MrcFluidNetwork>();
-    net->SetAttribute("Scheme", StringValue(roce ? "baseline" : "mrc"));
-    net->SetAttribute("Planes", UintegerValue(planes));
-    net->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    net->SetAttribute("T0sPerPlane", UintegerValue(hosts / hostsPerT0));
-    net->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    net->SetAttribute("LinkRate", DataRateValue(DataRate(bps)));
-    net->SetAttribute("LinkDelay", TimeValue(delay));
-    const std::string err = net->Validate();
+    Ptr<MrcSchemeHelper> scheme = MakeScheme(hosts, planes, hostsPerT0, t1, bps, delay, false);
+    scheme->SetAttribute("Scheme", StringValue(roce ? "roce" : "mrc"));
+    const std::string err = scheme->ValidateFluid();
     if (!err.empty())
     {
-        std::cerr << "error: "
-                  << MrcCommandLine::InOptionTerms(err,
-                                                   {{"Planes", "--planes"},
-                                                    {"HostsPerT0", "--hostsPerT0"},
-                                                    {"T0sPerPlane", "--hosts / --hostsPerT0"},
-                                                    {"T1sPerPlane", "--t1"}})
-                  << std::endl;
+        std::cerr << "error: " << InOptionTerms(err) << std::endl;
         return 1;
     }
-    net->Build();
+    Ptr<MrcFluidNetwork> net = scheme->BuildFluid();
+
     // The same kind of derangement as at packet level (its own stream: the draws differ).
     Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
     rng->SetStream(1);
@@ -269,47 +306,29 @@ main(int argc, char* argv[])
         return RunFluid(hosts, planes, hostsPerT0, t1, size, bps, delay, roce);
     }
 
-    Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
-    clos->SetAttribute("Planes", UintegerValue(planes));
-    clos->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-    clos->SetAttribute("T0sPerPlane", UintegerValue(hosts / hostsPerT0));
-    clos->SetAttribute("T1sPerPlane", UintegerValue(t1));
-    clos->SetAttribute("LinkRate", DataRateValue(DataRate(bps)));
-    clos->SetAttribute("LinkDelay", TimeValue(delay));
-    clos->SetQueueAttribute("TrimEnabled", BooleanValue(trim));
-    if (roce)
-    {
-        clos->SetRoutedBaseline();
-        clos->SetAttribute("Pfc", BooleanValue(pfc));
-    }
-    const std::string err = clos->Validate();
+    // MRC, or RoCE on the same planes (one single-path queue pair per plane): MrcSchemeHelper.
+    Ptr<MrcSchemeHelper> scheme = MakeScheme(hosts, planes, hostsPerT0, t1, bps, delay, roce);
+    scheme->SetAttribute("Trim", BooleanValue(trim));
+    scheme->SetAttribute("Pfc", BooleanValue(pfc));
+    const std::string err = scheme->Validate();
     if (!err.empty())
     {
-        std::cerr << "error: "
-                  << MrcCommandLine::InOptionTerms(err,
-                                                   {{"Planes", "--planes"},
-                                                    {"HostsPerT0", "--hostsPerT0"},
-                                                    {"T0sPerPlane", "--hosts / --hostsPerT0"},
-                                                    {"T1sPerPlane", "--t1"}})
-                  << std::endl;
+        std::cerr << "error: " << InOptionTerms(err) << std::endl;
         return 1;
     }
-    Ptr<MrcClosTopology> fabric = clos->Build();
+    MrcStackHelper& stack = scheme->GetStack();
+    if (!roce)
+    {
+        stack.SetPathSelector(selectors.at(selector), "EvSetSize", UintegerValue(evSetSize));
+        stack.SetCongestionControl(ccs.at(cc));
+    }
+    Ptr<MrcClosTopology> fabric = scheme->Build();
     if (!pcap.empty())
     {
-        clos->EnablePcapHosts(pcap);
+        scheme->GetClosHelper()->EnablePcapHosts(pcap);
     }
-    MrcStackHelper stack;
-    stack.SetPathSelector(selectors.at(selector), "EvSetSize", UintegerValue(evSetSize));
-    stack.SetCongestionControl(ccs.at(cc));
-    if (roce)
-    {
-        stack.SetRoceBaseline();
-    }
-    stack.Install(fabric);
     int64_t stream = 1;
-    stream += fabric->AssignStreams(stream);
-    stream += stack.AssignStreams(stream);
+    stream += scheme->AssignStreams(stream);
 
     // A random derangement: nobody writes to itself.
     Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();

@@ -132,6 +132,35 @@ MakeDirs(const std::string& dir, std::string& error)
 }
 
 /**
+ * Write a file through a temporary name, renamed into place once whole.
+ * @param path the file
+ * @param text its content
+ * @param error set on failure, with the OS's reason
+ * @return false on failure
+ */
+bool
+WriteAtomic(const std::string& path, const std::string& text, std::string& error)
+{
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary);
+        f << text;
+        f.close();
+        if (!f)
+        {
+            error = "cannot write '" + tmp + "': " + std::strerror(errno);
+            return false;
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    {
+        error = "cannot write '" + path + "': " + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+/**
  * @param dir a directory
  * @return the files a manifest.json in it lists (relative to it), and its directory entries
  *         (with a trailing '/'); empty if it has none or it is not an MRC manifest
@@ -484,24 +513,7 @@ MrcResultsDir::Save(std::string& error)
         }
     }
     j["files"] = files;
-    const std::string path = Path(MANIFEST);
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        out << j.dump(2) << "\n";
-        out.close();
-        if (!out)
-        {
-            error = "cannot write '" + tmp + "': " + std::strerror(errno);
-            return false;
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    {
-        error = "cannot write '" + path + "': " + std::strerror(errno);
-        return false;
-    }
-    return true;
+    return WriteAtomic(Path(MANIFEST), j.dump(2) + "\n", error);
 }
 
 bool
@@ -602,24 +614,7 @@ MrcResultsDir::WriteFile(const std::string& name, const std::string& text, std::
     {
         return false;
     }
-    const std::string path = Path(name);
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        f << text;
-        f.close();
-        if (!f)
-        {
-            error = "cannot write '" + tmp + "': " + std::strerror(errno);
-            return false;
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    {
-        error = "cannot write '" + path + "': " + std::strerror(errno);
-        return false;
-    }
-    return Finish(name, error);
+    return WriteAtomic(Path(name), text, error) && Finish(name, error);
 }
 
 bool

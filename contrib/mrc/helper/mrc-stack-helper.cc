@@ -75,6 +75,12 @@ MrcStackHelper::SetProtocolAttribute(const std::string& name, const AttributeVal
 }
 
 void
+MrcStackHelper::GetQueuePairAttribute(const std::string& name, AttributeValue& value) const
+{
+    m_qpFactory.Create<MrcQueuePair>()->GetAttribute(name, value);
+}
+
+void
 MrcStackHelper::SetRoceBaseline()
 {
     SetPathSelector("ns3::MrcSinglePath");
@@ -84,9 +90,27 @@ MrcStackHelper::SetRoceBaseline()
     SetQueuePairAttribute("CnpInterval", TimeValue(MicroSeconds(50)));
     // InfiniBand's local ACK timeout, 4.096 us x 2^t, at NCCL's default t = 20 (NCCL_IB_TIMEOUT,
     // about 4.3 s), and its retry count 7 (NCCL_IB_RETRY_CNT): deployed values, not scaled.
-    SetQueuePairAttribute("AckTimeoutUnit", TimeValue(NanoSeconds(4096)));
-    SetQueuePairAttribute("AckTimeoutExponent", UintegerValue(20));
-    SetQueuePairAttribute("RetryLimit", UintegerValue(7));
+    SetQueuePairAttribute("AckTimeoutUnit", TimeValue(RoceAckTimeoutUnit()));
+    SetQueuePairAttribute("AckTimeoutExponent", UintegerValue(RoceAckTimeoutExponent()));
+    SetQueuePairAttribute("RetryLimit", UintegerValue(RoceRetryLimit()));
+}
+
+Time
+MrcStackHelper::RoceAckTimeoutUnit()
+{
+    return NanoSeconds(4096);
+}
+
+uint32_t
+MrcStackHelper::RoceAckTimeoutExponent()
+{
+    return 20;
+}
+
+uint32_t
+MrcStackHelper::RoceRetryLimit()
+{
+    return 7;
 }
 
 void

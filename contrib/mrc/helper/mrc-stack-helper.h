@@ -78,6 +78,13 @@ public:
      * @param value value
      */
     void SetProtocolAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Read an attribute of the queue pairs this helper makes (the factory's settings, or the
+     * attribute's default).
+     * @param name attribute
+     * @param value set to its value
+     */
+    void GetQueuePairAttribute(const std::string& name, AttributeValue& value) const;
 
     /**
      * Configure the RoCE baseline as NICs run it: one path per QP (MrcSinglePath: the QP's
@@ -88,6 +95,16 @@ public:
      * MrcClosHelper::SetRoutedBaseline (ECMP, no trimming, PFC).
      */
     void SetRoceBaseline();
+
+    /** @name RoCE's deployed timers (InfiniBand; NCCL's defaults), used by SetRoceBaseline */
+    /// @{
+    /** @return the local ACK timeout unit, 4.096 us */
+    static Time RoceAckTimeoutUnit();
+    /** @return its exponent (NCCL_IB_TIMEOUT, default 20: 4.096 us x 2^20, about 4.29 s) */
+    static uint32_t RoceAckTimeoutExponent();
+    /** @return the retry count (NCCL_IB_RETRY_CNT, default 7) */
+    static uint32_t RoceRetryLimit();
+    /// @}
 
     /**
      * Aggregate an MrcL4Protocol to every host of a built fabric.

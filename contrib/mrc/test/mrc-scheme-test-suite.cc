@@ -1,0 +1,190 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief Tests of MrcSchemeHelper: each scheme's fabric, stack and defaults, from one
+ * description, at packet and flow level.
+ */
+
+#include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
+#include "ns3/test.h"
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * @param scheme the scheme
+ * @return a builder of 16 hosts, 4 planes of 100G, 4 hosts per T0, 2 T1s
+ */
+Ptr<MrcSchemeHelper>
+Make(const std::string& scheme)
+{
+    Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+    s->SetAttribute("Scheme", StringValue(scheme));
+    s->SetAttribute("Hosts", UintegerValue(16));
+    s->SetAttribute("Planes", UintegerValue(4));
+    s->SetAttribute("HostsPerT0", UintegerValue(4));
+    s->SetAttribute("T1sPerPlane", UintegerValue(2));
+    return s;
+}
+
+/**
+ * @param fabric a fabric
+ * @param name a queue attribute
+ * @return its value on a T0's uplink port
+ */
+uint64_t
+QueueValue(Ptr<MrcClosTopology> fabric, const std::string& name)
+{
+    UintegerValue v;
+    fabric->GetT0(0, 0)->GetPort(fabric->GetHostsPerT0())->GetQueue()->GetAttribute(name, v);
+    return v.Get();
+}
+
+/**
+ * @ingroup mrc-tests
+ * @brief The three schemes from one description: planes, rates, routing, stack, buffers.
+ */
+class MrcSchemePacketTestCase : public TestCase
+{
+public:
+    MrcSchemePacketTestCase()
+        : TestCase("Each scheme builds its fabric and stack from the same description")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        UintegerValue dataLimit;
+        UintegerValue ecnMin;
+        Ptr<MrcTrimmingQueue> q = CreateObject<MrcTrimmingQueue>();
+        q->GetAttribute("DataLimit", dataLimit);
+        q->GetAttribute("EcnMinBytes", ecnMin);
+        {
+            Ptr<MrcSchemeHelper> s = Make("mrc");
+            Ptr<MrcClosTopology> f = s->Build();
+            s->AssignStreams(1);
+            NS_TEST_ASSERT_MSG_EQ(f->GetNPlanes(), 4, "mrc: 4 planes");
+            NS_TEST_ASSERT_MSG_EQ(f->GetLinkRate(), DataRate("100Gbps"), "of 100G");
+            NS_TEST_ASSERT_MSG_EQ(f->IsEcmp(), false, "SRv6");
+            BooleanValue trim;
+            f->GetT0(0, 0)->GetPort(4)->GetQueue()->GetAttribute("TrimEnabled", trim);
+            NS_TEST_ASSERT_MSG_EQ(trim.Get(), true, "trimming");
+            auto qps = s->GetStack().Connect(0, 5);
+            NS_TEST_ASSERT_MSG_EQ(qps.first->GetPathSelector()->GetInstanceTypeId().GetName(),
+                                  "ns3::MrcAdaptiveSpray",
+                                  "spray");
+            Simulator::Destroy();
+        }
+        {
+            Ptr<MrcSchemeHelper> s = Make("roce");
+            // The stack is configured after the scheme; the user's setting wins.
+            s->GetStack().SetQueuePairAttribute("RetryLimit", UintegerValue(3));
+            Ptr<MrcClosTopology> f = s->Build();
+            s->AssignStreams(1);
+            NS_TEST_ASSERT_MSG_EQ(f->GetNPlanes(), 1, "roce: one plane");
+            NS_TEST_ASSERT_MSG_EQ(f->GetLinkRate(), DataRate("400Gbps"), "of 4 x 100G");
+            NS_TEST_ASSERT_MSG_EQ(f->IsEcmp(), true, "routed");
+            NS_TEST_ASSERT_MSG_EQ(QueueValue(f, "EcnMinBytes"), 4 * ecnMin.Get(), "ECN x4");
+            BooleanValue pfc;
+            f->GetT0(0, 0)->GetAttribute("PfcEnabled", pfc);
+            NS_TEST_ASSERT_MSG_EQ(pfc.Get(), true, "PFC");
+            auto qps = s->GetStack().Connect(0, 5);
+            NS_TEST_ASSERT_MSG_EQ(qps.first->GetPathSelector()->GetInstanceTypeId().GetName(),
+                                  "ns3::MrcSinglePath",
+                                  "one path");
+            UintegerValue v;
+            qps.first->GetAttribute("AckTimeoutExponent", v);
+            NS_TEST_ASSERT_MSG_EQ(v.Get(), 20, "InfiniBand timeout 4.096 us x 2^20");
+            qps.first->GetAttribute("RetryLimit", v);
+            NS_TEST_ASSERT_MSG_EQ(v.Get(), 3, "the user's retry limit");
+            Simulator::Destroy();
+        }
+        {
+            Ptr<MrcSchemeHelper> s = Make("roce-multiplane");
+            s->SetAttribute("Pfc", BooleanValue(false));
+            Ptr<MrcClosTopology> f = s->Build();
+            NS_TEST_ASSERT_MSG_EQ(f->GetNPlanes(), 4, "MRC's planes");
+            NS_TEST_ASSERT_MSG_EQ(f->IsEcmp(), true, "routed");
+            NS_TEST_ASSERT_MSG_EQ(QueueValue(f, "DataLimit"), dataLimit.Get(), "100G buffers");
+            BooleanValue pfc;
+            f->GetT0(0, 0)->GetAttribute("PfcEnabled", pfc);
+            NS_TEST_ASSERT_MSG_EQ(pfc.Get(), false, "lossy");
+            Simulator::Destroy();
+        }
+        // Bad descriptions are one line in attribute terms, not an abort.
+        Ptr<MrcSchemeHelper> bad = Make("mrc");
+        bad->SetAttribute("HostsPerT0", UintegerValue(5));
+        NS_TEST_ASSERT_MSG_NE(bad->Validate().find("HostsPerT0 (5) must divide Hosts (16)"),
+                              std::string::npos,
+                              bad->Validate());
+        bad->SetAttribute("HostsPerT0", UintegerValue(4));
+        bad->SetAttribute("Planes", UintegerValue(0));
+        NS_TEST_ASSERT_MSG_NE(bad->Validate().find("Planes must be between 1 and 64"),
+                              std::string::npos,
+                              bad->Validate());
+        NS_TEST_ASSERT_MSG_NE(Make("roce-multiplane")->ValidateFluid(), "", "no flow level");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The flow-level network takes its timers from where the packet level keeps them.
+ */
+class MrcSchemeFluidTestCase : public TestCase
+{
+public:
+    MrcSchemeFluidTestCase()
+        : TestCase("BuildFluid uses the same control-plane delays and RoCE timers")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<MrcSchemeHelper> s = Make("roce");
+        s->SetControlPlaneAttribute("DetectionDelay", TimeValue(MilliSeconds(300)));
+        s->GetStack().SetQueuePairAttribute("AckTimeoutExponent", UintegerValue(10));
+        Ptr<MrcFluidNetwork> net = s->BuildFluid();
+        TimeValue t;
+        net->GetAttribute("DetectionDelay", t);
+        NS_TEST_ASSERT_MSG_EQ(t.Get(), MilliSeconds(300), "the control plane's setting");
+        net->GetAttribute("ReconvergenceDelay", t);
+        NS_TEST_ASSERT_MSG_EQ(t.Get(), Seconds(2), "the control plane's default");
+        net->GetAttribute("AckTimeout", t);
+        NS_TEST_ASSERT_MSG_EQ(t.Get(), NanoSeconds(4096 * 1024), "4.096 us x 2^10");
+        NS_TEST_ASSERT_MSG_EQ(net->GetNPlanes(), 1, "one plane");
+        StringValue scheme;
+        net->GetAttribute("Scheme", scheme);
+        NS_TEST_ASSERT_MSG_EQ(scheme.Get(), "baseline", "the flow-level baseline");
+        Ptr<MrcFluidNetwork> mrc = Make("mrc")->BuildFluid();
+        NS_TEST_ASSERT_MSG_EQ(mrc->GetNPlanes(), 4, "mrc: 4 planes");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The scheme-builder suite.
+ */
+class MrcSchemeTestSuite : public TestSuite
+{
+public:
+    MrcSchemeTestSuite()
+        : TestSuite("mrc-schemes", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MrcSchemePacketTestCase);
+        AddTestCase(new MrcSchemeFluidTestCase);
+    }
+};
+
+static MrcSchemeTestSuite g_mrcSchemeTestSuite; //!< static instance
+
+} // namespace
