@@ -28,7 +28,8 @@ import results_dir as rd
 PROG = "plot_claims.py"
 FIG_COLUMNS = ["claim", "panel", "kind", "title", "xlabel", "ylabel", "logx", "logy",
                "categories", "series", "x", "y"]
-CLAIM_COLUMNS = ["claim", "metric", "unit", "mrc", "baseline", "threshold", "check", "verdict"]
+CLAIM_COLUMNS = ["claim", "metric", "unit", "mrc", "baseline", "threshold", "check", "verdict",
+                 "threshold_source"]
 KINDS = {"line", "cdf", "bar"}
 
 

@@ -336,7 +336,7 @@ def test_the_partial_mark_is_a_red_text_across_the_figure(tmp_path):
     assert png_text(out)["Description"] == "PARTIAL RESULTS: incomplete run (running)"
 
 
-CLAIMS_HEADER = "claim,metric,unit,mrc,baseline,threshold,check,verdict"
+CLAIMS_HEADER = "claim,metric,unit,mrc,baseline,threshold,check,verdict,threshold_source"
 FIGURES_HEADER = "claim,panel,kind,title,xlabel,ylabel,logx,logy,categories,series,x,y"
 
 
@@ -344,7 +344,7 @@ def test_plot_claims_refuses_an_incomplete_directory(tmp_path):
     d = str(tmp_path / "claims")
     os.makedirs(d)
     with open(os.path.join(d, "claims.csv"), "w") as f:
-        f.write(CLAIMS_HEADER + "\nC1,m,us,1,2,x,pass,supported\n")
+        f.write(CLAIMS_HEADER + "\nC1,m,us,1,2,x,pass,supported,ours\n")
     with open(os.path.join(d, "figures.csv"), "w") as f:
         f.write(FIGURES_HEADER + "\n" + "\n".join("C1,0,line,t,x,y,0,0,,mrc,%d,%d" % (i, i) for i in range(3)) + "\n")
     seal(d, complete=False, reason=REASON, program="claims")

@@ -9,9 +9,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iomanip>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -31,6 +35,63 @@ Us(double us)
     return NanoSeconds(static_cast<int64_t>(us * 1000));
 }
 
+/**
+ * Random streams of what is not the transport's own (placement, compute jitter, the fault
+ * processes): fixed numbers, far above the fabric's and the stack's (counted up from 1), so
+ * that every scheme draws the same placement and jitter for the same seed.
+ */
+constexpr int64_t PLACEMENT_STREAM = int64_t(1) << 40;
+/** The first job's jitter stream (job j: JOB_STREAM + 1024 j). */
+constexpr int64_t JOB_STREAM = (int64_t(1) << 40) + 1024;
+/** The fault injector's streams. */
+constexpr int64_t FAULT_STREAM = int64_t(1) << 41;
+
+/**
+ * @param text bytes
+ * @return their SHA-256, hex
+ */
+std::string
+Digest(const std::string& text)
+{
+    return MrcSha256::Hex(text);
+}
+
+/**
+ * @param injector a fault injector
+ * @return the digest of what was scheduled on it, planes written "plane*" (MRC's plane p and
+ *         the baseline's plane are the same position), each distinct fault once
+ */
+std::string
+FaultDigest(Ptr<MrcFaultInjector> injector)
+{
+    // The same fault mapped onto one plane more than once counts once.
+    std::set<std::string> lines;
+    for (const auto& a : injector->GetScheduled())
+    {
+        std::string t = a.target;
+        const auto at = t.find("plane");
+        if (at != std::string::npos)
+        {
+            auto end = at + 5;
+            while (end < t.size() && std::isdigit(static_cast<unsigned char>(t[end])))
+            {
+                ++end;
+            }
+            t = t.substr(0, at) + "plane*" + t.substr(end);
+        }
+        std::ostringstream os;
+        os << std::setw(20) << a.at.GetNanoSeconds() << " " << a.action << " " << t << " "
+           << a.duration.GetNanoSeconds() << "\n";
+        lines.insert(os.str());
+    }
+    std::string all;
+    for (const auto& l : lines)
+    {
+        all += l;
+    }
+    return Digest(all);
+}
+
 /** A scheme's fabric and stack, with streams assigned. */
 struct World
 {
@@ -41,6 +102,7 @@ struct World
     uint64_t flaps = 0;          //!< link-down events
     uint64_t retirements = 0;    //!< EV retirements (filled by CountRetirement)
     std::vector<uint64_t> causes = std::vector<uint64_t>(16, 0); //!< retirements by cause
+    std::set<std::tuple<uint32_t, uint32_t, uint16_t>> retired;  //!< (host, qp, ev) ever retired
 };
 
 /**
@@ -66,6 +128,21 @@ MakeScheme(Scheme scheme, const FabricSpec& fab)
     {
         s->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
         s->SetControlPlaneAttribute("ReconvergenceDelay", TimeValue(Us(fab.reconvergenceUs)));
+    }
+    if (!fab.mutants.empty() || fab.realModel)
+    {
+        StringValue global; // --mutant's, as the attribute's default
+        s->GetAttribute("Mutants", global);
+        std::string all = fab.realModel ? std::string() : global.Get();
+        std::istringstream more(fab.mutants);
+        for (std::string m; std::getline(more, m, ',');)
+        {
+            if (("," + all + ",").find("," + m + ",") == std::string::npos)
+            {
+                all += (all.empty() ? "" : ",") + m;
+            }
+        }
+        s->SetAttribute("Mutants", StringValue(all));
     }
     return s;
 }
@@ -102,22 +179,14 @@ Build(Scheme scheme, const FabricSpec& fab, World& w)
 void
 ApplyFaults(const FaultPlan& plan, World& w)
 {
-    w.stream += w.faults->AssignStreams(w.stream);
+    w.faults->AssignStreams(FAULT_STREAM);
     std::string err;
     for (const auto& f : plan.faults)
     {
-        NS_ABORT_MSG_UNLESS(w.faults->GetInjector()->Schedule(
-                                Us(f.atUs), f.action, f.target, Us(f.durationUs), err),
-                            "claims: fault " << f.action << " " << f.target << ": " << err);
-    }
-    if (plan.flapRatePerLink > 0)
-    {
-        MrcFaultHelper::Options o;
-        o.tier = "t0-t1";
-        o.rate = plan.flapRatePerLink;
-        o.perLink = true;
-        o.downUs = plan.flapDownUs;
-        NS_ABORT_MSG_UNLESS(w.faults->ApplyOptions(o, err), "claims: flaps: " << err);
+        const std::string target = f.TargetOn(w.fabric->GetNPlanes());
+        NS_ABORT_MSG_UNLESS(
+            w.faults->GetInjector()->Schedule(Us(f.atUs), f.action, target, Us(f.durationUs), err),
+            "claims: fault " << f.action << " " << target << ": " << err);
     }
     if (plan.lossy.rate > 0)
     {
@@ -136,12 +205,19 @@ ApplyFaults(const FaultPlan& plan, World& w)
  * @param cause cause
  */
 void
-CountRetirement(World* w, uint16_t /* ev */, uint8_t /* from */, uint8_t to, uint8_t cause)
+CountRetirement(World* w,
+                uint32_t host,
+                uint32_t qp,
+                uint16_t ev,
+                uint8_t /* from */,
+                uint8_t to,
+                uint8_t cause)
 {
     if (to == MrcPathSelector::ASSUMED_BAD)
     {
         ++w->retirements;
         ++w->causes[cause & 15];
+        w->retired.insert({host, qp, ev});
     }
 }
 
@@ -158,7 +234,7 @@ CountRetirements(World& w)
         for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
         {
             l4->GetQueuePair(q)->GetPathSelector()->TraceConnectWithoutContext(
-                "EvStateChange", MakeBoundCallback(&CountRetirement, &w));
+                "EvStateChange", MakeBoundCallback(&CountRetirement, &w, h, q));
         }
     }
 }
@@ -232,6 +308,18 @@ Counters(const World& w, uint64_t& retx, uint64_t& timeouts, uint64_t& failedQps
 
 } // namespace
 
+std::string
+FaultSpec::TargetOn(uint32_t planes) const
+{
+    std::string t = target;
+    const auto at = t.find("{plane}");
+    if (at != std::string::npos)
+    {
+        t.replace(at, 7, std::to_string(plane < planes ? plane : 0));
+    }
+    return t;
+}
+
 const char*
 SchemeName(Scheme s)
 {
@@ -295,10 +383,11 @@ RunTraining(
     NS_ABORT_MSG_UNLESS(MrcTrainingJob::ParsePlacement(spec.placement, policy),
                         "claims: placement " << spec.placement);
     Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
-    rng->SetStream(w.stream++);
+    rng->SetStream(PLACEMENT_STREAM);
     std::vector<bool> used(fab.hosts, false);
     const uint32_t ranks = spec.ranks ? spec.ranks : fab.hosts / spec.jobs;
     std::vector<Ptr<MrcTrainingJob>> jobs;
+    std::ostringstream placed;
     std::vector<bool> started;
     for (uint32_t j = 0; j < spec.jobs; ++j)
     {
@@ -323,7 +412,13 @@ RunTraining(
             job->AddCollective(spec.collective, spec.bytes);
         }
         job->Install(w.fabric);
-        w.stream += job->AssignStreams(w.stream);
+        job->AssignStreams(JOB_STREAM + 1024 * int64_t(j));
+        r.placement.push_back(hosts);
+        for (uint32_t h : hosts)
+        {
+            placed << h << " ";
+        }
+        placed << "\n";
         const bool run = spec.onlyJob == UINT32_MAX || spec.onlyJob == j;
         if (run)
         {
@@ -335,6 +430,8 @@ RunTraining(
     }
     ApplyFaults(plan, w);
     CountRetirements(w);
+    r.placementDigest = Digest(placed.str());
+    r.faultDigest = FaultDigest(w.faults->GetInjector());
     uint32_t remaining = 0;
     for (uint32_t j = 0; j < jobs.size(); ++j)
     {
@@ -375,6 +472,22 @@ RunTraining(
     UintegerValue payload;
     w.scheme->GetStack().GetL4(0)->GetQueuePair(0)->GetAttribute("PayloadSize", payload);
     r.retxBytes = r.retx * payload.Get();
+    for (uint32_t h = 0; h < w.fabric->GetNHosts(); ++h)
+    {
+        Ptr<MrcL4Protocol> l4 = w.scheme->GetStack().GetL4(h);
+        for (uint32_t q = 0; q < l4->GetNQueuePairs(); ++q)
+        {
+            Ptr<MrcPathSelector> sel = l4->GetQueuePair(q)->GetPathSelector();
+            ++r.qps;
+            for (uint32_t e = 0; e < sel->GetNEvs(); ++e)
+            {
+                ++r.evsTotal;
+                r.evsRetiredAtEnd
+                    += sel->GetEv(static_cast<uint16_t>(e)).state == MrcPathSelector::ASSUMED_BAD;
+            }
+        }
+    }
+    r.evsRetiredEver = w.retired.size();
     r.retirements = w.retirements;
     r.flaps = w.flaps;
     for (uint32_t h = 0; h < w.fabric->GetNHosts(); ++h)
@@ -419,7 +532,7 @@ RunFluidTraining(
     NS_ABORT_MSG_UNLESS(MrcTrainingJob::ParsePlacement(spec.placement, policy),
                         "claims: placement " << spec.placement);
     Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
-    rng->SetStream(stream++);
+    rng->SetStream(PLACEMENT_STREAM);
     std::vector<bool> used(fab.hosts, false);
     const uint32_t ranks = spec.ranks ? spec.ranks : fab.hosts / spec.jobs;
     std::vector<Ptr<MrcFluidJob>> jobs;
@@ -439,7 +552,7 @@ RunFluidTraining(
         job->SetRanks(hosts);
         job->AddCollective(spec.collective, spec.bytes, 1, perT0);
         job->Install(net);
-        stream += job->AssignStreams(stream);
+        job->AssignStreams(JOB_STREAM + 1024 * int64_t(j));
         started.push_back(spec.onlyJob == UINT32_MAX || spec.onlyJob == j);
         if (started.back())
         {
@@ -461,22 +574,14 @@ RunFluidTraining(
     }
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
     faults->Install(net);
-    stream += faults->AssignStreams(stream);
+    faults->AssignStreams(FAULT_STREAM);
     std::string err;
     for (const auto& f : plan.faults)
     {
+        const std::string target = f.TargetOn(net->GetNPlanes());
         NS_ABORT_MSG_UNLESS(
-            faults->GetInjector()->Schedule(Us(f.atUs), f.action, f.target, Us(f.durationUs), err),
-            "claims: fault " << f.action << " " << f.target << ": " << err);
-    }
-    if (plan.flapRatePerLink > 0)
-    {
-        MrcFaultHelper::Options o;
-        o.tier = "t0-t1";
-        o.rate = plan.flapRatePerLink;
-        o.perLink = true;
-        o.downUs = plan.flapDownUs;
-        NS_ABORT_MSG_UNLESS(faults->ApplyOptions(o, err), "claims: flaps: " << err);
+            faults->GetInjector()->Schedule(Us(f.atUs), f.action, target, Us(f.durationUs), err),
+            "claims: fault " << f.action << " " << target << ": " << err);
     }
     faults->GetInjector()->TraceConnectWithoutContext(
         "Fault",
@@ -517,10 +622,14 @@ RunFlows(
     std::vector<Ptr<MrcQueuePair>> receivers;
     struct Done
     {
-        FlowResult* r;     //!< result
-        std::size_t i;     //!< flow
-        double startUs;    //!< post time
-        std::size_t* left; //!< flows left
+        FlowResult* r;         //!< result
+        std::size_t i;         //!< flow
+        double startUs;        //!< post time
+        std::size_t* left;     //!< flows left
+        uint32_t messagesLeft; //!< serial messages still to post (flow 0)
+        double postedUs;       //!< when the current message was posted
+        MrcQueuePair* qp;      //!< the sender
+        uint64_t bytes;        //!< bytes per message
     };
     std::size_t left = n;
     std::vector<Done> done(n);
@@ -530,13 +639,27 @@ RunFlows(
         auto qps = w.scheme->GetStack().Connect(f.src, f.dst);
         senders.push_back(qps.first);
         receivers.push_back(qps.second);
-        done[i] = Done{&r, i, f.startUs, &left};
+        const uint32_t serial = i == 0 && run.serialMessages > 1 ? run.serialMessages - 1 : 0;
+        done[i] = Done{&r, i, f.startUs, &left, serial, f.startUs, PeekPointer(qps.first), f.bytes};
         qps.first->SetSendCompletionCallback(MakeBoundCallback(
             +[](Done* d, const MrcCompletion& c)
             {
+                const double now = c.completed.GetNanoSeconds() / 1000.0;
                 if (c.status == MrcQueuePair::SUCCESS)
                 {
-                    d->r->fctUs[d->i] = c.completed.GetNanoSeconds() / 1000.0 - d->startUs;
+                    if (d->i == 0)
+                    {
+                        d->r->messageUs.push_back(now - d->postedUs);
+                    }
+                    if (d->messagesLeft > 0)
+                    {
+                        // Serial messages: the next is posted when this one completes.
+                        --d->messagesLeft;
+                        d->postedUs = now;
+                        d->qp->PostWrite(d->bytes, 0);
+                        return;
+                    }
+                    d->r->fctUs[d->i] = now - d->startUs;
                 }
                 if (--*d->left == 0)
                 {
@@ -555,6 +678,91 @@ RunFlows(
     }
     ApplyFaults(scheduled, w);
     CountRetirements(w);
+    {
+        std::ostringstream os;
+        for (const auto& f : run.flows)
+        {
+            os << f.src << " " << f.dst << " " << f.bytes << " " << f.startUs << "\n";
+        }
+        os << "busy " << run.busyUplinkAtUs << " " << run.busyAction << " serial "
+           << run.serialMessages << " tail " << run.failTail << " " << run.failTailMessage << "\n";
+        r.flowDigest = Digest(os.str());
+        r.faultDigest = FaultDigest(w.faults->GetInjector());
+    }
+    // A failure that takes the message's tail: the uplink flow 0's last packet is sprayed onto
+    // dies as that packet is first sent (the packet is lost with it).
+    if (n > 0 && run.failTail)
+    {
+        UintegerValue payload;
+        senders[0]->GetAttribute("PayloadSize", payload);
+        // The last packet of message failTailMessage (messages back to back from PSN 0).
+        const uint32_t perMessage
+            = static_cast<uint32_t>((run.flows[0].bytes + payload.Get() - 1) / payload.Get());
+        const uint32_t lastPsn = perMessage * (run.failTailMessage + 1) - 1;
+        struct Tail
+        {
+            World* w;             //!< the world
+            FlowResult* r;        //!< the result
+            MrcPathSelector* sel; //!< flow 0's path selector
+            uint32_t src;         //!< flow 0's source
+            uint32_t last;        //!< its last PSN
+        };
+        static Tail tail; // one run at a time
+        tail = Tail{&w, &r, PeekPointer(senders[0]->GetPathSelector()), run.flows[0].src, lastPsn};
+        senders[0]->TraceConnectWithoutContext(
+            "Tx",
+            MakeBoundCallback(
+                +[](Tail* t, Ptr<const Packet>, uint32_t psn, uint16_t ev, uint8_t cause)
+                {
+                    if (psn != t->last || cause != MrcQueuePair::TX_NEW
+                        || !t->r->downedLink.empty())
+                    {
+                        return;
+                    }
+                    const auto& e = t->sel->GetEv(ev);
+                    std::ostringstream name;
+                    name << "plane" << e.plane << "/t0-" << t->w->fabric->GetT0Of(t->src) << "/t1-"
+                         << e.path;
+                    t->r->downedLink = name.str();
+                    t->r->downedT1 = e.path;
+                    t->r->tailFailUs = Simulator::Now().GetNanoSeconds() / 1000.0;
+                    std::string err;
+                    NS_ABORT_MSG_UNLESS(t->w->faults->GetInjector()->Schedule(
+                                            Time(0), "link_down", t->r->downedLink, Time(0), err),
+                                        "claims: " << err);
+                },
+                &tail));
+    }
+    // Flow 0's last send on each (plane, path) after the busy uplink is chosen: when it stopped
+    // using the path of the uplink that died.
+    std::map<std::pair<uint16_t, uint16_t>, double> lastUse;
+    const double watchFrom = run.busyUplinkAtUs > 0 ? run.busyUplinkAtUs : run.watchSendsFromUs;
+    if (n > 0 && watchFrom > 0)
+    {
+        senders[0]->TraceConnectWithoutContext(
+            "Tx",
+            MakeBoundCallback(
+                +[](std::map<std::pair<uint16_t, uint16_t>, double>* last,
+                    MrcPathSelector* sel,
+                    double fromUs,
+                    double untilUs,
+                    Ptr<const Packet>,
+                    uint32_t,
+                    uint16_t ev,
+                    uint8_t cause)
+                {
+                    const double now = Simulator::Now().GetNanoSeconds() / 1000.0;
+                    if (now >= fromUs && now < untilUs && cause != MrcQueuePair::TX_PROBE)
+                    {
+                        const auto& e = sel->GetEv(ev);
+                        (*last)[{e.plane, e.path}] = now;
+                    }
+                },
+                &lastUse,
+                PeekPointer(senders[0]->GetPathSelector()),
+                watchFrom,
+                run.watchSendsUntilUs));
+    }
     // EV state changes of flow 0 (the flow the failover claims look at).
     if (n > 0)
     {
@@ -677,6 +885,31 @@ RunFlows(
         for (uint32_t e = 0; e < sel->GetNEvs(); ++e)
         {
             r.evs0.push_back(sel->GetEv(static_cast<uint16_t>(e)));
+        }
+    }
+    {
+        UintegerValue payload;
+        if (!senders.empty())
+        {
+            senders[0]->GetAttribute("PayloadSize", payload);
+        }
+        r.baseRttUs
+            = w.fabric->GetBaseRtt(MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE + payload.Get())
+                  .GetNanoSeconds()
+            / 1000.0;
+    }
+    r.lastUsePerPlaneUs.assign(w.fabric->GetNPlanes(), NAN);
+    for (const auto& kv : lastUse)
+    {
+        double& p = r.lastUsePerPlaneUs[kv.first.first];
+        p = std::isnan(p) ? kv.second : std::max(p, kv.second);
+    }
+    if (r.downedT1 >= 0)
+    {
+        const auto it = lastUse.find({uint16_t(0), uint16_t(r.downedT1)});
+        if (it != lastUse.end())
+        {
+            r.deadPathLastUseUs = it->second;
         }
     }
     Counters(w, r.retx, r.timeouts, r.failedQps, r.pauses);

@@ -48,26 +48,38 @@ struct FabricSpec
     uint32_t baselineHostsPerT0 = 0;   //!< ROCE only: hosts per T0 (0: hostsPerT0)
     uint32_t baselineT1 = 0;           //!< ROCE only: T1s (0: t1)
     bool trim = true;                  //!< MRC: switches trim (false: drop)
+    std::string mutants;               //!< this run's mutants (MrcMutant), besides --mutant's
+    bool realModel = false;            //!< ignore --mutant (for a physical best case)
     bool pfc = true;                   //!< RoCE: lossless data class
     double detectionUs = 150000;       //!< RoCE: BFD-like detection (deployed)
     double reconvergenceUs = 2000000;  //!< RoCE: BGP-like reconvergence (deployed)
 };
 
-/** One scheduled fault (MrcFaultHelper::Schedule). */
+/**
+ * One scheduled fault (MrcFaultHelper::Schedule), the same for every scheme: its target may
+ * name a plane as "{plane}" (e.g. "plane{plane}/t0-1/t1-0", "host0/plane{plane}"), which is
+ * `plane` on a fabric that has it and the only plane (0) of the single-plane baseline, so that
+ * MRC's plane p and the baseline's plane are the same position of the fault.
+ */
 struct FaultSpec
 {
-    double atUs;        //!< when
+    double atUs;        //!< when (absolute simulated time, the same for every scheme)
     std::string action; //!< link_down, link_flap, switch_reboot, nic_port_down, ...
-    std::string target; //!< MrcFaultHelper target name
+    std::string target; //!< MrcFaultHelper target name, "{plane}" for the plane
     double durationUs;  //!< duration (0: until the end)
+    uint32_t plane = 0; //!< the plane "{plane}" stands for
+
+    /**
+     * @param planes the planes of the fabric the fault is applied to
+     * @return the target there
+     */
+    std::string TargetOn(uint32_t planes) const;
 };
 
 /** What runs on the fabric besides the traffic: faults. */
 struct FaultPlan
 {
     std::vector<FaultSpec> faults; //!< scheduled faults
-    double flapRatePerLink = 0;    //!< Poisson T0-T1 flaps per second per link (0: none)
-    double flapDownUs = 20;        //!< mean flap down time
     /** Random loss on one T0-T1 cable: plane, T0, T1 (within pod), rate, from, to. */
     struct Lossy
     {
@@ -112,8 +124,15 @@ struct TrainingResult
     uint64_t flaps = 0;            //!< link-down events seen
     uint64_t hostBytes = 0;        //!< bytes the hosts' NIC ports sent
     uint64_t uplinkBytes = 0;      //!< bytes T0s sent up to T1s
-    double simUs = 0;              //!< simulated time at the end
-    double wall = 0;               //!< wall seconds
+    uint64_t qps = 0;              //!< sending queue pairs
+    uint64_t evsTotal = 0;         //!< EVs of every queue pair
+    uint64_t evsRetiredAtEnd = 0;  //!< of those, ASSUMED_BAD at the end
+    uint64_t evsRetiredEver = 0;   //!< distinct EVs that were ASSUMED_BAD at some time
+    std::vector<std::vector<uint32_t>> placement; //!< per job, its hosts
+    std::string placementDigest; //!< SHA-256 of the placement (equal across schemes)
+    std::string faultDigest;     //!< SHA-256 of the faults scheduled (planes as "*")
+    double simUs = 0;            //!< simulated time at the end
+    double wall = 0;             //!< wall seconds
 };
 
 /**
@@ -172,6 +191,23 @@ struct FlowRun
     double busyUplinkAtUs = 0;
     /** "down" (permanently) or "lossy" (FaultPlan::lossy's rate until its toUs) */
     std::string busyAction = "down";
+    /**
+     * Take down, for good, the T0-T1 uplink that flow 0's last packet is sprayed onto, the
+     * moment that packet is first sent: a failure that takes a message's tail (its name goes
+     * to FlowResult::downedLink, the time to FlowResult::tailFailUs).
+     */
+    bool failTail = false;
+    /** failTail: the message whose last packet it is (with serialMessages) */
+    uint32_t failTailMessage = 0;
+    /**
+     * Flow 0 as this many messages of its bytes, each posted when the previous completes (as a
+     * latency test posts its writes); 0 or 1: one message
+     */
+    uint32_t serialMessages = 0;
+    /** Record flow 0's last send per plane from this time on (FlowResult::lastUsePerPlaneUs) */
+    double watchSendsFromUs = 0;
+    /** ... until this time */
+    double watchSendsUntilUs = 1e18;
 };
 
 /** What a flow run produced. */
@@ -196,16 +232,25 @@ struct FlowResult
     std::vector<MrcPathSelector::Ev> evs0; //!< flow 0's EVs at the end
     uint64_t retirements = 0;              //!< EV transitions to ASSUMED_BAD, all flows
     std::vector<uint64_t> retireCauses
-        = std::vector<uint64_t>(16, 0); //!< those transitions by MrcPathSelector::Cause
-    uint64_t timeouts = 0;              //!< RTO expiries
-    uint64_t retx = 0;                  //!< retransmissions
-    uint64_t trims = 0;                 //!< trimmed packets
-    uint64_t pauses = 0;                //!< PFC pauses sent
-    uint64_t failedQps = 0;             //!< QPs in error
-    std::string downedLink;             //!< the uplink chosen by busyUplinkAtUs
-    int32_t downedT1 = -1;              //!< its T1 index (within the pod)
-    double firstLossUs = NAN;           //!< busyAction lossy: when its first frame was lost
-    double wall = 0;                    //!< wall seconds
+        = std::vector<uint64_t>(16, 0);    //!< those transitions by MrcPathSelector::Cause
+    uint64_t timeouts = 0;                 //!< RTO expiries
+    uint64_t retx = 0;                     //!< retransmissions
+    uint64_t trims = 0;                    //!< trimmed packets
+    uint64_t pauses = 0;                   //!< PFC pauses sent
+    uint64_t failedQps = 0;                //!< QPs in error
+    std::string downedLink;                //!< the uplink chosen by busyUplinkAtUs
+    int32_t downedT1 = -1;                 //!< its T1 index (within the pod)
+    double firstLossUs = NAN;              //!< busyAction lossy: when its first frame was lost
+    double tailFailUs = NAN;               //!< failTail: when the tail's uplink went down
+    std::vector<double> messageUs;         //!< flow 0: each message's completion time, us
+    double baseRttUs = NAN;                //!< the fabric's base RTT (a full frame, across T1)
+    std::vector<double> lastUsePerPlaneUs; //!< flow 0's last data send per plane after
+                                           //!< watchSendsFromUs (or busyUplinkAtUs); NaN: none
+    double deadPathLastUseUs = NAN;        //!< busyUplinkAtUs: flow 0's last send on the chosen
+                                           //!< uplink's path after that time (NaN: none)
+    std::string flowDigest;                //!< SHA-256 of the flows (equal across schemes)
+    std::string faultDigest;               //!< SHA-256 of the faults scheduled (planes as "*")
+    double wall = 0;                       //!< wall seconds
 };
 
 /**

@@ -110,15 +110,17 @@ ClaimC6(Context& ctx)
     {
         run.flows.push_back(FlowSpec{h, dst[h], s.permBytes, 0});
     }
-    const FlowResult m = ctx.Flows(MRC, fab, run, FaultPlan());
-    const FlowResult b = ctx.Flows(ROCE, fab, run, FaultPlan());
+    const FlowResult m = ctx.Flows("permutation", MRC, fab, run, FaultPlan());
+    const FlowResult b = ctx.Flows("permutation", ROCE, fab, run, FaultPlan());
     const double nic = NicGbps(fab);
     const auto nm = Normalised(m.fctUs, s.permBytes, nic);
     const auto nb = Normalised(b.fctUs, s.permBytes, nic);
     // The permutation's best case: every flow alone on its path.
     FlowRun alone;
     alone.flows.push_back(run.flows[0]);
-    const FlowResult a = ctx.Flows(MRC, fab, alone, FaultPlan());
+    FabricSpec real = fab; // the best case is the real model's, whatever --mutant says
+    real.realModel = true;
+    const FlowResult a = ctx.Flows("one flow alone", MRC, real, alone, FaultPlan());
     const double ideal = s.permBytes * 8.0 / (a.fctUs[0] * 1e3) / nic;
     auto below = [](const std::vector<double>& v, double x)
     {
@@ -141,24 +143,27 @@ ClaimC6(Context& ctx)
     }
     c.Info("a flow alone: throughput / line rate", "", ideal, NAN);
     c.Info("median flow / line rate", "", Quantile(nm, 0.5), Quantile(nb, 0.5));
-    c.Check("share of flows below 0.6 x line rate",
-            "",
-            below(nm, 0.6),
-            below(nb, 0.6),
-            "baseline >= 0.1 (collisions happen)",
-            below(nb, 0.6) >= 0.1);
-    c.Check("median collided flow (below 0.75 x alone) / line rate",
-            "",
-            NAN,
-            Quantile(collided, 0.5),
-            "baseline in [0.25, 0.6] (1/2 to 1/3)",
-            Quantile(collided, 0.5) >= 0.25 && Quantile(collided, 0.5) <= 0.6);
+    c.Info("share of flows below 0.6 x line rate", "", below(nm, 0.6), below(nb, 0.6));
+    c.Info("median collided flow (below 0.75 x alone) / line rate (paper: 1/2 to 1/3)",
+           "",
+           NAN,
+           Quantile(collided, 0.5));
     c.Check("slowest flow / line rate",
             "",
             Quantile(nm, 0),
             Quantile(nb, 0),
             "MRC >= 0.8 x a flow alone",
-            Quantile(nm, 0) >= 0.8 * ideal);
+            Quantile(nm, 0) >= 0.8 * ideal,
+            "paper (Fig 20): 390 Gb/s of 400 for every MRC flow; ours: 0.8 for the ramp-up "
+            "of a flow of this size");
+    c.Check("slowest flow: MRC / baseline",
+            "",
+            Quantile(nm, 0),
+            Quantile(nb, 0),
+            "MRC >= 1.5 x baseline",
+            Quantile(nm, 0) >= 1.5 * Quantile(nb, 0),
+            "paper (Fig 20): single-path flows at 1/2 or 1/3 of line rate where they collide, "
+            "every MRC flow at line rate");
     c.Info("PFC pauses", "", m.pauses, b.pauses);
     Figure f;
     f.kind = "cdf";
@@ -187,76 +192,115 @@ ClaimC7(Context& ctx)
     c.id = "C7";
     c.claim = "Unavoidable incast does not slow unrelated flows; jobs sharing the cluster do not "
               "disturb each other";
-    c.baselineName = "RoCE with PFC";
+    c.baselineName = "RoCE with PFC and DCQCN";
     const FabricSpec& fab = ctx.scale.fabric;
     const uint32_t k = fab.hostsPerT0;
-    // Two T0s joined by one T1 per plane, so that the victim shares its T1 -> T0 0 link with
-    // the incast's remote burst whatever the hashing (as in the mrc-baseline victim test).
-    // T0 0: host 0 receives the incast, host 1 the victim; T0 1: the remote sender, the
-    // victim's source.
+    // T0 0: host 0 is the incast's target, host 1 the victim's destination. The incast's
+    // senders: up to 16 hosts of the other T0s (round robin over them); the victim's source,
+    // host k, is not one of them. Three T1s per plane: the spines into T0 0 have room for the
+    // incast (one NIC's worth) and the victim, and with this many senders each of them carries
+    // part of the incast (a spine free of it has probability 3 (2/3)^senders), so the victim
+    // necessarily shares a spine with it, as on the paper's 4-spine testbed.
     FabricSpec incastFab = fab;
-    incastFab.hosts = 2 * k;
-    incastFab.t1 = 1;
+    incastFab.t1 = 3;
+    const uint32_t victimSrc = k;
+    std::vector<uint32_t> senders;
+    const uint32_t nT0 = fab.hosts / k;
+    for (uint32_t i = 0; senders.size() < 16 && i < k * nT0; ++i)
+    {
+        const uint32_t h = (1 + i % (nT0 - 1)) * k + i / (nT0 - 1);
+        if (h < fab.hosts && h != victimSrc)
+        {
+            senders.push_back(h);
+        }
+    }
+    const double nic = NicGbps(fab);
+    const uint64_t victimBytes = 4000000;
+    const double victimIdeal = victimBytes * 8.0 / (nic * 1e3);
+    // The paper measures the victim while the incast runs steadily. Every sender starts with a
+    // window of one BDP (NSCC's InitialCwndBdps); the victim starts once those first windows
+    // (about senders x one base RTT of the NIC's rate) would have drained twice, and the incast
+    // lasts five victim transfers beyond that.
+    const double victimAt = std::max(100.0, 2 * senders.size() * 13.0);
+    const uint64_t incastBytes
+        = static_cast<uint64_t>((victimAt + 5 * victimIdeal) * nic * 1e3 / 8 / senders.size());
     auto victim = [&](Scheme scheme, bool incast)
     {
         FlowRun run;
-        run.flows.push_back(FlowSpec{k + 1, 1, 1000000, 40});
+        run.flows.push_back(FlowSpec{victimSrc, 1, victimBytes, victimAt});
         if (incast)
         {
-            for (uint32_t h = 2; h < k; ++h)
+            for (uint32_t h : senders)
             {
-                run.flows.push_back(FlowSpec{h, 0, 6000000, 0});
+                run.flows.push_back(FlowSpec{h, 0, incastBytes, 0});
             }
-            // One remote burst: it crosses the T1 -> T0 0 link the victim needs, and is done
-            // with it before the victim starts.
-            run.flows.push_back(FlowSpec{k, 0, 300000ull * fab.planes, 0});
         }
-        const FlowResult r = ctx.Flows(scheme, incastFab, run, FaultPlan());
-        return r.fctUs[0];
+        const FlowResult r = ctx.Flows(incast ? "victim beside the incast" : "victim alone",
+                                       scheme,
+                                       incastFab,
+                                       run,
+                                       FaultPlan());
+        double last = 0;
+        for (std::size_t i = 1; i < r.fctUs.size(); ++i)
+        {
+            last = std::max(last, r.fctUs[i]);
+        }
+        return std::make_pair(r.fctUs[0], last);
     };
-    const double aloneM = victim(MRC, false);
-    const double withM = victim(MRC, true);
-    const double aloneB = victim(ROCE, false);
-    const double withB = victim(ROCE, true);
-    c.Info("victim alone", "us", aloneM, aloneB);
-    c.Info("victim beside the incast", "us", withM, withB);
+    const auto aloneM = victim(MRC, false);
+    const auto withM = victim(MRC, true);
+    const auto aloneB = victim(ROCE, false);
+    const auto withB = victim(ROCE, true);
+    c.Info("incast senders (to one host)", "", senders.size(), senders.size());
+    c.Info("incast: last flow done", "us", withM.second, withB.second);
+    c.Info("victim alone", "us", aloneM.first, aloneB.first);
+    c.Info("victim beside the incast", "us", withM.first, withB.first);
     c.Check("victim slowdown from the incast",
             "",
-            withM / aloneM,
-            withB / aloneB,
+            withM.first / aloneM.first,
+            withB.first / aloneB.first,
             "MRC <= 1.1",
-            withM / aloneM <= 1.1);
+            withM.first / aloneM.first <= 1.1,
+            "paper (Fig 18c, 21a): no impact on the victim under MRC; ours: 10%");
+    c.Check("baseline: victim slowdown from the incast",
+            "",
+            NAN,
+            withB.first / aloneB.first,
+            "baseline >= 1.2",
+            withB.first / aloneB.first >= 1.2,
+            "paper (Fig 18a, 21b): the RoCE victim loses about 25% (DCQCN), more with PFC "
+            "only; ours: 1.2");
     // Two jobs on interleaved halves of the cluster.
     JobSpec two = ctx.scale.job;
     two.jobs = 2;
     two.placement = "random";
     JobSpec first = two;
     first.onlyJob = 0;
-    const TrainingResult& togetherM = ctx.Training("", MRC, fab, two, FaultPlan());
-    const TrainingResult& aloneJM = ctx.Training("", MRC, fab, first, FaultPlan());
-    const TrainingResult& togetherB = ctx.Training("", ROCE, fab, two, FaultPlan());
-    const TrainingResult& aloneJB = ctx.Training("", ROCE, fab, first, FaultPlan());
+    const TrainingResult& togetherM = ctx.Training("two jobs", MRC, fab, two, FaultPlan());
+    const TrainingResult& aloneJM = ctx.Training("job 0 alone", MRC, fab, first, FaultPlan());
+    const TrainingResult& togetherB = ctx.Training("two jobs", ROCE, fab, two, FaultPlan());
+    const TrainingResult& aloneJB = ctx.Training("job 0 alone", ROCE, fab, first, FaultPlan());
     const double rM = togetherM.jobMeanUs[0] / aloneJM.jobMeanUs[0];
     const double rB = togetherB.jobMeanUs[0] / aloneJB.jobMeanUs[0];
     c.Info("job 0 mean step alone", "us", aloneJM.jobMeanUs[0], aloneJB.jobMeanUs[0]);
-    c.Check("job 0 mean step beside job 1 / alone", "", rM, rB, "MRC <= 1.1", rM <= 1.1);
+    c.Info("job 0 mean step beside job 1 / alone", "", rM, rB);
     Figure f;
     f.kind = "bar";
     f.title = "Slowdown of an unrelated flow (incast) and of a job (a second job)";
     f.ylabel = "with / alone";
     f.categories = {"victim flow", "job 0 step"};
-    f.series = {Series{"mrc", {0, 1}, {withM / aloneM, rM}},
-                Series{"roce", {0, 1}, {withB / aloneB, rB}}};
+    f.series = {Series{"mrc", {0, 1}, {withM.first / aloneM.first, rM}},
+                Series{"roce", {0, 1}, {withB.first / aloneB.first, rB}}};
     c.figures.push_back(f);
     c.notes.push_back(
-        "Incast: hosts 2.." + std::to_string(k - 1) + " of T0 0 send 6 MB each to host 0, and host "
-        + std::to_string(k)
-        + " (T0 1) a burst of 300 kB x planes (as long as 300 kB at 100G); the victim, host "
-        + std::to_string(k + 1)
-        + " to host 1 (1 MB at 40 us), shares no congested port with them, only the T1 -> T0 0 "
-          "link the burst crossed before it started (a fabric of two T0s and one T1 per plane, "
-          "so that this holds whatever the hashing, as in the mrc-baseline victim test). Jobs: "
-          "two copies of the training job on random disjoint halves of the hosts.");
+        "Incast: hosts " + std::to_string(k + 1) + ".." + std::to_string(fab.hosts - 1)
+        + " (every T0 but T0 0) send " + std::to_string(incastBytes)
+        + " bytes each to host 0 at once; the victim, host " + std::to_string(victimSrc)
+        + " to host 1 (T0 0, idle), " + std::to_string(victimBytes) + " bytes from "
+        + std::to_string(static_cast<int>(victimAt))
+        + " us, while the incast is under way. Three T1s per plane, so that the victim shares "
+          "spines with the incast on both fabrics. Jobs: two copies of the training job on random "
+          "disjoint halves of the hosts (information: no mutant of the transport separates them).");
     return c;
 }
 
@@ -273,15 +317,17 @@ ClaimC9(Context& ctx)
     {
         run.flows.push_back(FlowSpec{h, 0, ctx.scale.incastBytes, 0});
     }
-    const FlowResult t = ctx.Flows(MRC, fab, run, FaultPlan());
-    fab.trim = false;
-    const FlowResult d = ctx.Flows(MRC, fab, run, FaultPlan());
+    const FlowResult t = ctx.Flows("incast, trimming", MRC, fab, run, FaultPlan());
+    FabricSpec drop = fab;
+    drop.trim = false;
+    const FlowResult d = ctx.Flows("incast, drop-only", MRC, drop, run, FaultPlan());
     c.Check("EV retirements (congestion taken for failure)",
             "",
             t.retirements,
             d.retirements,
             "trimming: 0, and fewer than drop-only",
-            t.retirements == 0 && t.retirements < d.retirements);
+            t.retirements == 0 && t.retirements < d.retirements,
+            "paper: trimming turns a congestion drop into a NACK, so no path is retired for it");
     for (uint8_t cause : {MrcPathSelector::CAUSE_TIMEOUT, MrcPathSelector::CAUSE_SACK_LOSS})
     {
         c.Info(std::string("EV retirements caused by ") + MrcPathSelector::CauseName(cause),
@@ -297,17 +343,58 @@ ClaimC9(Context& ctx)
             Quantile(t.fctUs, 1),
             Quantile(d.fctUs, 1),
             "trimming <= drop-only",
-            Quantile(t.fctUs, 1) <= Quantile(d.fctUs, 1));
+            Quantile(t.fctUs, 1) <= Quantile(d.fctUs, 1),
+            "paper: a trimmed packet is resent at once, a dropped one waits for detection");
+    // The same incast with IncastLossGuard off (the guard is this model's addition, not the
+    // spec's): what the verdict rests on it.
+    FabricSpec noGuard = fab;
+    noGuard.mutants = "no-loss-guard";
+    const FlowResult g
+        = ctx.Flows("incast, trimming, no loss guard", MRC, noGuard, run, FaultPlan());
+    c.Info("without IncastLossGuard: EV retirements", "", g.retirements, NAN);
+    c.Info(
+        "without IncastLossGuard: incast completion (last flow)", "us", Quantile(g.fctUs, 1), NAN);
+    // What the guard costs when a real path fails during the incast: the busiest uplink of the
+    // first sender's T0 dies midway; time to stop using it and bytes resent, guard on and off.
+    FlowRun fail = run;
+    fail.busyUplinkAtUs = 0.5 * Quantile(t.fctUs, 1);
+    const FlowResult fo = ctx.Flows("incast, an uplink dies", MRC, fab, fail, FaultPlan());
+    const FlowResult fn
+        = ctx.Flows("incast, an uplink dies, no loss guard", MRC, noGuard, fail, FaultPlan());
+    auto lastUse = [&](const FlowResult& r)
+    {
+        return std::isnan(r.deadPathLastUseUs) ? 0 : r.deadPathLastUseUs - fail.busyUplinkAtUs;
+    };
+    UintegerValue payload;
+    CreateObject<MrcQueuePair>()->GetAttribute("PayloadSize", payload);
+    c.Info("an uplink dies during the incast: failure to its last use, guard on / off",
+           "us",
+           lastUse(fo),
+           lastUse(fn));
+    c.Info("an uplink dies during the incast: bytes resent, guard on / off",
+           "B",
+           double(fo.retx * payload.Get()),
+           double(fn.retx * payload.Get()));
+    c.Info("an uplink dies during the incast: last flow done, guard on / off",
+           "us",
+           Quantile(fo.fctUs, 1),
+           Quantile(fn.fctUs, 1));
     Figure f;
     f.kind = "bar";
     f.title = "Incast: EVs retired and timeouts";
     f.ylabel = "count";
     f.categories = {"EV retirements", "RTO expiries"};
     f.series = {Series{"trimming", {0, 1}, {double(t.retirements), double(t.timeouts)}},
-                Series{"drop-only", {0, 1}, {double(d.retirements), double(d.timeouts)}}};
+                Series{"drop-only", {0, 1}, {double(d.retirements), double(d.timeouts)}},
+                Series{"trimming, no guard", {0, 1}, {double(g.retirements), double(g.timeouts)}}};
     c.figures.push_back(f);
     c.notes.push_back(std::to_string(ctx.scale.incastSenders) + " hosts send "
-                      + std::to_string(ctx.scale.incastBytes) + " bytes each to host 0 at once.");
+                      + std::to_string(ctx.scale.incastBytes)
+                      + " bytes each to host 0 at once. The checks run with IncastLossGuard (this "
+                        "model's rule: an out-of-order loss during an incast does not retire its "
+                        "EV); the rows without it show what the verdict owes to the guard, and the "
+                        "failure rows what the guard costs when a path really dies mid-incast "
+                        "(guard on / off in the two columns).");
     return c;
 }
 
@@ -326,13 +413,15 @@ ClaimC10(Context& ctx)
             Cov(m.flowGbps),
             Cov(b.flowGbps),
             "MRC <= 0.5 x baseline",
-            Cov(m.flowGbps) <= 0.5 * Cov(b.flowGbps));
+            Cov(m.flowGbps) <= 0.5 * Cov(b.flowGbps),
+            "paper: spraying 'sharply' lowers variance; ours: half");
     c.Check("Jain's index",
             "",
             Jain(m.flowGbps),
             Jain(b.flowGbps),
             "MRC >= baseline",
-            Jain(m.flowGbps) >= Jain(b.flowGbps));
+            Jain(m.flowGbps) >= Jain(b.flowGbps),
+            "paper: fairer per-flow throughput under spraying");
     c.Info("min / max transfer throughput",
            "",
            Quantile(m.flowGbps, 0) / Quantile(m.flowGbps, 1),
@@ -383,14 +472,17 @@ ClaimC12(Context& ctx)
             Mean(m.stepUs),
             Mean(multi.stepUs),
             "baseline >= 1.1 x MRC",
-            Mean(multi.stepUs) >= 1.1 * Mean(m.stepUs));
+            Mean(multi.stepUs) >= 1.1 * Mean(m.stepUs),
+            "paper: a multi-plane fabric without a multipath transport performs poorly; ours: "
+            "10%");
     c.Info("mean step, single-plane RoCE", "us", NAN, Mean(single.stepUs));
     c.Check("per-transfer throughput CoV",
             "",
             Cov(m.flowGbps),
             Cov(multi.flowGbps),
             "baseline > MRC",
-            Cov(multi.flowGbps) > Cov(m.flowGbps));
+            Cov(multi.flowGbps) > Cov(m.flowGbps),
+            "paper: it congests badly (collisions make uneven transfers)");
     c.Info("PFC pauses sent", "", m.pauses, multi.pauses);
     c.Info("PFC pauses sent, single-plane RoCE", "", NAN, single.pauses);
     Figure f;
@@ -405,6 +497,52 @@ ClaimC12(Context& ctx)
                       + " planes: MRC sprays; multi-plane RoCE gives each NIC port its own QP "
                         "(NCCL's rails), each hashed onto one path of its plane, the message split "
                         "evenly; single-plane RoCE is the usual baseline.");
+    return c;
+}
+
+ClaimReport
+ClaimC13(Context& ctx)
+{
+    ClaimReport c;
+    c.id = "C13";
+    c.claim = "Fault-free parity: without faults, MRC performs as well as RoCE (measured, with "
+              "its sign)";
+    c.baselineName = "RoCE: one plane of the same host bandwidth, ECMP, PFC, DCQCN";
+    c.kind = "measured";
+    const TrainingResult& lm = ctx.Reference(MRC);
+    const TrainingResult& lb = ctx.Reference(ROCE);
+    const TrainingResult& bm = ctx.BandwidthReference(MRC);
+    const TrainingResult& bb = ctx.BandwidthReference(ROCE);
+    c.Info("latency-bound job: mean step", "us", Mean(lm.stepUs), Mean(lb.stepUs));
+    c.Info("latency-bound job: MRC / RoCE mean step", "", Mean(lm.stepUs) / Mean(lb.stepUs), NAN);
+    c.Info("bandwidth-bound job: mean step", "us", Mean(bm.stepUs), Mean(bb.stepUs));
+    c.Info("bandwidth-bound job: MRC / RoCE mean step", "", Mean(bm.stepUs) / Mean(bb.stepUs), NAN);
+    c.Info("latency-bound job: median transfer throughput",
+           "Gb/s",
+           Quantile(lm.flowGbps, 0.5),
+           Quantile(lb.flowGbps, 0.5));
+    c.Info("bandwidth-bound job: median transfer throughput",
+           "Gb/s",
+           Quantile(bm.flowGbps, 0.5),
+           Quantile(bb.flowGbps, 0.5));
+    const FabricSpec& fab = ctx.scale.fabric;
+    Figure f;
+    f.kind = "bar";
+    f.title = "Fault-free mean step, MRC / RoCE (1: parity)";
+    f.ylabel = "MRC / RoCE mean step";
+    f.categories = {"latency-bound", "bandwidth-bound"};
+    f.series = {Series{"mrc / roce",
+                       {0, 1},
+                       {Mean(lm.stepUs) / Mean(lb.stepUs), Mean(bm.stepUs) / Mean(bb.stepUs)}}};
+    c.figures.push_back(f);
+    c.notes.push_back(
+        "The claims' fault-free references. MRC runs " + std::to_string(fab.planes) + " planes of "
+        + fab.planeRate + " links, RoCE one plane of " + std::to_string(fab.planes)
+        + "x the rate: a 4 KB frame takes " + std::to_string(fab.planes)
+        + "x longer to serialise on each of MRC's store-and-forward hops, so a latency-bound step "
+          "(many small transfers, each a few RTTs) is slower for MRC; bandwidth-bound transfers "
+          "spread over every plane and path, and collide less than single-path ones. No check: "
+          "the sign is the finding.");
     return c;
 }
 

@@ -31,6 +31,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 using namespace ns3;
@@ -61,8 +62,8 @@ GetScale(const std::string& name, Scale& s)
         s.permPerT0 = 4;
         s.permBytes = 2000000;
         s.longBytes = 8000000;
-        s.flapStress = {1, 1e3, 1e9};
-        s.singleFlaps = 2;
+        s.flapRuns = 2;
+        s.flapsPerRun = 8;
         s.incastSenders = 8;
         s.incastBytes = 1000000;
         return true;
@@ -82,8 +83,8 @@ GetScale(const std::string& name, Scale& s)
         s.permPerT0 = 8;
         s.permBytes = 8000000;
         s.longBytes = 40000000;
-        s.flapStress = {1, 10, 1e3, 1e6, 1e8, 1e9};
-        s.singleFlaps = 4;
+        s.flapRuns = 3;
+        s.flapsPerRun = 12;
         s.incastSenders = 16;
         s.incastBytes = 2000000;
         return true;
@@ -108,8 +109,8 @@ GetScale(const std::string& name, Scale& s)
         s.permPerT0 = 32;
         s.permBytes = 8000000;
         s.longBytes = 100000000;
-        s.flapStress = {1, 1e3, 1e6};
-        s.singleFlaps = 2;
+        s.flapRuns = 2;
+        s.flapsPerRun = 8;
         s.incastSenders = 64;
         s.incastBytes = 2000000;
         return true;
@@ -123,15 +124,16 @@ ClaimReport::Check(const std::string& metric,
                    double mrc,
                    double baseline,
                    const std::string& threshold,
-                   bool pass)
+                   bool pass,
+                   const std::string& source)
 {
-    rows.push_back(Row{metric, unit, mrc, baseline, threshold, pass ? 1 : 0});
+    rows.push_back(Row{metric, unit, mrc, baseline, threshold, pass ? 1 : 0, source});
 }
 
 void
 ClaimReport::Info(const std::string& metric, const std::string& unit, double mrc, double baseline)
 {
-    rows.push_back(Row{metric, unit, mrc, baseline, "", -1});
+    rows.push_back(Row{metric, unit, mrc, baseline, "", -1, ""});
 }
 
 std::string
@@ -144,7 +146,11 @@ ClaimReport::Verdict() const
         checks += r.check >= 0 ? 1 : 0;
         passed += r.check == 1 ? 1 : 0;
     }
-    if (checks > 0 && passed == checks)
+    if (checks == 0)
+    {
+        return "measured";
+    }
+    if (passed == checks)
     {
         return "reproduced";
     }
@@ -152,13 +158,14 @@ ClaimReport::Verdict() const
 }
 
 const TrainingResult&
-Context::Training(const std::string& key,
+Context::Training(const std::string& label,
                   Scheme scheme,
                   const FabricSpec& fab,
                   const JobSpec& job,
-                  const FaultPlan& faults)
+                  const FaultPlan& faults,
+                  bool keep)
 {
-    const std::string k = key.empty() ? "#" + std::to_string(runs) : key;
+    const std::string k = keep ? label + "|" + SchemeName(scheme) : "#" + std::to_string(runs);
     auto it = cache.find(k);
     if (it != cache.end())
     {
@@ -166,6 +173,8 @@ Context::Training(const std::string& key,
     }
     ++runs;
     TrainingResult r = RunTraining(scheme, fab, job, faults, seed);
+    pairing.push_back(
+        PairRecord{claim, label, SchemeName(scheme), r.placementDigest, r.faultDigest});
     std::cerr << "  run " << runs << ": training, " << SchemeName(scheme) << ", " << fab.hosts
               << " GPUs, " << r.stepsDone << "/" << r.stepsPlanned << " steps, " << std::fixed
               << std::setprecision(1) << r.wall << " s" << std::endl;
@@ -173,10 +182,15 @@ Context::Training(const std::string& key,
 }
 
 FlowResult
-Context::Flows(Scheme scheme, const FabricSpec& fab, const FlowRun& run, const FaultPlan& faults)
+Context::Flows(const std::string& label,
+               Scheme scheme,
+               const FabricSpec& fab,
+               const FlowRun& run,
+               const FaultPlan& faults)
 {
     ++runs;
     FlowResult r = RunFlows(scheme, fab, run, faults, seed);
+    pairing.push_back(PairRecord{claim, label, SchemeName(scheme), r.flowDigest, r.faultDigest});
     std::cerr << "  run " << runs << ": " << run.flows.size() << " flow(s), " << SchemeName(scheme)
               << ", " << std::fixed << std::setprecision(1) << r.wall << " s" << std::endl;
     return r;
@@ -185,8 +199,7 @@ Context::Flows(Scheme scheme, const FabricSpec& fab, const FlowRun& run, const F
 const TrainingResult&
 Context::Reference(Scheme scheme)
 {
-    return Training(
-        std::string("ref-") + SchemeName(scheme), scheme, scale.fabric, scale.job, FaultPlan());
+    return Training("reference", scheme, scale.fabric, scale.job, FaultPlan(), true);
 }
 
 FabricSpec
@@ -234,7 +247,7 @@ const TrainingResult&
 Context::BandwidthReference(Scheme scheme)
 {
     return Training(
-        std::string("bw-") + SchemeName(scheme), scheme, scale.fabric, scale.bwJob, FaultPlan());
+        "bandwidth-bound reference", scheme, scale.fabric, scale.bwJob, FaultPlan(), true);
 }
 
 std::string
@@ -278,24 +291,27 @@ namespace
 /** A claim function with its id. */
 struct Entry
 {
-    const char* id;               //!< C1 .. C12
+    const char* id;               //!< C1 .. C13
     ClaimReport (*run)(Context&); //!< the function
+    const char*
+        mutants; //!< the mutants its checks must reject (comma-separated; "a+b": a and b together)
 };
 
-/// Every claim, in order.
+/// Every claim, in order, with the mutants (MrcMutant) each must reject.
 const Entry CLAIMS[] = {
-    {"C1", &ClaimC1},
-    {"C2", &ClaimC2},
-    {"C3", &ClaimC3},
-    {"C4", &ClaimC4},
-    {"C5", &ClaimC5},
-    {"C6", &ClaimC6},
-    {"C7", &ClaimC7},
-    {"C8", &ClaimC8},
-    {"C9", &ClaimC9},
-    {"C10", &ClaimC10},
-    {"C11", &ClaimC11},
-    {"C12", &ClaimC12},
+    {"C1", &ClaimC1, ""},
+    {"C2", &ClaimC2, "rto-only+slow-rto"},
+    {"C3", &ClaimC3, "rto-only+slow-rto,no-probe,ecmp-instant"},
+    {"C4", &ClaimC4, "no-port-bitmap"},
+    {"C5", &ClaimC5, "rto-only,slow-rto,ecmp-instant"},
+    {"C6", &ClaimC6, "no-spray"},
+    {"C7", &ClaimC7, "no-trim,no-nscc,no-pfc"},
+    {"C8", &ClaimC8, "rto-only,no-probe"},
+    {"C9", &ClaimC9, "no-trim"},
+    {"C10", &ClaimC10, "no-spray"},
+    {"C11", &ClaimC11, ""},
+    {"C12", &ClaimC12, "no-spray"},
+    {"C13", &ClaimC13, ""},
 };
 
 /**
@@ -357,7 +373,7 @@ std::string
 ClaimsCsv(const std::vector<ClaimReport>& reports)
 {
     std::ostringstream os;
-    os << "claim,metric,unit,mrc,baseline,threshold,check,verdict\n";
+    os << "claim,metric,unit,mrc,baseline,threshold,check,verdict,threshold_source\n";
     for (const auto& c : reports)
     {
         const std::string verdict = c.Verdict();
@@ -365,7 +381,8 @@ ClaimsCsv(const std::vector<ClaimReport>& reports)
         {
             os << c.id << "," << Csv(r.metric) << "," << Csv(r.unit) << "," << Num(r.mrc) << ","
                << Num(r.baseline) << "," << Csv(r.threshold) << ","
-               << (r.check < 0 ? "info" : (r.check ? "pass" : "fail")) << "," << verdict << "\n";
+               << (r.check < 0 ? "info" : (r.check ? "pass" : "fail")) << "," << verdict << ","
+               << Csv(r.source) << "\n";
         }
     }
     return os.str();
@@ -420,7 +437,8 @@ ClaimsMd(const std::vector<ClaimReport>& reports,
          uint32_t seed,
          const std::string& command,
          double wall,
-         std::size_t planned)
+         std::size_t planned,
+         const std::string& mutants)
 {
     std::ostringstream os;
     char date[32];
@@ -431,6 +449,12 @@ ClaimsMd(const std::vector<ClaimReport>& reports,
     {
         os << "**Partial: " << reports.size() << " of " << planned
            << " claims so far; the run is still going, or was stopped.**\n\n";
+    }
+    if (!mutants.empty())
+    {
+        os << "**Mutant model: `" << mutants
+           << "`** (MrcMutant: a mechanism broken on purpose; the verdicts below are of that "
+              "model, not of MRC).\n\n";
     }
     os << "Command: `" << command << "`; scale `" << scale.name << "`, seed " << seed << ", "
        << date << ", wall time " << std::fixed << std::setprecision(0) << wall << " s. "
@@ -448,7 +472,9 @@ ClaimsMd(const std::vector<ClaimReport>& reports,
        << "per claim.\n\n"
        << "Verdicts are computed from the checks next to each claim in "
        << "`experiments/claims/`: all pass, *reproduced*; some, *partly*; none, *not "
-       << "reproduced*.\n\n"
+       << "reproduced*; a claim with no check (information only), *measured*. Each "
+       << "threshold states where it comes from. Both schemes of a comparison run the same "
+       << "placement, jobs and fault schedule (absolute times; see `pairing` in run.json).\n\n"
        << "| claim | statement | verdict | checks passed |\n| --- | --- | --- | --- |\n";
     for (const auto& c : reports)
     {
@@ -467,13 +493,24 @@ ClaimsMd(const std::vector<ClaimReport>& reports,
         os << "\n## " << c.id << ": " << c.Verdict() << "\n\n> " << c.claim << "\n\n"
            << "Baseline column: " << c.baselineName << ". " << c.runs << " simulation(s), "
            << std::setprecision(1) << c.wall << " s.\n\n"
-           << "| metric | unit | MRC | baseline | check | result |\n"
-           << "| --- | --- | --- | --- | --- | --- |\n";
+           << "Evidence: " << c.kind;
+        if (!c.mutants.empty())
+        {
+            os << "; the checks must reject the mutants ";
+            for (std::size_t i = 0; i < c.mutants.size(); ++i)
+            {
+                os << (i ? ", " : "") << "`" << c.mutants[i] << "`";
+            }
+        }
+        os << ".\n\n"
+           << "| metric | unit | MRC | baseline | check | result | threshold from |\n"
+           << "| --- | --- | --- | --- | --- | --- | --- |\n";
         for (const auto& r : c.rows)
         {
             os << "| " << r.metric << " | " << r.unit << " | " << Md(r.mrc) << " | "
                << Md(r.baseline) << " | " << r.threshold << " | "
-               << (r.check < 0 ? "" : (r.check ? "pass" : "**fail**")) << " |\n";
+               << (r.check < 0 ? "" : (r.check ? "pass" : "**fail**")) << " | " << r.source
+               << " |\n";
         }
         for (const auto& n : c.notes)
         {
@@ -485,6 +522,38 @@ ClaimsMd(const std::vector<ClaimReport>& reports,
         }
     }
     return os.str();
+}
+
+/**
+ * @param records every run's digests
+ * @return per claim and comparison, each scheme's placement and fault digests, and whether
+ *         they are equal across the schemes compared
+ */
+nlohmann::ordered_json
+PairingJson(const std::vector<PairRecord>& records)
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& r : records)
+    {
+        auto& c = out[r.claim][r.label];
+        c["schemes"][r.scheme]
+            = {{"placement", r.placement.substr(0, 16)}, {"faults", r.faults.substr(0, 16)}};
+    }
+    for (auto& claim : out.items())
+    {
+        for (auto& cmp : claim.value().items())
+        {
+            std::set<std::string> p;
+            std::set<std::string> f;
+            for (auto& sch : cmp.value()["schemes"].items())
+            {
+                p.insert(sch.value()["placement"].get<std::string>());
+                f.insert(sch.value()["faults"].get<std::string>());
+            }
+            cmp.value()["paired"] = p.size() == 1 && f.size() == 1;
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -503,7 +572,8 @@ main(int argc, char* argv[])
     bool overwrite = false;
     bool plots = true;
     MrcCommandLine cmd(__FILE__);
-    cmd.Usage("Measures the MRC paper's claims C1-C12, MRC against the baseline, and writes "
+    cmd.Usage("Measures the MRC paper's claims C1-C12 and the fault-free parity C13, MRC "
+              "against the baseline, and writes "
               "claims.csv, figures.csv, claims.md, run.json and a PNG per claim.");
     cmd.AddValue("claim", "Claims to run: all, or a comma-separated list such as C2,C5", which);
     cmd.AddValue("scale",
@@ -525,9 +595,48 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "Results directory (default results/claims-<time>)", out);
     cmd.AddValue("overwrite", "Clear --out first if it is not empty", overwrite);
     cmd.AddValue("plots", "Draw the PNGs (needs /usr/bin/python3 and matplotlib)", plots);
+    std::string mutantList;
+    cmd.AddValue("mutant",
+                 "Run the suite on a mutant model (MrcMutant, comma-separated): a mechanism "
+                 "broken on purpose, to show which verdicts can fail (none: the real model)",
+                 mutantList);
+    bool listMutants = false;
+    cmd.AddValue("listMutants",
+                 "Print, per claim, the mutants its checks must reject, and exit",
+                 listMutants);
     if (!MrcCommandLine::Parse(cmd, argc, argv))
     {
         return 1;
+    }
+    if (listMutants)
+    {
+        for (const auto& e : CLAIMS)
+        {
+            std::cout << e.id << " " << (e.mutants[0] ? e.mutants : "-") << "\n";
+        }
+        return 0;
+    }
+    {
+        std::vector<const MrcMutant::Entry*> parsed;
+        std::string err;
+        if (!MrcMutant::Parse(mutantList, parsed, err))
+        {
+            std::cerr << "error: --mutant: " << err << std::endl;
+            return 1;
+        }
+        if (mutantList == "none")
+        {
+            mutantList.clear();
+        }
+        if (!parsed.empty() && production)
+        {
+            std::cerr << "error: --mutant acts at packet level only; --production's flow-level "
+                         "rows take their failover costs from packet-level measurements (drop "
+                         "--production=1)"
+                      << std::endl;
+            return 1;
+        }
+        Config::SetDefault("ns3::MrcSchemeHelper::Mutants", StringValue(mutantList));
     }
     if (!MrcCommandLine::CheckSeed(seed))
     {
@@ -565,7 +674,7 @@ main(int argc, char* argv[])
             }
             if (!found)
             {
-                std::cerr << "error: --claim must be all or a comma-separated list of C1 to C12 "
+                std::cerr << "error: --claim must be all or a comma-separated list of C1 to C13 "
                              "(got '"
                           << id << "')" << std::endl;
                 return 1;
@@ -586,7 +695,7 @@ main(int argc, char* argv[])
         }
         if (selected.empty())
         {
-            std::cerr << "error: --claim must be all or a comma-separated list of C1 to C12"
+            std::cerr << "error: --claim must be all or a comma-separated list of C1 to C13"
                       << std::endl;
             return 1;
         }
@@ -626,36 +735,41 @@ main(int argc, char* argv[])
         for (const auto& r : reports)
         {
             claimsJson[r.id] = {{"verdict", r.Verdict()},
+                                {"kind", r.kind},
+                                {"must_reject", r.mutants},
                                 {"wall_time_s", r.wall},
                                 {"simulations", r.runs},
                                 {"claim", r.claim},
                                 {"baseline", r.baselineName}};
         }
         std::string err;
-        const bool ok = dir.WriteFile("claims.csv", ClaimsCsv(reports), err)
-                     && dir.WriteFile("figures.csv", FiguresCsv(reports), err)
-                     && dir.WriteFile(
-                         "claims.md",
-                         ClaimsMd(reports, ctx.scale, seed, command.str(), wall, selected.size()),
-                         err)
-                     && dir.WriteRunJson(
-                         "claims",
-                         MRC_VERSION,
-                         seed,
-                         cmd.GetValues(),
-                         {{"wall_time_s", std::to_string(wall)},
-                          {"ns3_version",
-                           nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
-                          {"simulations", std::to_string(ctx.runs)},
-                          {"timers_scaled", "false"},
-                          {"claims_done", std::to_string(reports.size())},
-                          {"claims_planned", std::to_string(selected.size())},
-                          {"claims", claimsJson.dump()}},
-                         done,
-                         reason.empty() ? (complete ? std::string("plots not made yet")
-                                                    : std::string("running"))
-                                        : reason,
-                         err);
+        const bool ok
+            = dir.WriteFile("claims.csv", ClaimsCsv(reports), err)
+           && dir.WriteFile("figures.csv", FiguresCsv(reports), err)
+           && dir.WriteFile(
+               "claims.md",
+               ClaimsMd(reports, ctx.scale, seed, command.str(), wall, selected.size(), mutantList),
+               err)
+           && dir.WriteRunJson(
+               "claims",
+               MRC_VERSION,
+               seed,
+               cmd.GetValues(),
+               {{"wall_time_s", std::to_string(wall)},
+                {"ns3_version",
+                 nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
+                {"simulations", std::to_string(ctx.runs)},
+                {"timers_scaled", "false"},
+                {"claims_done", std::to_string(reports.size())},
+                {"claims_planned", std::to_string(selected.size())},
+                {"mutants", nlohmann::ordered_json(mutantList).dump()},
+                {"pairing", PairingJson(ctx.pairing).dump()},
+                {"claims", claimsJson.dump()}},
+               done,
+               reason.empty()
+                   ? (complete ? std::string("plots not made yet") : std::string("running"))
+                   : reason,
+               err);
         if (!ok)
         {
             std::cerr << "error: --out: cannot write the results into '" << out << "': " << err
@@ -674,7 +788,14 @@ main(int argc, char* argv[])
             std::cerr << "[" << e->id << "] running (scale " << ctx.scale.name << ")" << std::endl;
             const uint32_t runsBefore = ctx.runs;
             const auto t0 = std::chrono::steady_clock::now();
+            ctx.claim = e->id;
             ClaimReport r = e->run(ctx);
+            r.mutants.clear();
+            std::istringstream ms(e->mutants);
+            for (std::string m; std::getline(ms, m, ',');)
+            {
+                r.mutants.push_back(m);
+            }
             r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             r.runs = ctx.runs - runsBefore;
             std::cerr << "[" << e->id << "] " << r.Verdict() << " (" << std::fixed

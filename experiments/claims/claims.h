@@ -26,18 +26,18 @@ namespace claims
 /** The size of every run, by --scale. */
 struct Scale
 {
-    std::string name;               //!< tiny, quick or full
-    FabricSpec fabric;              //!< the training fabric (MRC's terms)
-    JobSpec job;                    //!< the training job (latency-bound: many small ring transfers)
-    JobSpec bwJob;                  //!< C10, C12: a bandwidth-bound job (megabyte ring transfers)
-    uint32_t permHosts;             //!< C6: permutation hosts
-    uint32_t permPerT0;             //!< C6: hosts per T0
-    uint64_t permBytes;             //!< C6: bytes per host
-    uint64_t longBytes;             //!< C4, C5, C8: bytes of the long flow
-    std::vector<double> flapStress; //!< C2: per-link flap-rate multiples of the paper's rate
-    uint32_t singleFlaps;           //!< C2: single-flap runs measuring the cost of one flap
-    uint32_t incastSenders;         //!< C9: incast fan-in
-    uint64_t incastBytes;           //!< C9: bytes per incast sender
+    std::string name;       //!< tiny, quick or full
+    FabricSpec fabric;      //!< the training fabric (MRC's terms)
+    JobSpec job;            //!< the training job (latency-bound: many small ring transfers)
+    JobSpec bwJob;          //!< C10, C12: a bandwidth-bound job (megabyte ring transfers)
+    uint32_t permHosts;     //!< C6: permutation hosts
+    uint32_t permPerT0;     //!< C6: hosts per T0
+    uint64_t permBytes;     //!< C6: bytes per host
+    uint64_t longBytes;     //!< C4, C5, C8: bytes of the long flow
+    uint32_t flapRuns;      //!< C2: runs with a train of flaps (different draws)
+    uint32_t flapsPerRun;   //!< C2: flaps expected per run (sets the flap rate)
+    uint32_t incastSenders; //!< C9: incast fan-in
+    uint64_t incastBytes;   //!< C9: bytes per incast sender
 };
 
 /**
@@ -56,6 +56,7 @@ struct Row
     double baseline;       //!< the baseline's value (NaN: not applicable)
     std::string threshold; //!< the check, as text ("" for an informational row)
     int check;             //!< 1 passed, 0 failed, -1 informational
+    std::string source;    //!< where the threshold comes from (paper, physical, ours: why)
 };
 
 /** One line or bar series of a figure. */
@@ -82,14 +83,21 @@ struct Figure
 /** What a claim's measurement produced. */
 struct ClaimReport
 {
-    std::string id;                 //!< C1 .. C12
-    std::string claim;              //!< the claim, quoted
-    std::string baselineName;       //!< what the baseline column is
-    std::vector<Row> rows;          //!< metrics
-    std::vector<Figure> figures;    //!< figures (one PNG per claim, a panel each)
-    std::vector<std::string> notes; //!< what is scaled, how it was measured
-    double wall = 0;                //!< wall seconds
-    uint32_t runs = 0;              //!< simulations run
+    std::string id;           //!< C1 .. C13
+    std::string claim;        //!< the claim, quoted
+    std::string baselineName; //!< what the baseline column is
+    /**
+     * What kind of evidence the checks are: "mechanism" (a transport or fabric mechanism, each
+     * check rejected by the mutants listed), "structural" (topology arithmetic or traffic
+     * locality, which no transport mutant changes) or "measured" (no check: information)
+     */
+    std::string kind = "mechanism";
+    std::vector<std::string> mutants; //!< the mutants its checks must reject (MrcMutant)
+    std::vector<Row> rows;            //!< metrics
+    std::vector<Figure> figures;      //!< figures (one PNG per claim, a panel each)
+    std::vector<std::string> notes;   //!< what is scaled, how it was measured
+    double wall = 0;                  //!< wall seconds
+    uint32_t runs = 0;                //!< simulations run
 
     /**
      * Add a row with a check.
@@ -99,13 +107,16 @@ struct ClaimReport
      * @param baseline the baseline's
      * @param threshold the check as text
      * @param pass whether it passed
+     * @param source where the threshold comes from: "paper: ...", "physical: ...", or
+     *        "ours: <the reason>"
      */
     void Check(const std::string& metric,
                const std::string& unit,
                double mrc,
                double baseline,
                const std::string& threshold,
-               bool pass);
+               bool pass,
+               const std::string& source);
     /**
      * Add an informational row.
      * @param metric what
@@ -114,8 +125,21 @@ struct ClaimReport
      * @param baseline the baseline's
      */
     void Info(const std::string& metric, const std::string& unit, double mrc, double baseline);
-    /** @return reproduced, partly or not reproduced, from the checks */
+    /**
+     * @return reproduced (every check passed), partly (some), not reproduced (none), or
+     *         measured (no check)
+     */
     std::string Verdict() const;
+};
+
+/** What a comparison ran, to show that the schemes were paired. */
+struct PairRecord
+{
+    std::string claim;     //!< the claim
+    std::string label;     //!< the comparison (the same for the schemes compared)
+    std::string scheme;    //!< the scheme
+    std::string placement; //!< placement (training) or flows (point-to-point) digest
+    std::string faults;    //!< fault-schedule digest
 };
 
 /** Results shared between claims (the fault-free training runs). */
@@ -127,30 +151,37 @@ struct Context
     uint32_t runs = 0;                           //!< simulations run
     bool production = false;                     //!< --production: flow-level rows
     uint32_t productionGpus = 131072;            //!< --productionGpus
+    std::string claim;                           //!< the claim running
+    std::vector<PairRecord> pairing;             //!< every run's digests
 
     /**
-     * Run a training job once per key (fault-free references are shared by several claims).
-     * @param key cache key (empty: do not cache)
+     * Run a training job.
+     * @param label the comparison: runs of different schemes with the same label must be
+     *        paired (same placement and faults), and a cached run is found by label and scheme
      * @param scheme scheme
      * @param fab fabric
      * @param job job
      * @param faults faults
+     * @param cache keep the result for later calls with the same label and scheme
      * @return the result
      */
-    const TrainingResult& Training(const std::string& key,
+    const TrainingResult& Training(const std::string& label,
                                    Scheme scheme,
                                    const FabricSpec& fab,
                                    const JobSpec& job,
-                                   const FaultPlan& faults);
+                                   const FaultPlan& faults,
+                                   bool cache = false);
     /**
      * Run point-to-point flows.
+     * @param label the comparison (as for Training)
      * @param scheme scheme
      * @param fab fabric
      * @param run flows
      * @param faults faults
      * @return the result
      */
-    FlowResult Flows(Scheme scheme,
+    FlowResult Flows(const std::string& label,
+                     Scheme scheme,
                      const FabricSpec& fab,
                      const FlowRun& run,
                      const FaultPlan& faults);
@@ -197,6 +228,7 @@ ClaimReport ClaimC9(Context& ctx);
 ClaimReport ClaimC10(Context& ctx);
 ClaimReport ClaimC11(Context& ctx);
 ClaimReport ClaimC12(Context& ctx);
+ClaimReport ClaimC13(Context& ctx);
 /// @}
 
 /**

@@ -6,6 +6,7 @@
 
 #include "ns3/mrc-choice-checker.h"
 #include "ns3/mrc-ecmp-control-plane.h"
+#include "ns3/mrc-mutant.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/abort.h"
@@ -34,7 +35,7 @@ namespace
  * @param settings settings that win over the default
  * @return the value, serialized
  */
-template <typename Settings>
+template<typename Settings>
 std::string
 DefaultOf(const std::string& type, const std::string& name, const Settings& settings)
 {
@@ -56,78 +57,85 @@ DefaultOf(const std::string& type, const std::string& name, const Settings& sett
 TypeId
 MrcSchemeHelper::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcSchemeHelper")
-            .SetParent<Object>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcSchemeHelper>()
-            .AddAttribute("Scheme",
-                          "mrc (multi-plane SRv6, spray, trimming, NSCC), roce (one plane of "
-                          "Planes x PlaneRate, ECMP, PFC, DCQCN, go-back-N, InfiniBand timers) "
-                          "or roce-multiplane (RoCE on MRC's planes, one queue pair per port)",
-                          StringValue("mrc"),
-                          MakeStringAccessor(&MrcSchemeHelper::SetScheme,
-                                             &MrcSchemeHelper::GetScheme),
-                          MakeMrcChoiceChecker({"mrc", "roce", "roce-multiplane"}))
-            .AddAttribute("Hosts",
-                          "Hosts (one NIC each)",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&MrcSchemeHelper::m_hosts),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Planes",
-                          "NIC ports per host, each on a plane of its own (MRC); the NIC's "
-                          "bandwidth is Planes x PlaneRate for every scheme",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&MrcSchemeHelper::m_planes),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("PlaneRate",
-                          "Link rate of one plane (roce: its one plane runs at Planes x this)",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&MrcSchemeHelper::m_planeRate),
-                          MakeDataRateChecker())
-            .AddAttribute("HostsPerT0",
-                          "Hosts per T0",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&MrcSchemeHelper::m_hostsPerT0),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("T1sPerPlane",
-                          "T1 switches per plane",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&MrcSchemeHelper::m_t1),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("BaselineHostsPerT0",
-                          "roce only: hosts per T0 of its fabric (0: HostsPerT0)",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcSchemeHelper::m_baselineHostsPerT0),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("BaselineT1sPerPlane",
-                          "roce only: T1s of its fabric (0: T1sPerPlane)",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcSchemeHelper::m_baselineT1),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Trim",
-                          "mrc: switches trim a packet they cannot queue (false: drop it)",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcSchemeHelper::m_trim),
-                          MakeBooleanChecker())
-            .AddAttribute("Pfc",
-                          "roce schemes: the data class is lossless (PFC)",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcSchemeHelper::m_pfc),
-                          MakeBooleanChecker());
+    static TypeId tid
+        = TypeId("ns3::MrcSchemeHelper")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcSchemeHelper>()
+              .AddAttribute(
+                  "Scheme",
+                  "mrc (multi-plane SRv6, spray, trimming, NSCC), roce (one plane of "
+                  "Planes x PlaneRate, ECMP, PFC, DCQCN, go-back-N, InfiniBand timers) "
+                  "or roce-multiplane (RoCE on MRC's planes, one queue pair per port)",
+                  StringValue("mrc"),
+                  MakeStringAccessor(&MrcSchemeHelper::SetScheme, &MrcSchemeHelper::GetScheme),
+                  MakeMrcChoiceChecker({"mrc", "roce", "roce-multiplane"}))
+              .AddAttribute("Hosts",
+                            "Hosts (one NIC each)",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&MrcSchemeHelper::m_hosts),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Planes",
+                            "NIC ports per host, each on a plane of its own (MRC); the NIC's "
+                            "bandwidth is Planes x PlaneRate for every scheme",
+                            UintegerValue(8),
+                            MakeUintegerAccessor(&MrcSchemeHelper::m_planes),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("PlaneRate",
+                            "Link rate of one plane (roce: its one plane runs at Planes x this)",
+                            DataRateValue(DataRate("100Gbps")),
+                            MakeDataRateAccessor(&MrcSchemeHelper::m_planeRate),
+                            MakeDataRateChecker())
+              .AddAttribute("HostsPerT0",
+                            "Hosts per T0",
+                            UintegerValue(8),
+                            MakeUintegerAccessor(&MrcSchemeHelper::m_hostsPerT0),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("T1sPerPlane",
+                            "T1 switches per plane",
+                            UintegerValue(8),
+                            MakeUintegerAccessor(&MrcSchemeHelper::m_t1),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("BaselineHostsPerT0",
+                            "roce only: hosts per T0 of its fabric (0: HostsPerT0)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcSchemeHelper::m_baselineHostsPerT0),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("BaselineT1sPerPlane",
+                            "roce only: T1s of its fabric (0: T1sPerPlane)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&MrcSchemeHelper::m_baselineT1),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Trim",
+                            "mrc: switches trim a packet they cannot queue (false: drop it)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcSchemeHelper::m_trim),
+                            MakeBooleanChecker())
+              .AddAttribute("Pfc",
+                            "roce schemes: the data class is lossless (PFC)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcSchemeHelper::m_pfc),
+                            MakeBooleanChecker())
+              .AddAttribute("Mutants",
+                            "Model variants that each break one mechanism (MrcMutant), "
+                            "comma-separated, applied after every other setting to the schemes "
+                            "they concern (packet level only); none by default",
+                            StringValue(""),
+                            MakeStringAccessor(&MrcSchemeHelper::m_mutants),
+                            MakeStringChecker());
     return tid;
 }
 
 MrcSchemeHelper::MrcSchemeHelper()
-    : m_scheme("mrc"),
-      m_hosts(64),
-      m_planes(8),
-      m_hostsPerT0(8),
-      m_t1(8),
-      m_baselineHostsPerT0(0),
-      m_baselineT1(0),
-      m_trim(true),
-      m_pfc(true)
+    : m_scheme("mrc")
+    , m_hosts(64)
+    , m_planes(8)
+    , m_hostsPerT0(8)
+    , m_t1(8)
+    , m_baselineHostsPerT0(0)
+    , m_baselineT1(0)
+    , m_trim(true)
+    , m_pfc(true)
 {
 }
 
@@ -217,13 +225,13 @@ MrcSchemeHelper::CheckShape() const
     const uint32_t perT0 = GetFabricHostsPerT0();
     if (perT0 == 0 || m_hosts % perT0 != 0)
     {
-        return "HostsPerT0 (" + std::to_string(perT0) + ") must divide Hosts (" +
-               std::to_string(m_hosts) + ")";
+        return "HostsPerT0 (" + std::to_string(perT0) + ") must divide Hosts ("
+             + std::to_string(m_hosts) + ")";
     }
     if (m_hosts / perT0 < 2)
     {
-        return "Hosts / HostsPerT0 must give at least 2 T0s (got " +
-               std::to_string(m_hosts / perT0) + ")";
+        return "Hosts / HostsPerT0 must give at least 2 T0s (got " + std::to_string(m_hosts / perT0)
+             + ")";
     }
     return "";
 }
@@ -231,6 +239,12 @@ MrcSchemeHelper::CheckShape() const
 std::string
 MrcSchemeHelper::Validate() const
 {
+    std::vector<const MrcMutant::Entry*> mutants;
+    std::string bad;
+    if (!MrcMutant::Parse(m_mutants, mutants, bad))
+    {
+        return "Mutants: " + bad;
+    }
     const std::string err = CheckShape();
     return err.empty() ? MakeClos()->Validate() : err;
 }
@@ -343,6 +357,7 @@ MrcSchemeHelper::Build()
     NS_ABORT_MSG_IF(m_fabric, "MrcSchemeHelper: Build() once");
     const std::string err = Validate();
     NS_ABORT_MSG_IF(!err.empty(), "MrcSchemeHelper: " << err);
+    ApplyMutants();
     m_clos = MakeClos();
     m_fabric = m_clos->Build();
     m_stack.Install(m_fabric);
@@ -412,9 +427,70 @@ MrcSchemeHelper::BuildFluid()
 {
     const std::string err = ValidateFluid();
     NS_ABORT_MSG_IF(!err.empty(), "MrcSchemeHelper: " << err);
+    NS_ABORT_MSG_IF(!GetMutantsApplied().empty(),
+                    "MrcSchemeHelper: mutants act at packet level only (the flow-level model "
+                    "takes its failover costs from packet-level measurements)");
     Ptr<MrcFluidNetwork> net = MakeFluid();
     net->Build();
     return net;
+}
+
+std::vector<std::string>
+MrcSchemeHelper::GetMutantsApplied() const
+{
+    std::vector<const MrcMutant::Entry*> mutants;
+    std::string err;
+    std::vector<std::string> out;
+    if (MrcMutant::Parse(m_mutants, mutants, err))
+    {
+        for (const auto* m : mutants)
+        {
+            if (m->baseline == IsRoce())
+            {
+                out.push_back(m->name);
+            }
+        }
+    }
+    return out;
+}
+
+void
+MrcSchemeHelper::ApplyMutants()
+{
+    for (const auto& name : GetMutantsApplied())
+    {
+        for (const auto& s : MrcMutant::Find(name)->settings)
+        {
+            switch (s.target)
+            {
+                case MrcMutant::QUEUE_PAIR:
+                    m_stack.SetQueuePairAttribute(s.name, StringValue(s.value));
+                    break;
+                case MrcMutant::SELECTOR:
+                    m_stack.SetPathSelectorAttribute(s.name, StringValue(s.value));
+                    break;
+                case MrcMutant::SELECTOR_TYPE:
+                    m_stack.SetPathSelector(s.value);
+                    break;
+                case MrcMutant::CC_TYPE:
+                    m_stack.SetCongestionControl(s.value);
+                    break;
+                case MrcMutant::CONTROL_PLANE:
+                    m_controlSettings.push_back(Setting{s.name, Create<StringValue>(s.value)});
+                    break;
+                case MrcMutant::SCHEME:
+                    if (s.name == "Trim")
+                    {
+                        m_trim = s.value == "true";
+                    }
+                    else if (s.name == "Pfc")
+                    {
+                        m_pfc = s.value == "true";
+                    }
+                    break;
+            }
+        }
+    }
 }
 
 } // namespace ns3

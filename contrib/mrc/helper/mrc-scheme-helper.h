@@ -60,7 +60,7 @@ namespace ns3
  */
 class MrcSchemeHelper : public Object
 {
-  public:
+public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcSchemeHelper();
@@ -143,6 +143,8 @@ class MrcSchemeHelper : public Object
 
     /** @return the scheme */
     std::string GetScheme() const;
+    /** @return the mutants (Mutants attribute) that concern this scheme */
+    std::vector<std::string> GetMutantsApplied() const;
     /** @return whether the scheme runs RoCE (roce, roce-multiplane) */
     bool IsRoce() const;
     /** @return the planes of the scheme's fabric (1 for roce) */
@@ -161,10 +163,12 @@ class MrcSchemeHelper : public Object
      */
     void SetScheme(const std::string& scheme);
 
-  private:
+private:
     void DoDispose() override;
     /** @return "" if Hosts and HostsPerT0 fit, else why not */
     std::string CheckShape() const;
+    /** Apply the mutants that concern the scheme (last, so that they win). */
+    void ApplyMutants();
     /** @return a fabric builder configured for the scheme, the settings applied */
     Ptr<MrcClosHelper> MakeClos() const;
     /** @return a flow-level network configured for the scheme (not built) */
@@ -180,12 +184,13 @@ class MrcSchemeHelper : public Object
     uint32_t m_baselineT1;         //!< BaselineT1sPerPlane (0: T1sPerPlane)
     bool m_trim;                   //!< Trim
     bool m_pfc;                    //!< Pfc
+    std::string m_mutants;         //!< Mutants
 
     /** Settings given through the Set*Attribute methods, applied after the scheme's. */
     struct Setting
     {
-        std::string name;             //!< attribute
-        Ptr<AttributeValue> value;    //!< value
+        std::string name;          //!< attribute
+        Ptr<AttributeValue> value; //!< value
     };
 
     std::vector<Setting> m_fabricSettings;  //!< SetFabricAttribute

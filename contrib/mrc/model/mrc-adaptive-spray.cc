@@ -4,6 +4,7 @@
 
 #include "mrc-adaptive-spray.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -18,11 +19,22 @@ MrcAdaptiveSpray::GetTypeId()
     static TypeId tid = TypeId("ns3::MrcAdaptiveSpray")
                             .SetParent<MrcPathSelector>()
                             .SetGroupName("Mrc")
-                            .AddConstructor<MrcAdaptiveSpray>();
+                            .AddConstructor<MrcAdaptiveSpray>()
+                            .AddAttribute("EcnSkip",
+                                          "An ACK echoing an ECN mark puts its EV in SKIP (MRC's "
+                                          "load balancing); false only for the no-ecn-skip "
+                                          "mutant (MrcMutant), which ignores the marks",
+                                          BooleanValue(true),
+                                          MakeBooleanAccessor(&MrcAdaptiveSpray::m_ecnSkip),
+                                          MakeBooleanChecker());
     return tid;
 }
 
-MrcAdaptiveSpray::MrcAdaptiveSpray() = default;
+MrcAdaptiveSpray::MrcAdaptiveSpray()
+    : m_ecnSkip(true)
+{
+}
+
 MrcAdaptiveSpray::~MrcAdaptiveSpray() = default;
 
 void
@@ -42,7 +54,7 @@ MrcAdaptiveSpray::Skip(uint16_t ev, Cause cause)
 void
 MrcAdaptiveSpray::OnAck(uint16_t ev, bool ecn)
 {
-    if (ecn)
+    if (ecn && m_ecnSkip)
     {
         Skip(ev, CAUSE_ECN);
     }

@@ -44,6 +44,8 @@ private:
      * @param cause why
      */
     void Skip(uint16_t ev, Cause cause);
+
+    bool m_ecnSkip; //!< EcnSkip attribute
 };
 
 } // namespace ns3

@@ -108,6 +108,14 @@ MrcQueuePair::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&MrcQueuePair::m_incastGuard),
                             MakeBooleanChecker())
+              .AddAttribute("PeerPortStatus",
+                            "Use the peer's port-status bitmap (carried in its ACKs, NACKs and "
+                            "probe answers) to stop spraying onto planes whose NIC port is down "
+                            "at the peer, and to probe them again promptly when it returns; "
+                            "false only for the no-port-bitmap mutant (MrcMutant)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&MrcQueuePair::m_peerPortStatus),
+                            MakeBooleanChecker())
               .AddAttribute("ProbeInterval",
                             "Interval between probes of retired EVs",
                             TimeValue(MicroSeconds(50)),
@@ -731,7 +739,7 @@ void
 MrcQueuePair::UpdatePeerPlanes(const MrcHeader& h)
 {
     // Control packets carry the sender's port-status bitmap in the offset field (0: not set).
-    if (h.GetPortStatus() != 0 && h.GetPortStatus() != m_peerPlaneMask)
+    if (m_peerPortStatus && h.GetPortStatus() != 0 && h.GetPortStatus() != m_peerPlaneMask)
     {
         m_peerPlaneMask = h.GetPortStatus();
         NS_LOG_INFO("qp " << m_qpn << ": peer planes now " << std::hex << m_peerPlaneMask);

@@ -574,8 +574,9 @@ private:
     uint64_t m_spurious;     //!< out-of-order losses whose original arrived after all
     Time m_lastSpurious;     //!< last spurious retransmission (or window decay)
     bool m_incastGuard;      //!< IncastLossGuard
-    bool m_inIncast;         //!< a last-hop trim seen, queues not drained since
-    uint64_t m_incastLosses; //!< out-of-order losses that did not retire an EV (incast)
+    bool m_peerPortStatus{true}; //!< PeerPortStatus
+    bool m_inIncast;             //!< a last-hop trim seen, queues not drained since
+    uint64_t m_incastLosses;     //!< out-of-order losses that did not retire an EV (incast)
 
     MrcQpReceiver m_rx;                //!< the receiving side
     Ptr<MrcRecoveryOps> m_recoveryOps; //!< loss recovery (from LossRecovery)
