@@ -31,6 +31,8 @@ matplotlib, so ``summary.py`` starts quickly.
 
 import argparse
 import csv
+import gc
+import io
 import json
 import math
 import os
@@ -125,6 +127,12 @@ def load_csv(path, schema=None):
     ``schema`` is a list of (column, type) pairs; by default it is looked up
     from the file's base name in SCHEMAS.  Returns None if the file does not
     exist.  Raises ResultsError naming file, line and column on bad input.
+
+    A well-formed file is read by a vectorised fast path (the whole file at once, numeric
+    columns converted by numpy); anything it does not accept as is (a malformed value, a row
+    with the wrong number of fields, blank lines, a file that is not UTF-8) is read again by the
+    row-by-row reader, which either accepts it (the events.csv tolerances) or names the line
+    and column at fault.  Both give the same table.
     """
     name = os.path.basename(path)
     if schema is None:
@@ -138,7 +146,168 @@ def load_csv(path, schema=None):
         raise ResultsError("%s: cannot read: %s" % (path, e.strerror or e))
     if key in _cache:
         return _cache[key]
+    gc_was_on = gc.isenabled()
+    gc.disable()  # millions of small objects: the cyclic collector would only slow this down
+    try:
+        table = _load_fast(path, name, schema)
+        if table is None:
+            table = _load_rows(path, name, schema)
+    finally:
+        if gc_was_on:
+            gc.enable()
+    if nrows(table) >= 100000:
+        # millions of loaded values: keep the collector from walking them again and again while
+        # the figures are drawn (they live as long as the process anyway)
+        gc.freeze()
+    _cache[key] = table
+    return table
 
+
+def _numeric(values, t):
+    """numpy array of the text values as type t ("int" or "float"), or None if any value is not
+    what the row-by-row reader would accept without complaint (it then names it)."""
+    try:
+        if t == "int":
+            try:
+                return np.array(values, dtype=np.int64)
+            except (ValueError, OverflowError):
+                a = np.array(values, dtype=np.float64)
+                if not (np.isfinite(a).all() and (a == np.floor(a)).all()):
+                    return None
+                return a.astype(np.int64)
+        a = np.array(values, dtype=np.float64)
+    except (ValueError, OverflowError, TypeError):
+        return None
+    if not np.isfinite(a).all():
+        return None
+    return a
+
+
+_ASCII_SPACE = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _text(values):
+    """A text column as a list of stripped str (as the row-by-row reader strips each cell)."""
+    joined = "".join(values)
+    if not joined.isascii() or any(c in joined for c in _ASCII_SPACE):
+        return [v.strip() for v in values]
+    return list(values)
+
+
+def _columns_to_table(header, columns, schema, strip=True):
+    types = dict(schema)
+    table = {}
+    for col, values in zip(header, columns):
+        t = types.get(col, "str")
+        if t == "str":
+            table[col] = _text(values) if strip else values
+        else:
+            a = _numeric(values, t)
+            if a is None:
+                return None
+            table[col] = a
+    return table
+
+
+def _load_fast(path, name, schema):
+    """The table of a well-formed file, or None (then :func:`_load_rows` reads it)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ResultsError("%s: cannot read: %s" % (path, e.strerror or e))
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    end = text.find("\n")
+    first = text if end < 0 else text[:end]
+    if not first.strip() or "\r" in text or '"' in text:
+        return _load_quoted(text, name, schema)
+    header = [c.strip() for c in first.split(",")]
+    if any(col not in header for col, _ in schema):
+        return None
+    ncols = len(header)
+    body = "" if end < 0 else text[end + 1:]
+    if body and not body.endswith("\n"):
+        body += "\n"
+    if body:
+        nl = data.find(b"\n") + 1
+        raw = np.frombuffer(data, np.uint8, offset=nl) if data.endswith(b"\n") else \
+            np.frombuffer(data[nl:] + b"\n", np.uint8)
+        newlines = np.flatnonzero(raw == 10)
+        commas = np.flatnonzero(raw == 44)
+        # line i holds commas i*(ncols-1) .. (i+1)*(ncols-1)-1: all after the previous newline,
+        # all before its own; equivalent to every line holding ncols-1 (induction on i)
+        if ncols > 1:
+            ok = commas.size == newlines.size * (ncols - 1)
+            if ok:
+                grid = commas.reshape(newlines.size, ncols - 1)
+                ok = bool((grid[:, -1] < newlines).all() and (grid[1:, 0] > newlines[:-1]).all())
+        else:
+            ok = commas.size == 0 and not (np.diff(newlines, prepend=-1) == 1).any()
+        if not ok:
+            return _load_quoted(text, name, schema)
+        flat = body.replace("\n", ",").split(",")
+        flat.pop()  # after the last newline
+        columns = [flat[k::ncols] for k in range(ncols)]
+        del flat
+        # a cell has blanks to strip only if a space touches a comma, a newline or the start, or
+        # another ASCII blank occurs (or the text is not ASCII)
+        strip = not body.isascii() or any(c in data for c in (b"\t", b"\x0b", b"\x0c", b"\x1c", b"\x1d",
+                                                                b"\x1e", b"\x1f"))
+        if not strip:
+            sp = np.flatnonzero(raw == 32)
+            if sp.size:
+                before = raw[np.maximum(sp - 1, 0)]
+                after = raw[sp + 1]  # raw ends with a newline: a space is never last
+                strip = bool(sp[0] == 0 or ((before == 44) | (before == 10) | (after == 44) | (after == 10)).any())
+    else:
+        columns = [[] for _ in header]
+        strip = False
+    return _columns_to_table(header, columns, schema, strip)
+
+
+def _load_quoted(text, name, schema):
+    """The fast path through the csv module (quoted fields, short or long rows): the table, or
+    None."""
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error:
+        return None
+    h = next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), None)
+    if h is None:
+        return None
+    header = [c.strip() for c in rows[h]]
+    if any(col not in header for col, _ in schema):
+        return None
+    ncols = len(header)
+    body = rows[h + 1:]
+    odd = [i for i, r in enumerate(body) if len(r) != ncols]
+    if odd:
+        free_last = FREE_TEXT_LAST.get(name)
+        tolerate = free_last is not None and header[-1] == free_last
+        blank = []
+        for i in odd:
+            r = body[i]
+            if not any(c.strip() for c in r):
+                blank.append(i)
+            elif tolerate and len(r) > ncols:
+                body[i] = r[:ncols - 1] + [",".join(r[ncols - 1:])]
+            elif tolerate and len(r) == ncols - 1:
+                body[i] = r + [""]
+            else:
+                return None
+        for i in reversed(blank):
+            del body[i]
+    columns = [list(c) for c in zip(*body)] if body else [[] for _ in header]
+    return _columns_to_table(header, columns, schema)
+
+
+def _load_rows(path, name, schema):
+    """The row-by-row reader: every tolerance, and the line and column of any fault."""
     types = dict(schema)
     free_last = FREE_TEXT_LAST.get(name)
     try:
@@ -151,10 +320,7 @@ def load_csv(path, schema=None):
                     header_line = reader.line_num
                     break
             if header is None:  # zero-byte or blank file: no data rows
-                table = {c: ([] if t == "str" else np.array([], dtype=_dtype(t)))
-                         for c, t in schema}
-                _cache[key] = table
-                return table
+                return {c: ([] if t == "str" else np.array([], dtype=_dtype(t))) for c, t in schema}
             for col, _ in schema:
                 if col not in header:
                     raise ResultsError("%s: line %d, column %r: required column is missing "
@@ -197,7 +363,6 @@ def load_csv(path, schema=None):
     for i, col in enumerate(header):
         t = col_types[i]
         table[col] = values[i] if t == "str" else np.array(values[i], dtype=_dtype(t))
-    _cache[key] = table
     return table
 
 
@@ -226,9 +391,39 @@ def select(table, mask):
     return out
 
 
+_codes = {}
+
+
+def codes(table, col):
+    """A text column as (codes, values): an int64 numpy array of indices into values, the
+    column's distinct values in order of first appearance.  Computed once per column (the
+    tables :func:`load_csv` returns are cached and never changed)."""
+    v = table[col]
+    hit = _codes.get(id(v))
+    if hit is not None and hit[0] is v:
+        return hit[1], hit[2]
+    index = {k: i for i, k in enumerate(dict.fromkeys(v))}
+    c = np.fromiter(map(index.__getitem__, v), dtype=np.int64, count=len(v))
+    values = list(index)
+    if len(_codes) > 256:
+        _codes.clear()
+    _codes[id(v)] = (v, c, values)
+    return c, list(values)
+
+
 def column_equals(table, col, value):
     """Boolean mask of rows whose text column equals value."""
-    return np.array([v == value for v in table[col]], dtype=bool)
+    c, values = codes(table, col)
+    if value not in values:
+        return np.zeros(len(c), dtype=bool)
+    return c == values.index(value)
+
+
+def column_isin(table, col, wanted):
+    """Boolean mask of rows whose text column is one of wanted."""
+    c, values = codes(table, col)
+    wanted = set(wanted)
+    return np.array([v in wanted for v in values] + [False], dtype=bool)[c]
 
 
 def check_dir(results_dir):
@@ -278,6 +473,30 @@ def load_run(results_dir):
 
 _complete_cache = {}
 _warned = set()
+_trusted = {}
+
+
+def trust_check(results_dir, in_run=False):
+    """Let this process (and the processes it forks) reuse the answer of its last check of
+    results_dir (:func:`require_complete`, made first if need be): make_all.py's scripts then
+    do not check the directory again while they write their outputs into it (a check while
+    another of them rewrites a figure would see that file half written)."""
+    key = _check_key(results_dir, in_run)
+    if key not in _complete_cache:
+        _complete_cache[key] = rd.incomplete_reason(results_dir, in_run=in_run)
+    _trusted[key[:2]] = _complete_cache[key]
+    return _trusted[key[:2]]
+
+
+def _check_key(results_dir, in_run):
+    stamp = []
+    for name in (rd.MANIFEST, rd.RUN):
+        try:
+            st = os.stat(os.path.join(results_dir, name))
+            stamp.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            stamp.append(None)
+    return (os.path.abspath(results_dir), bool(in_run), tuple(stamp))
 
 
 def require_complete(results_dir, allow_partial=False, in_run=False):
@@ -288,17 +507,13 @@ def require_complete(results_dir, allow_partial=False, in_run=False):
     "warning: <dir>: <reason>; drawing it anyway" on stderr (once per process) and returns the
     reason."""
     check_dir(results_dir)
-    stamp = []
-    for name in (rd.MANIFEST, rd.RUN):
-        try:
-            st = os.stat(os.path.join(results_dir, name))
-            stamp.append((st.st_mtime_ns, st.st_size))
-        except OSError:
-            stamp.append(None)
-    key = (os.path.abspath(results_dir), bool(in_run), tuple(stamp))
-    if key not in _complete_cache:
-        _complete_cache[key] = rd.incomplete_reason(results_dir, in_run=in_run)
-    reason = _complete_cache[key]
+    key = _check_key(results_dir, in_run)
+    if key[:2] in _trusted:
+        reason = _trusted[key[:2]]
+    else:
+        if key not in _complete_cache:
+            _complete_cache[key] = rd.incomplete_reason(results_dir, in_run=in_run)
+        reason = _complete_cache[key]
     if reason is None:
         return None
     if not allow_partial:
@@ -322,6 +537,19 @@ def load_results(results_dir, allow_partial=False, in_run=False):
         "run": load_run(results_dir),
         "partial": partial,
     }
+
+
+def load_tables(results_dir, first=()):
+    """Every CSV of a results directory, without the completeness check: {"flows", "steps",
+    "events", "links"} (None where missing).  The tables named in `first` are loaded first (a
+    script reports a fault in the file it draws before one in a file it only takes the time
+    range from)."""
+    loaders = {"flows": load_flows, "steps": load_steps, "events": load_events, "links": load_links}
+    out = {name: loaders[name](results_dir) for name in first}
+    for name, load in loaders.items():
+        if name not in out:
+            out[name] = load(results_dir)
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -385,7 +613,7 @@ def schemes_of(*tables):
     found = []
     for t in tables:
         if not is_empty(t):
-            found.extend(t["scheme"])
+            found.extend(codes(t, "scheme")[1])
     return order_schemes(found)
 
 
@@ -393,9 +621,9 @@ def by_scheme(table, column):
     """{scheme: numpy array of column values}, schemes in order_schemes order."""
     if is_empty(table):
         return {}
-    schemes = np.array(table["scheme"], dtype=object)
+    sc, schemes = codes(table, "scheme")
     vals = np.asarray(table[column])
-    return {s: vals[schemes == s] for s in order_schemes(table["scheme"])}
+    return {s: vals[sc == schemes.index(s)] for s in order_schemes(schemes)}
 
 
 def throughput_summary(flows):
@@ -427,32 +655,33 @@ def step_summary(steps):
     return out
 
 
+def _counts_by_scheme(events, mask, col):
+    """{scheme: {value of col: rows}} over the rows of mask, every scheme of events present."""
+    sc, schemes = codes(events, "scheme")
+    vc, values = codes(events, col)
+    n = np.bincount(sc[mask] * len(values) + vc[mask], minlength=len(schemes) * len(values))
+    n = n.reshape(len(schemes), len(values))
+    return {s: {values[j]: int(n[i, j]) for j in np.flatnonzero(n[i])}
+            for i, s in sorted(enumerate(schemes), key=lambda p: order_schemes(schemes).index(p[1]))}
+
+
 def ev_state_counts(events):
     """Transitions by new state: {scheme: {state: count}} for kind == 'ev_state'.
     The four known states are always present (possibly 0); other states are added."""
-    out = {}
     if is_empty(events):
-        return out
-    for scheme in order_schemes(events["scheme"]):
-        out[scheme] = {s: 0 for s in EV_STATES}
-    for scheme, kind, state in zip(events["scheme"], events["kind"], events["state"]):
-        if kind == "ev_state":
-            out[scheme][state] = out[scheme].get(state, 0) + 1
-    return out
+        return {}
+    found = _counts_by_scheme(events, column_equals(events, "kind", "ev_state"), "state")
+    return {s: dict({st: 0 for st in EV_STATES}, **c) for s, c in found.items()}
 
 
 def fault_event_counts(events):
     """Fault onsets (state 'down' or 'start') per kind: {scheme: {kind: count}}.
     All kinds other than 'ev_state' count; the four known kinds are always present."""
-    out = {}
     if is_empty(events):
-        return out
-    for scheme in order_schemes(events["scheme"]):
-        out[scheme] = {k: 0 for k in FAULT_KINDS}
-    for scheme, kind, state in zip(events["scheme"], events["kind"], events["state"]):
-        if kind != "ev_state" and state in FAULT_ONSET:
-            out[scheme][kind] = out[scheme].get(kind, 0) + 1
-    return out
+        return {}
+    mask = ~column_equals(events, "kind", "ev_state") & column_isin(events, "state", FAULT_ONSET)
+    found = _counts_by_scheme(events, mask, "kind")
+    return {s: dict({k: 0 for k in FAULT_KINDS}, **c) for s, c in found.items()}
 
 
 # summary.csv column -> key of throughput_summary()

@@ -13,10 +13,14 @@ beyond); the legend says which, and how many seeds.  A numeric --x is drawn
 to scale (--logx: log scale, symlog when 0 is among the values); text values
 are evenly spaced in sweep order.  --logy: log y axis.  Every other varied option must take one
 value on each line: choose it with --where NAME=VALUE (repeatable) or draw it
-with --by.
+with --by.  --scheme keeps only the rows of the schemes it names.  The x axis
+is labelled with the option's meaning and unit: from a table of the quickstart
+options (flapRate: "flap rate (1/s per link)"), else from the name's suffix
+(...Us: µs, ...Ms: ms, ...Bytes: bytes, ...Gbps: Gb/s, ...Rate: 1/s).
 
-Writes SWEEP_DIR/sweep-<metric>-vs-<x>.png unless --out is given, and prints
-the path; a PNG written into SWEEP_DIR is recorded in its manifest.json.
+Writes SWEEP_DIR/sweep-<metric>-vs-<x>.png (--format: png, pdf, svg) unless
+--out is given, and prints the paths; files written into SWEEP_DIR are
+recorded in its manifest.json.
 
 Exit status: 0 on success, 2 with one line `error: ...` on a missing or
 malformed input or an unknown metric or parameter.
@@ -33,6 +37,7 @@ import requirements_check  # noqa: F401,E402  (one-line error if numpy/matplotli
 import numpy as np
 
 import mrc_results as mr
+import plotopts
 import summary
 
 PROG = "plot_sweep.py"
@@ -42,6 +47,62 @@ T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.
        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
        2.052, 2.048, 2.045, 2.042]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X"]
+
+# Axis labels of the quickstart options (experiments/quickstart.cc, `quickstart --PrintHelp`).
+OPTION_LABELS = {
+    "flapRate": "flap rate (1/s per link)",
+    "flapDown": "mean flap down time (\u00b5s)",
+    "flapStart": "first flap after (\u00b5s)",
+    "flapStop": "last flap before (\u00b5s)",
+    "bytes": "all-reduce buffer (bytes)",
+    "gpus": "GPUs",
+    "planes": "planes",
+    "hostsPerT0": "hosts per T0",
+    "t1": "T1 switches per plane",
+    "linkRate": "plane link rate",
+    "steps": "training steps",
+    "computeUs": "compute phase per step (\u00b5s)",
+    "jitterUs": "compute jitter (\u00b5s)",
+    "chunks": "chunks per ring transfer",
+    "qpsPerPeer": "queue pairs per ring neighbour",
+    "portLossAtUs": "NIC port loss start (\u00b5s)",
+    "portLossUs": "NIC port loss duration (\u00b5s)",
+    "rebootAtUs": "T1 reboot start (\u00b5s)",
+    "rebootUs": "T1 reboot duration (\u00b5s)",
+    "detectionUs": "baseline failure detection delay (\u00b5s)",
+    "reconvergenceUs": "baseline reconvergence delay (\u00b5s)",
+    "binUs": "links.csv time bin (\u00b5s)",
+    "seed": "seed",
+    "schemes": "schemes",
+}
+# Name suffix -> unit, for other options.
+SUFFIX_UNITS = [("Gbps", "Gb/s"), ("Mbps", "Mb/s"), ("Bytes", "bytes"), ("bytes", "bytes"), ("Us", "\u00b5s"),
+                ("Ms", "ms"), ("Ns", "ns"), ("Rate", "1/s"), ("Pct", "%")]
+
+
+def metric_label(col):
+    """summary.py's label of a column, with µs for us."""
+    return summary.label(col).replace("(us)", "(\u00b5s)")
+
+
+def _words(name):
+    """'portLossAt' -> 'port loss at'."""
+    import re
+    parts = re.findall(r"[A-Za-z]\d+|[A-Z]{2,}s?(?![a-z])|[A-Z]?[a-z]+|\d+|[A-Z]", name)
+    return " ".join(p if p[:1].isupper() and len(p) > 1 and not p[1:].islower() else p.lower()
+                    for p in parts) or name
+
+
+def option_label(name):
+    """The x axis label of a varied option: its meaning and unit."""
+    if name in OPTION_LABELS:
+        return OPTION_LABELS[name]
+    for suffix, unit in SUFFIX_UNITS:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            stem = name[:-len(suffix)]
+            words = _words(stem) + (" rate" if suffix == "Rate" else "")
+            return "%s (%s)" % (words, unit)
+    return _words(name)
 
 
 def build_parser():
@@ -58,7 +119,13 @@ def build_parser():
     p.add_argument("--logx", action="store_true", help="log x axis (symlog if an x value is 0)")
     p.add_argument("--logy", action="store_true", help="log y axis")
     p.add_argument("--out", metavar="FILE.png",
-                   help="output PNG (default: SWEEP_DIR/sweep-<metric>-vs-<x>.png)")
+                   help="output file (default: SWEEP_DIR/sweep-<metric>-vs-<x>.png); its extension is "
+                        "replaced by each --format")
+    p.add_argument("--scheme", action="append", metavar="NAME",
+                   help="keep only the rows of this scheme (repeatable, or a comma list)")
+    p.add_argument("--format", type=plotopts._formats, default=None, metavar="png,pdf,svg",
+                   help="output formats, a comma list of %s (default: the extension of --out, else png)"
+                        % ", ".join(plotopts.FORMATS))
     return p
 
 
@@ -108,7 +175,10 @@ def ordered(values):
     return distinct, False
 
 
-def run(args):
+def make_figure(args):
+    """The figure for args (a parsed Namespace or an argv list), not saved."""
+    if not isinstance(args, argparse.Namespace):
+        args = build_parser().parse_args(list(args))
     rows, params = load(args.sweep_dir)
     columns = list(rows[0])
     metrics = [c for c in columns if c not in params and c not in ("point", "seed", "scheme")]
@@ -128,6 +198,14 @@ def run(args):
         rows = [r for r in rows if r[name] == value]
     if not rows:
         raise mr.ResultsError("--where %s: no row matches" % " ".join(args.where))
+    wanted = plotopts.wanted_schemes(args)
+    if wanted:
+        known = mr.order_schemes(r["scheme"] for r in rows)
+        unknown = [w for w in wanted if w not in known]
+        if unknown:
+            raise mr.ResultsError("--scheme %s: no such scheme in %s (schemes: %s)"
+                                  % (",".join(unknown), SUMMARY_CSV, ", ".join(known)))
+        rows = [r for r in rows if r["scheme"] in wanted]
 
     groups = {}
     for r in rows:
@@ -182,18 +260,24 @@ def run(args):
     if not numeric:
         ax.set_xticks(range(len(xs)))
         ax.set_xticklabels(xs)
-    ax.set_xlabel(args.x)
-    ax.set_ylabel(summary.label(args.metric))
+    ax.set_xlabel(option_label(args.x))
+    ax.set_ylabel(metric_label(args.metric))
     n = "%d" % min(counts) if len(counts) == 1 else "%d-%d" % (min(counts), max(counts))
     bars = "\u00b11 sample std" if args.error == "std" else "95% CI of the mean (Student's t)"
     ax.legend(title="mean of n=%s seed(s); bars: %s" % (n, bars), title_fontsize="small")
-    title = "%s vs %s" % (summary.label(args.metric), args.x)
+    title = "%s vs %s" % (metric_label(args.metric), option_label(args.x).split(" (")[0])
     if args.where:
         title += " (%s)" % ", ".join(args.where)
     ax.set_title(title)
     fig.tight_layout()
-    out = mr.output_path(args.sweep_dir, args.out, "sweep-%s-vs-%s.png" % (args.metric, args.x))
-    return [ps.save(fig, out)]
+    return fig
+
+
+def run(args):
+    fig = make_figure(args)
+    import plotstyle as ps
+    return ps.save(fig, plotopts.output_paths(args.sweep_dir, args.out, "sweep-%s-vs-%s.png"
+                                              % (args.metric, args.x), args.format))
 
 
 def main(argv=None, written=None):

@@ -327,13 +327,22 @@ def test_plot_writes_png(plotted, script):
 def test_make_all(plotted):
     rc, out, err = plotted["runs"]["make_all.py"]
     assert rc == 0, err
-    for n in ["summary.csv"] + list(PLOTS.values()):
+    pdfs = [n[:-len(".png")] + ".pdf" for n in PLOTS.values()]
+    for n in ["summary.csv"] + list(PLOTS.values()) + pdfs:
         p = os.path.join(plotted["out_dir"], n)
         assert p in out.splitlines()
         assert os.path.getsize(p) > 0
         if n.endswith(".png"):
             assert_png(p)
-    assert "5 file(s) written" in out
+        if n.endswith(".pdf"):
+            with open(p, "rb") as f:
+                assert f.read(5) == b"%PDF-"
+    # each figure as PNG and PDF (make_all.py's default --format), in the order of the scripts
+    lines = [line for line in out.splitlines() if line.startswith(plotted["out_dir"])]
+    assert [os.path.basename(line) for line in lines] == [
+        "summary.csv", "throughput.png", "throughput.pdf", "steps.png", "steps.pdf", "links.png", "links.pdf",
+        "ev_states.png", "ev_states.pdf"]
+    assert "9 file(s) written" in out
     # --out-dir elsewhere: nothing is recorded in the results directory's manifest
     assert set(manifest_files(plotted["results"])) == {"flows.csv", "steps.csv", "events.csv", "links.csv",
                                                         "run.json"} | {n for s, n in PLOTS.items()

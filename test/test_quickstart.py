@@ -587,7 +587,7 @@ def test_make_all_writes_every_figure(analysed):
         assert w >= 300 and h >= 200, (name, w, h)
         assert path in p.stdout or name in p.stdout
     assert os.path.isfile(os.path.join(d, "summary.csv"))
-    assert "5 file(s) written" in p.stdout
+    assert "9 file(s) written" in p.stdout
 
 
 def test_summary_matches_the_flows(analysed):

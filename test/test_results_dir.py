@@ -291,7 +291,7 @@ def test_allow_partial_draws_it_marked(results):
     r = run_script("make_all.py", results, "--allow-partial")
     assert r.returncode == 0, r.stderr
     assert r.stderr == "warning: %s: incomplete run (%s); drawing it anyway\n" % (results, REASON)
-    assert "5 file(s) written" in r.stdout
+    assert "9 file(s) written" in r.stdout
     mark = "PARTIAL RESULTS: incomplete run (%s)" % REASON
     for name in PLOTS.values():
         assert png_text(os.path.join(results, name)).get("Description") == mark, name
