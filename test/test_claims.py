@@ -134,7 +134,7 @@ def test_production_rows_at_flow_level(tmp_path):
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["--scale=huge"], "--scale must be tiny, quick or full"),
+    (["--scale=huge"], "--scale must be one of tiny quick full"),
     (["--claim=C14"], "--claim must be all or a comma-separated list"),
     (["--mutant=no-such"], "--mutant: unknown mutant 'no-such'"),
     (["--seed=0"], "seed"),

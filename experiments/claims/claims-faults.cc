@@ -278,25 +278,6 @@ ProductionRows(Context& ctx,
                         "measurements to the paper's scale rather than check them.");
 }
 
-/**
- * @param x a number
- * @return it in short scientific or plain form
- */
-std::string
-Short(double x)
-{
-    std::ostringstream os;
-    if (x >= 1e4)
-    {
-        os << std::scientific << std::setprecision(0) << x;
-    }
-    else
-    {
-        os << x;
-    }
-    return os.str();
-}
-
 } // namespace
 
 ClaimReport
@@ -692,6 +673,7 @@ ClaimC4(Context& ctx)
     c.Info("remote sender: port down for", "us", remoteDown, NAN);
     c.Info("remote sender: rate during the loss / before", "", rDuring / rBefore, NAN);
     c.Info("remote sender: retransmissions, EV retirements", "", rm2.retx, rm2.retirements);
+    c.Info("remote sender: port up to 95% of its rate before", "us", rBack, NAN);
     const double lastOnDead
         = rm2.lastUsePerPlaneUs.size() == fab.planes ? rm2.lastUsePerPlaneUs[fab.planes - 1] : NAN;
     const double stopUs = std::isnan(lastOnDead) ? 0 : lastOnDead - remoteAt;

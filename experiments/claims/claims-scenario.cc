@@ -124,6 +124,11 @@ MakeScheme(Scheme scheme, const FabricSpec& fab)
     s->SetAttribute("BaselineT1sPerPlane", UintegerValue(fab.baselineT1));
     s->SetAttribute("Trim", BooleanValue(fab.trim));
     s->SetAttribute("Pfc", BooleanValue(fab.pfc));
+    s->SetAttribute("DcqcnProfile", StringValue(fab.dcqcnProfile));
+    if (!fab.uplinkRate.empty())
+    {
+        s->SetFabricAttribute("UplinkRate", DataRateValue(DataRate(fab.uplinkRate)));
+    }
     if (scheme != MRC)
     {
         s->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
@@ -618,57 +623,86 @@ RunFlows(
     Build(scheme, fab, w);
     const std::size_t n = run.flows.size();
     r.fctUs.assign(n, NAN);
-    std::vector<Ptr<MrcQueuePair>> senders;
-    std::vector<Ptr<MrcQueuePair>> receivers;
+    std::vector<Ptr<MrcQueuePair>> senders;                // each flow's first QP
+    std::vector<std::vector<Ptr<MrcQueuePair>>> receivers; // each flow's receiving QPs
+    std::vector<uint32_t> qpsLeft(n, 0);                   // per flow, its QPs not yet done
     struct Done
     {
         FlowResult* r;         //!< result
         std::size_t i;         //!< flow
         double startUs;        //!< post time
-        std::size_t* left;     //!< flows left
+        std::size_t* left;     //!< QPs left
+        uint32_t* flowLeft;    //!< this flow's QPs left
         uint32_t messagesLeft; //!< serial messages still to post (flow 0)
         double postedUs;       //!< when the current message was posted
         MrcQueuePair* qp;      //!< the sender
         uint64_t bytes;        //!< bytes per message
     };
-    std::size_t left = n;
-    std::vector<Done> done(n);
+    std::size_t left = 0;
+    for (const auto& f : run.flows)
+    {
+        left += std::max(1u, f.qps);
+    }
+    std::vector<Done> done(left);
+    std::size_t d = 0;
     for (std::size_t i = 0; i < n; ++i)
     {
         const FlowSpec& f = run.flows[i];
-        auto qps = w.scheme->GetStack().Connect(f.src, f.dst);
-        senders.push_back(qps.first);
-        receivers.push_back(qps.second);
-        const uint32_t serial = i == 0 && run.serialMessages > 1 ? run.serialMessages - 1 : 0;
-        done[i] = Done{&r, i, f.startUs, &left, serial, f.startUs, PeekPointer(qps.first), f.bytes};
-        qps.first->SetSendCompletionCallback(MakeBoundCallback(
-            +[](Done* d, const MrcCompletion& c)
+        const uint32_t nq = std::max(1u, f.qps);
+        qpsLeft[i] = nq;
+        receivers.emplace_back();
+        for (uint32_t q = 0; q < nq; ++q, ++d)
+        {
+            // A flow of several QPs (as ib_write_bw -q, or NCCL's QPs per peer) splits its bytes.
+            const uint64_t bytes = f.bytes / nq + (q < f.bytes % nq ? 1 : 0);
+            auto qps = w.scheme->GetStack().Connect(f.src, f.dst);
+            if (q == 0)
             {
-                const double now = c.completed.GetNanoSeconds() / 1000.0;
-                if (c.status == MrcQueuePair::SUCCESS)
+                senders.push_back(qps.first);
+            }
+            receivers.back().push_back(qps.second);
+            const uint32_t serial = i == 0 && run.serialMessages > 1 ? run.serialMessages - 1 : 0;
+            done[d] = Done{&r,
+                           i,
+                           f.startUs,
+                           &left,
+                           &qpsLeft[i],
+                           serial,
+                           f.startUs,
+                           PeekPointer(qps.first),
+                           bytes};
+            qps.first->SetSendCompletionCallback(MakeBoundCallback(
+                +[](Done* d, const MrcCompletion& c)
                 {
-                    if (d->i == 0)
+                    const double now = c.completed.GetNanoSeconds() / 1000.0;
+                    if (c.status == MrcQueuePair::SUCCESS)
                     {
-                        d->r->messageUs.push_back(now - d->postedUs);
+                        if (d->i == 0)
+                        {
+                            d->r->messageUs.push_back(now - d->postedUs);
+                        }
+                        if (d->messagesLeft > 0)
+                        {
+                            // Serial messages: the next is posted when this one completes.
+                            --d->messagesLeft;
+                            d->postedUs = now;
+                            d->qp->PostWrite(d->bytes, 0);
+                            return;
+                        }
+                        if (--*d->flowLeft == 0)
+                        {
+                            d->r->fctUs[d->i] = now - d->startUs;
+                        }
                     }
-                    if (d->messagesLeft > 0)
+                    if (--*d->left == 0)
                     {
-                        // Serial messages: the next is posted when this one completes.
-                        --d->messagesLeft;
-                        d->postedUs = now;
-                        d->qp->PostWrite(d->bytes, 0);
-                        return;
+                        Simulator::Stop();
                     }
-                    d->r->fctUs[d->i] = now - d->startUs;
-                }
-                if (--*d->left == 0)
-                {
-                    Simulator::Stop();
-                }
-            },
-            &done[i]));
-        Simulator::Schedule(
-            Us(f.startUs), &MrcQueuePair::PostWrite, qps.first, f.bytes, uint64_t(0));
+                },
+                &done[d]));
+            Simulator::Schedule(
+                Us(f.startUs), &MrcQueuePair::PostWrite, qps.first, bytes, uint64_t(0));
+        }
     }
     // A busy-uplink loss is applied below, to the cable chosen then, and only there.
     FaultPlan scheduled = plan;
@@ -682,7 +716,8 @@ RunFlows(
         std::ostringstream os;
         for (const auto& f : run.flows)
         {
-            os << f.src << " " << f.dst << " " << f.bytes << " " << f.startUs << "\n";
+            os << f.src << " " << f.dst << " " << f.bytes << " " << f.startUs << " " << f.qps
+               << "\n";
         }
         os << "busy " << run.busyUplinkAtUs << " " << run.busyAction << " serial "
            << run.serialMessages << " tail " << run.failTail << " " << run.failTailMessage << "\n";
@@ -802,20 +837,33 @@ RunFlows(
     std::vector<uint64_t> last(run.watch.size(), 0);
     std::function<void()> sample;
     const Time bin = Us(run.binUs);
+    Ptr<MrcTrimmingQueue> watchedQueue;
+    if (run.queueT0 >= 0)
+    {
+        watchedQueue = w.fabric->GetT0(0, run.queueT0)->GetPort(run.queuePort)->GetQueue();
+    }
     sample = [&]()
     {
         for (std::size_t k = 0; k < run.watch.size(); ++k)
         {
-            const uint64_t now = receivers[run.watch[k]]->GetBytesPlaced();
+            uint64_t now = 0;
+            for (const auto& qp : receivers[run.watch[k]])
+            {
+                now += qp->GetBytesPlaced();
+            }
             r.samples[k].push_back(now - last[k]);
             last[k] = now;
+        }
+        if (watchedQueue)
+        {
+            r.queueSamples.push_back(watchedQueue->GetDataBytes());
         }
         if (left > 0)
         {
             Simulator::Schedule(bin, sample);
         }
     };
-    if (!run.watch.empty())
+    if (!run.watch.empty() || watchedQueue)
     {
         Simulator::Schedule(bin, sample);
     }

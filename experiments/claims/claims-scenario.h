@@ -40,19 +40,21 @@ const char* SchemeName(Scheme s);
 /** A fabric, in MRC's terms; the single-plane RoCE fabric is derived from it. */
 struct FabricSpec
 {
-    uint32_t hosts = 32;               //!< hosts (one NIC each)
-    uint32_t planes = 8;               //!< planes (NIC ports)
-    uint32_t hostsPerT0 = 8;           //!< hosts per T0
-    uint32_t t1 = 8;                   //!< T1s per plane
-    std::string planeRate = "100Gbps"; //!< MRC link rate; the single plane runs at P x this
-    uint32_t baselineHostsPerT0 = 0;   //!< ROCE only: hosts per T0 (0: hostsPerT0)
-    uint32_t baselineT1 = 0;           //!< ROCE only: T1s (0: t1)
-    bool trim = true;                  //!< MRC: switches trim (false: drop)
-    std::string mutants;               //!< this run's mutants (MrcMutant), besides --mutant's
-    bool realModel = false;            //!< ignore --mutant (for a physical best case)
-    bool pfc = true;                   //!< RoCE: lossless data class
-    double detectionUs = 150000;       //!< RoCE: BFD-like detection (deployed)
-    double reconvergenceUs = 2000000;  //!< RoCE: BGP-like reconvergence (deployed)
+    uint32_t hosts = 32;                  //!< hosts (one NIC each)
+    uint32_t planes = 8;                  //!< planes (NIC ports)
+    uint32_t hostsPerT0 = 8;              //!< hosts per T0
+    uint32_t t1 = 8;                      //!< T1s per plane
+    std::string planeRate = "100Gbps";    //!< MRC link rate; the single plane runs at P x this
+    uint32_t baselineHostsPerT0 = 0;      //!< ROCE only: hosts per T0 (0: hostsPerT0)
+    uint32_t baselineT1 = 0;              //!< ROCE only: T1s (0: t1)
+    bool trim = true;                     //!< MRC: switches trim (false: drop)
+    std::string uplinkRate;               //!< T0-T1 link rate ("": the fabric's)
+    std::string dcqcnProfile = "default"; //!< RoCE: DCQCN profile (MrcDcqcn::GetProfile)
+    std::string mutants;                  //!< this run's mutants (MrcMutant), besides --mutant's
+    bool realModel = false;               //!< ignore --mutant (for a physical best case)
+    bool pfc = true;                      //!< RoCE: lossless data class
+    double detectionUs = 150000;          //!< RoCE: BFD-like detection (deployed)
+    double reconvergenceUs = 2000000;     //!< RoCE: BGP-like reconvergence (deployed)
 };
 
 /**
@@ -170,10 +172,11 @@ TrainingResult RunFluidTraining(Scheme scheme,
 /** One point-to-point message. */
 struct FlowSpec
 {
-    uint32_t src;   //!< sender
-    uint32_t dst;   //!< receiver
-    uint64_t bytes; //!< message size
-    double startUs; //!< posted at
+    uint32_t src;     //!< sender
+    uint32_t dst;     //!< receiver
+    uint64_t bytes;   //!< message size
+    double startUs;   //!< posted at
+    uint32_t qps = 1; //!< queue pairs carrying it (the bytes split evenly)
 };
 
 /** A run of point-to-point flows. */
@@ -208,6 +211,8 @@ struct FlowRun
     double watchSendsFromUs = 0;
     /** ... until this time */
     double watchSendsUntilUs = 1e18;
+    int32_t queueT0 = -1;   //!< sample this T0's (plane 0) port queue every bin (-1: none)
+    uint32_t queuePort = 0; //!< ... this port (0..HostsPerT0-1: the host links)
 };
 
 /** What a flow run produced. */
@@ -215,6 +220,7 @@ struct FlowResult
 {
     std::vector<double> fctUs;                         //!< per flow (NaN: not completed)
     std::vector<std::vector<uint64_t>> samples;        //!< per watched flow: bytes received per bin
+    std::vector<uint64_t> queueSamples;                //!< queueT0's data backlog, per bin
     std::vector<std::pair<double, uint8_t>> evChanges; //!< (time us, new state) on watched flows
     /** An EV state change of flow 0. */
     struct EvChange

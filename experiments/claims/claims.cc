@@ -118,45 +118,6 @@ GetScale(const std::string& name, Scale& s)
     return false;
 }
 
-void
-ClaimReport::Check(const std::string& metric,
-                   const std::string& unit,
-                   double mrc,
-                   double baseline,
-                   const std::string& threshold,
-                   bool pass,
-                   const std::string& source)
-{
-    rows.push_back(Row{metric, unit, mrc, baseline, threshold, pass ? 1 : 0, source});
-}
-
-void
-ClaimReport::Info(const std::string& metric, const std::string& unit, double mrc, double baseline)
-{
-    rows.push_back(Row{metric, unit, mrc, baseline, "", -1, ""});
-}
-
-std::string
-ClaimReport::Verdict() const
-{
-    uint32_t checks = 0;
-    uint32_t passed = 0;
-    for (const auto& r : rows)
-    {
-        checks += r.check >= 0 ? 1 : 0;
-        passed += r.check == 1 ? 1 : 0;
-    }
-    if (checks == 0)
-    {
-        return "measured";
-    }
-    if (passed == checks)
-    {
-        return "reproduced";
-    }
-    return passed > 0 ? "partly" : "not reproduced";
-}
-
 const TrainingResult&
 Context::Training(const std::string& label,
                   Scheme scheme,
@@ -285,581 +246,116 @@ RateGbps(const std::vector<uint64_t>& bytes, double binUs)
 } // namespace claims
 } // namespace ns3
 
-namespace
-{
-
-/** A claim function with its id. */
-struct Entry
-{
-    const char* id;               //!< C1 .. C13
-    ClaimReport (*run)(Context&); //!< the function
-    const char*
-        mutants; //!< the mutants its checks must reject (comma-separated; "a+b": a and b together)
-};
-
-/// Every claim, in order, with the mutants (MrcMutant) each must reject.
-const Entry CLAIMS[] = {
-    {"C1", &ClaimC1, ""},
-    {"C2", &ClaimC2, "rto-only+slow-rto"},
-    {"C3", &ClaimC3, "rto-only+slow-rto,no-probe,ecmp-instant"},
-    {"C4", &ClaimC4, "no-port-bitmap"},
-    {"C5", &ClaimC5, "rto-only,slow-rto,ecmp-instant"},
-    {"C6", &ClaimC6, "no-spray"},
-    {"C7", &ClaimC7, "no-trim,no-nscc,no-pfc"},
-    {"C8", &ClaimC8, "rto-only,no-probe"},
-    {"C9", &ClaimC9, "no-trim"},
-    {"C10", &ClaimC10, "no-spray"},
-    {"C11", &ClaimC11, ""},
-    {"C12", &ClaimC12, "no-spray"},
-    {"C13", &ClaimC13, ""},
-};
-
-/**
- * @param x a value
- * @return it for a CSV or a table ("" or "-" for NaN is the caller's choice: here "")
- */
-std::string
-Num(double x)
-{
-    if (std::isnan(x))
-    {
-        return "";
-    }
-    std::ostringstream os;
-    os << std::setprecision(6) << x;
-    return os.str();
-}
-
-/**
- * @param s text
- * @return it quoted for CSV
- */
-std::string
-Csv(const std::string& s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-    {
-        return s;
-    }
-    std::string q = "\"";
-    for (char ch : s)
-    {
-        q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    }
-    return q + "\"";
-}
-
-/**
- * @param x a value
- * @return it for a Markdown table (4 significant digits, "-" for NaN)
- */
-std::string
-Md(double x)
-{
-    if (std::isnan(x))
-    {
-        return "-";
-    }
-    std::ostringstream os;
-    os << std::setprecision(4) << x;
-    return os.str();
-}
-
-/**
- * @param reports the claims' reports
- * @return claims.csv
- */
-std::string
-ClaimsCsv(const std::vector<ClaimReport>& reports)
-{
-    std::ostringstream os;
-    os << "claim,metric,unit,mrc,baseline,threshold,check,verdict,threshold_source\n";
-    for (const auto& c : reports)
-    {
-        const std::string verdict = c.Verdict();
-        for (const auto& r : c.rows)
-        {
-            os << c.id << "," << Csv(r.metric) << "," << Csv(r.unit) << "," << Num(r.mrc) << ","
-               << Num(r.baseline) << "," << Csv(r.threshold) << ","
-               << (r.check < 0 ? "info" : (r.check ? "pass" : "fail")) << "," << verdict << ","
-               << Csv(r.source) << "\n";
-        }
-    }
-    return os.str();
-}
-
-/**
- * @param reports the claims' reports
- * @return figures.csv (one row per point)
- */
-std::string
-FiguresCsv(const std::vector<ClaimReport>& reports)
-{
-    std::ostringstream os;
-    os << "claim,panel,kind,title,xlabel,ylabel,logx,logy,categories,series,x,y\n";
-    for (const auto& c : reports)
-    {
-        for (std::size_t p = 0; p < c.figures.size(); ++p)
-        {
-            const Figure& f = c.figures[p];
-            std::string cats;
-            for (std::size_t i = 0; i < f.categories.size(); ++i)
-            {
-                cats += (i ? "|" : "") + f.categories[i];
-            }
-            for (const auto& s : f.series)
-            {
-                for (std::size_t i = 0; i < s.y.size(); ++i)
-                {
-                    os << c.id << "," << p << "," << f.kind << "," << Csv(f.title) << ","
-                       << Csv(f.xlabel) << "," << Csv(f.ylabel) << "," << (f.logx ? 1 : 0) << ","
-                       << (f.logy ? 1 : 0) << "," << Csv(cats) << "," << Csv(s.name) << ","
-                       << (i < s.x.size() ? Num(s.x[i]) : "") << "," << Num(s.y[i]) << "\n";
-                }
-            }
-        }
-    }
-    return os.str();
-}
-
-/**
- * @param reports the claims' reports
- * @param scale the scale
- * @param seed seed
- * @param command the command line
- * @param wall wall seconds
- * @param planned claims selected (more than reports: a partial file, written as claims finish)
- * @return claims.md
- */
-std::string
-ClaimsMd(const std::vector<ClaimReport>& reports,
-         const Scale& scale,
-         uint32_t seed,
-         const std::string& command,
-         double wall,
-         std::size_t planned,
-         const std::string& mutants)
-{
-    std::ostringstream os;
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M", std::localtime(&now));
-    os << "# The MRC paper's claims, measured\n\n";
-    if (reports.size() < planned)
-    {
-        os << "**Partial: " << reports.size() << " of " << planned
-           << " claims so far; the run is still going, or was stopped.**\n\n";
-    }
-    if (!mutants.empty())
-    {
-        os << "**Mutant model: `" << mutants
-           << "`** (MrcMutant: a mechanism broken on purpose; the verdicts below are of that "
-              "model, not of MRC).\n\n";
-    }
-    os << "Command: `" << command << "`; scale `" << scale.name << "`, seed " << seed << ", "
-       << date << ", wall time " << std::fixed << std::setprecision(0) << wall << " s. "
-       << "Training fabric: " << scale.fabric.hosts << " GPUs, " << scale.fabric.planes
-       << " planes of " << scale.fabric.planeRate << " for MRC (the baseline: one plane at "
-       << scale.fabric.planes << "x the rate), " << scale.fabric.hostsPerT0 << " hosts per T0, "
-       << scale.fabric.t1
-       << " T1s per plane; job: " << MrcCollective::TypeName(scale.job.collective) << " of "
-       << scale.job.bytes << " bytes, " << scale.job.steps
-       << " steps, ranks placed at random (C10 and C12: "
-       << MrcCollective::TypeName(scale.bwJob.collective) << " of " << scale.bwJob.bytes
-       << " bytes, " << scale.bwJob.steps << " steps, so that transfers "
-       << "are bandwidth-bound). Timers are deployed "
-       << "values on both sides; what is scaled (workload, fault rates, durations) is stated "
-       << "per claim.\n\n"
-       << "Verdicts are computed from the checks next to each claim in "
-       << "`experiments/claims/`: all pass, *reproduced*; some, *partly*; none, *not "
-       << "reproduced*; a claim with no check (information only), *measured*. Each "
-       << "threshold states where it comes from. Both schemes of a comparison run the same "
-       << "placement, jobs and fault schedule (absolute times; see `pairing` in run.json).\n\n"
-       << "| claim | statement | verdict | checks passed |\n| --- | --- | --- | --- |\n";
-    for (const auto& c : reports)
-    {
-        uint32_t n = 0;
-        uint32_t p = 0;
-        for (const auto& r : c.rows)
-        {
-            n += r.check >= 0 ? 1 : 0;
-            p += r.check == 1 ? 1 : 0;
-        }
-        os << "| " << c.id << " | " << c.claim << " | **" << c.Verdict() << "** | " << p << "/" << n
-           << " |\n";
-    }
-    for (const auto& c : reports)
-    {
-        os << "\n## " << c.id << ": " << c.Verdict() << "\n\n> " << c.claim << "\n\n"
-           << "Baseline column: " << c.baselineName << ". " << c.runs << " simulation(s), "
-           << std::setprecision(1) << c.wall << " s.\n\n"
-           << "Evidence: " << c.kind;
-        if (!c.mutants.empty())
-        {
-            os << "; the checks must reject the mutants ";
-            for (std::size_t i = 0; i < c.mutants.size(); ++i)
-            {
-                os << (i ? ", " : "") << "`" << c.mutants[i] << "`";
-            }
-        }
-        os << ".\n\n"
-           << "| metric | unit | MRC | baseline | check | result | threshold from |\n"
-           << "| --- | --- | --- | --- | --- | --- | --- |\n";
-        for (const auto& r : c.rows)
-        {
-            os << "| " << r.metric << " | " << r.unit << " | " << Md(r.mrc) << " | "
-               << Md(r.baseline) << " | " << r.threshold << " | "
-               << (r.check < 0 ? "" : (r.check ? "pass" : "**fail**")) << " | " << r.source
-               << " |\n";
-        }
-        for (const auto& n : c.notes)
-        {
-            os << "\n" << n << "\n";
-        }
-        if (!c.figures.empty())
-        {
-            os << "\n![" << c.id << "](" << c.id << ".png)\n";
-        }
-    }
-    return os.str();
-}
-
-/**
- * @param records every run's digests
- * @return per claim and comparison, each scheme's placement and fault digests, and whether
- *         they are equal across the schemes compared
- */
-nlohmann::ordered_json
-PairingJson(const std::vector<PairRecord>& records)
-{
-    nlohmann::ordered_json out = nlohmann::ordered_json::object();
-    for (const auto& r : records)
-    {
-        auto& c = out[r.claim][r.label];
-        c["schemes"][r.scheme]
-            = {{"placement", r.placement.substr(0, 16)}, {"faults", r.faults.substr(0, 16)}};
-    }
-    for (auto& claim : out.items())
-    {
-        for (auto& cmp : claim.value().items())
-        {
-            std::set<std::string> p;
-            std::set<std::string> f;
-            for (auto& sch : cmp.value()["schemes"].items())
-            {
-                p.insert(sch.value()["placement"].get<std::string>());
-                f.insert(sch.value()["faults"].get<std::string>());
-            }
-            cmp.value()["paired"] = p.size() == 1 && f.size() == 1;
-        }
-    }
-    return out;
-}
-
-} // namespace
-
 int
 main(int argc, char* argv[])
 {
-    // Fix the time resolution (ns, ns-3's default) before building anything: until it is
-    // fixed, ns-3 records every Time object in a global set (a tree insertion per Time member
-    // of every device, queue and queue pair).
-    Time::SetResolution(Time::NS);
-    std::string which = "all";
-    std::string scaleName = "quick";
-    uint32_t seed = 1;
-    std::string out;
-    bool overwrite = false;
-    bool plots = true;
-    MrcCommandLine cmd(__FILE__);
-    cmd.Usage("Measures the MRC paper's claims C1-C12 and the fault-free parity C13, MRC "
-              "against the baseline, and writes "
-              "claims.csv, figures.csv, claims.md, run.json and a PNG per claim.");
-    cmd.AddValue("claim", "Claims to run: all, or a comma-separated list such as C2,C5", which);
-    cmd.AddValue("scale",
-                 "tiny (16 GPUs: seconds), quick (32 GPUs, 8 planes: a few minutes; the "
-                 "tests run it) or full (1024 GPUs, 8 planes: about two hours of CPU)",
-                 scaleName);
-    cmd.AddValue("seed", "Random seed", seed);
+    Context ctx;
     bool production = false;
     uint32_t productionGpus = 131072;
-    cmd.AddValue("production",
-                 "Add production-scale rows to C2, C3 and C4, measured with the flow-level model "
-                 "(--model=fluid) on the paper's fabric: the job time one fault costs a 1 GiB "
-                 "hierarchical all-reduce job (minutes at 131,072 GPUs)",
-                 production);
-    cmd.AddValue("productionGpus",
-                 "GPUs of the production fabric (8 planes; T0s of min(256, GPUs/2) hosts)",
-                 productionGpus);
-    cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
-    cmd.AddValue("out", "Results directory (default results/claims-<time>)", out);
-    cmd.AddValue("overwrite", "Clear --out first if it is not empty", overwrite);
-    cmd.AddValue("plots", "Draw the PNGs (needs /usr/bin/python3 and matplotlib)", plots);
-    std::string mutantList;
-    cmd.AddValue("mutant",
-                 "Run the suite on a mutant model (MrcMutant, comma-separated): a mechanism "
-                 "broken on purpose, to show which verdicts can fail (none: the real model)",
-                 mutantList);
-    bool listMutants = false;
-    cmd.AddValue("listMutants",
-                 "Print, per claim, the mutants its checks must reject, and exit",
-                 listMutants);
-    if (!MrcCommandLine::Parse(cmd, argc, argv))
+    evidence::Suite suite;
+    suite.program = "claims";
+    suite.usage = "Measures the MRC paper's claims C1-C12 and the fault-free parity C13, MRC "
+                  "against the baseline, and writes claims.csv, figures.csv, claims.md, run.json "
+                  "and a figure per claim.";
+    suite.selectOption = "claim";
+    suite.selectHelp = "Claims to run: all, or a comma-separated list such as C2,C5";
+    suite.scales = "tiny,quick,full";
+    suite.scale = "quick";
+    suite.scaleHelp = "tiny (16 GPUs: seconds), quick (32 GPUs, 8 planes: a few minutes; the "
+                      "tests run it) or full (1024 GPUs, 8 planes: about two hours of CPU)";
+    suite.checksFile = "claims.csv";
+    suite.mdFile = "claims.md";
+    suite.title = "The MRC paper's claims, measured";
+    // Every claim, in order, with the mutants (MrcMutant) each must reject.
+    const std::vector<std::pair<std::string, std::pair<ClaimReport (*)(Context&), std::string>>>
+        claims = {
+            {"C1", {&ClaimC1, ""}},
+            {"C2", {&ClaimC2, "rto-only+slow-rto"}},
+            {"C3", {&ClaimC3, "rto-only+slow-rto,no-probe,ecmp-instant"}},
+            {"C4", {&ClaimC4, "no-port-bitmap"}},
+            {"C5", {&ClaimC5, "rto-only,slow-rto,ecmp-instant"}},
+            {"C6", {&ClaimC6, "no-spray"}},
+            {"C7", {&ClaimC7, "no-trim,no-nscc,no-pfc"}},
+            {"C8", {&ClaimC8, "rto-only,no-probe"}},
+            {"C9", {&ClaimC9, "no-trim"}},
+            {"C10", {&ClaimC10, "no-spray"}},
+            {"C11", {&ClaimC11, ""}},
+            {"C12", {&ClaimC12, "no-spray"}},
+            {"C13", {&ClaimC13, ""}},
+        };
+    for (const auto& c : claims)
     {
-        return 1;
+        auto fn = c.second.first;
+        suite.entries.push_back({c.first,
+                                 [fn, &ctx]()
+                                 {
+                                     return fn(ctx);
+                                 },
+                                 c.second.second});
     }
-    if (listMutants)
+    suite.addOptions = [&](MrcCommandLine& cmd)
     {
-        for (const auto& e : CLAIMS)
-        {
-            std::cout << e.id << " " << (e.mutants[0] ? e.mutants : "-") << "\n";
-        }
-        return 0;
-    }
+        cmd.AddValue("production",
+                     "Add production-scale rows to C2, C3 and C4, measured with the flow-level "
+                     "model (--model=fluid) on the paper's fabric: the job time one fault costs "
+                     "a 1 GiB hierarchical all-reduce job (minutes at 131,072 GPUs)",
+                     production);
+        cmd.AddValue("productionGpus",
+                     "GPUs of the production fabric (8 planes; T0s of min(256, GPUs/2) hosts)",
+                     productionGpus);
+    };
+    suite.setup = [&](const std::string& mutants)
     {
-        std::vector<const MrcMutant::Entry*> parsed;
-        std::string err;
-        if (!MrcMutant::Parse(mutantList, parsed, err))
+        if (productionGpus < 16 || productionGpus > (1u << 20)
+            || productionGpus % std::min(256u, productionGpus / 2) != 0)
         {
-            std::cerr << "error: --mutant: " << err << std::endl;
-            return 1;
+            std::cerr << "error: --productionGpus must be between 16 and 1048576 and a multiple "
+                         "of min(256, GPUs / 2) (got "
+                      << productionGpus << ")" << std::endl;
+            return false;
         }
-        if (mutantList == "none")
-        {
-            mutantList.clear();
-        }
-        if (!parsed.empty() && production)
+        if (!mutants.empty() && production)
         {
             std::cerr << "error: --mutant acts at packet level only; --production's flow-level "
                          "rows take their failover costs from packet-level measurements (drop "
                          "--production=1)"
                       << std::endl;
-            return 1;
+            return false;
         }
-        Config::SetDefault("ns3::MrcSchemeHelper::Mutants", StringValue(mutantList));
-    }
-    if (!MrcCommandLine::CheckSeed(seed))
-    {
-        return 1;
-    }
-    if (productionGpus < 16 || productionGpus > (1u << 20)
-        || productionGpus % std::min(256u, productionGpus / 2) != 0)
-    {
-        std::cerr << "error: --productionGpus must be between 16 and 1048576 and a multiple of "
-                     "min(256, GPUs / 2) (got "
-                  << productionGpus << ")" << std::endl;
-        return 1;
-    }
-    Context ctx;
-    ctx.seed = seed;
-    ctx.production = production;
-    ctx.productionGpus = productionGpus;
-    if (!GetScale(scaleName, ctx.scale))
-    {
-        std::cerr << "error: --scale must be tiny, quick or full (got '" << scaleName << "')"
-                  << std::endl;
-        return 1;
-    }
-    std::vector<const Entry*> selected;
-    {
-        std::string list = which == "all" ? std::string() : which;
-        std::istringstream is(list);
-        std::string id;
-        while (std::getline(is, id, ','))
-        {
-            const Entry* found = nullptr;
-            for (const auto& e : CLAIMS)
-            {
-                found = (id == e.id || id == std::string("c") + (e.id + 1)) ? &e : found;
-            }
-            if (!found)
-            {
-                std::cerr << "error: --claim must be all or a comma-separated list of C1 to C13 "
-                             "(got '"
-                          << id << "')" << std::endl;
-                return 1;
-            }
-            if (std::find(selected.begin(), selected.end(), found) != selected.end())
-            {
-                std::cerr << "error: --claim names " << found->id << " twice" << std::endl;
-                return 1;
-            }
-            selected.push_back(found);
-        }
-        if (which == "all")
-        {
-            for (const auto& e : CLAIMS)
-            {
-                selected.push_back(&e);
-            }
-        }
-        if (selected.empty())
-        {
-            std::cerr << "error: --claim must be all or a comma-separated list of C1 to C13"
-                      << std::endl;
-            return 1;
-        }
-    }
-    if (out.empty())
-    {
-        char stamp[32];
-        const std::time_t now = std::time(nullptr);
-        std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", std::localtime(&now));
-        out = std::string("results/claims-") + stamp;
-    }
-    MrcInterrupt::Install();
-    MrcResultsDir dir;
-    std::string openError;
-    if (!dir.Open(out, "claims", overwrite, openError))
-    {
-        std::cerr << "error: --out: " << openError << std::endl;
-        return 1;
-    }
-    dir.SetCommandLine(argc, argv);
-    std::ostringstream command;
-    command << "./ns3 run \"claims";
-    for (int i = 1; i < argc; ++i)
-    {
-        command << " " << argv[i];
-    }
-    command << "\"";
-    std::vector<ClaimReport> reports;
-    const auto start = std::chrono::steady_clock::now();
-    // Every file is rewritten (through a temporary name) as each claim finishes, so a long run
-    // that is stopped keeps what it measured; run.json says whether the run is complete.
-    // done: the last write, after the plots (run.json "complete": true).
-    auto write = [&](double wall, const std::string& reason, bool done)
-    {
-        const bool complete = reports.size() == selected.size() && reason.empty();
-        nlohmann::ordered_json claimsJson = nlohmann::ordered_json::object();
-        for (const auto& r : reports)
-        {
-            claimsJson[r.id] = {{"verdict", r.Verdict()},
-                                {"kind", r.kind},
-                                {"must_reject", r.mutants},
-                                {"wall_time_s", r.wall},
-                                {"simulations", r.runs},
-                                {"claim", r.claim},
-                                {"baseline", r.baselineName}};
-        }
-        std::string err;
-        const bool ok
-            = dir.WriteFile("claims.csv", ClaimsCsv(reports), err)
-           && dir.WriteFile("figures.csv", FiguresCsv(reports), err)
-           && dir.WriteFile(
-               "claims.md",
-               ClaimsMd(reports, ctx.scale, seed, command.str(), wall, selected.size(), mutantList),
-               err)
-           && dir.WriteRunJson(
-               "claims",
-               MRC_VERSION,
-               seed,
-               cmd.GetValues(),
-               {{"wall_time_s", std::to_string(wall)},
-                {"ns3_version",
-                 nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
-                {"simulations", std::to_string(ctx.runs)},
-                {"timers_scaled", "false"},
-                {"claims_done", std::to_string(reports.size())},
-                {"claims_planned", std::to_string(selected.size())},
-                {"mutants", nlohmann::ordered_json(mutantList).dump()},
-                {"pairing", PairingJson(ctx.pairing).dump()},
-                {"claims", claimsJson.dump()}},
-               done,
-               reason.empty()
-                   ? (complete ? std::string("plots not made yet") : std::string("running"))
-                   : reason,
-               err);
-        if (!ok)
-        {
-            std::cerr << "error: --out: cannot write the results into '" << out << "': " << err
-                      << std::endl;
-        }
-        return ok;
+        ctx.seed = suite.seed;
+        ctx.production = production;
+        ctx.productionGpus = productionGpus;
+        return GetScale(suite.scale, ctx.scale);
     };
-    auto elapsed = [&start]()
+    suite.describe = [&ctx]()
     {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const Scale& scale = ctx.scale;
+        std::ostringstream os;
+        os << "Training fabric: " << scale.fabric.hosts << " GPUs, " << scale.fabric.planes
+           << " planes of " << scale.fabric.planeRate << " for MRC (the baseline: one plane at "
+           << scale.fabric.planes << "x the rate), " << scale.fabric.hostsPerT0 << " hosts per T0, "
+           << scale.fabric.t1
+           << " T1s per plane; job: " << MrcCollective::TypeName(scale.job.collective) << " of "
+           << scale.job.bytes << " bytes, " << scale.job.steps
+           << " steps, ranks placed at random (C10 and C12: "
+           << MrcCollective::TypeName(scale.bwJob.collective) << " of " << scale.bwJob.bytes
+           << " bytes, " << scale.bwJob.steps
+           << " steps, so that transfers are bandwidth-bound). Timers are deployed values on "
+              "both sides; what is scaled (workload, fault rates, durations) is stated per "
+              "claim.";
+        return os.str();
     };
-    try
+    suite.pairing = [&ctx]() -> const std::vector<PairRecord>&
     {
-        for (const Entry* e : selected)
-        {
-            std::cerr << "[" << e->id << "] running (scale " << ctx.scale.name << ")" << std::endl;
-            const uint32_t runsBefore = ctx.runs;
-            const auto t0 = std::chrono::steady_clock::now();
-            ctx.claim = e->id;
-            ClaimReport r = e->run(ctx);
-            r.mutants.clear();
-            std::istringstream ms(e->mutants);
-            for (std::string m; std::getline(ms, m, ',');)
-            {
-                r.mutants.push_back(m);
-            }
-            r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            r.runs = ctx.runs - runsBefore;
-            std::cerr << "[" << e->id << "] " << r.Verdict() << " (" << std::fixed
-                      << std::setprecision(1) << r.wall << " s)" << std::endl;
-            reports.push_back(std::move(r));
-            if (!write(elapsed(), "", false))
-            {
-                return 1;
-            }
-        }
-        if (plots)
-        {
-            const int rc
-                = MrcInterrupt::RunChild({"/usr/bin/python3",
-                                          std::string(MRC_SOURCE_DIR) + "/analysis/plot_claims.py",
-                                          "--in-run",
-                                          out});
-            MrcInterrupt::Check("plotting");
-            if (rc != 0)
-            {
-                std::cerr << "warning: the plots could not be made (/usr/bin/python3 "
-                          << MRC_SOURCE_DIR << "/analysis/plot_claims.py '" << out
-                          << "' exited with " << rc << ")" << std::endl;
-            }
-        }
-    }
-    catch (const MrcInterrupted& e)
+        return ctx.pairing;
+    };
+    suite.simulations = [&ctx]()
     {
-        write(elapsed(), e.what(), false);
-        std::cerr << "claims: " << e.what() << "; the claims finished so far are in " << out
-                  << " (run.json: \"complete\": false)" << std::endl;
-        return MrcInterrupt::ExitStatus();
-    }
+        return ctx.runs;
+    };
+    suite.current = [&ctx](const std::string& id)
     {
-        std::string err;
-        if (!dir.ReloadManifest(err) || !write(elapsed(), "", true) || !dir.SetComplete(err))
-        {
-            if (!err.empty())
-            {
-                std::cerr << "error: --out: " << err << std::endl;
-            }
-            return 1;
-        }
-    }
-
-    // The table.
-    std::cout << "\n"
-              << std::left << std::setw(5) << "claim" << std::setw(16) << "verdict"
-              << "statement\n";
-    for (const auto& c : reports)
-    {
-        std::cout << std::left << std::setw(5) << c.id << std::setw(16) << c.Verdict() << c.claim
-                  << "\n";
-        for (const auto& r : c.rows)
-        {
-            if (r.check >= 0)
-            {
-                std::cout << "       " << (r.check ? "pass " : "FAIL ") << r.metric
-                          << (r.unit.empty() ? "" : " (" + r.unit + ")") << ": mrc " << Md(r.mrc)
-                          << ", baseline " << Md(r.baseline) << "; " << r.threshold << "\n";
-            }
-        }
-    }
-    std::cout << "\nresults: " << out << "/{claims.csv,figures.csv,claims.md,run.json}"
-              << std::endl;
-    return 0;
+        ctx.claim = id;
+    };
+    return evidence::RunSuite(suite, argc, argv);
 }

@@ -12,6 +12,7 @@
  * verdict.
  */
 
+#include "../common/evidence.h"
 #include "claims-scenario.h"
 
 #include <map>
@@ -47,100 +48,11 @@ struct Scale
  */
 bool GetScale(const std::string& name, Scale& scale);
 
-/** One measured metric of a claim. */
-struct Row
-{
-    std::string metric;    //!< what
-    std::string unit;      //!< unit ("" for a count or ratio)
-    double mrc;            //!< MRC's value (NaN: not applicable)
-    double baseline;       //!< the baseline's value (NaN: not applicable)
-    std::string threshold; //!< the check, as text ("" for an informational row)
-    int check;             //!< 1 passed, 0 failed, -1 informational
-    std::string source;    //!< where the threshold comes from (paper, physical, ours: why)
-};
-
-/** One line or bar series of a figure. */
-struct Series
-{
-    std::string name;      //!< legend
-    std::vector<double> x; //!< x values (bar: category index)
-    std::vector<double> y; //!< y values
-};
-
-/** A claim's figure, drawn by analysis/plot_claims.py from figures.csv. */
-struct Figure
-{
-    std::string kind = "line";           //!< line, step (staircase), bar or cdf (x ignored)
-    std::string title;                   //!< title
-    std::string xlabel;                  //!< x label
-    std::string ylabel;                  //!< y label
-    bool logx = false;                   //!< log x axis
-    bool logy = false;                   //!< log y axis
-    std::vector<std::string> categories; //!< bar: category names
-    std::vector<Series> series;          //!< data
-};
-
-/** What a claim's measurement produced. */
-struct ClaimReport
-{
-    std::string id;           //!< C1 .. C13
-    std::string claim;        //!< the claim, quoted
-    std::string baselineName; //!< what the baseline column is
-    /**
-     * What kind of evidence the checks are: "mechanism" (a transport or fabric mechanism, each
-     * check rejected by the mutants listed), "structural" (topology arithmetic or traffic
-     * locality, which no transport mutant changes) or "measured" (no check: information)
-     */
-    std::string kind = "mechanism";
-    std::vector<std::string> mutants; //!< the mutants its checks must reject (MrcMutant)
-    std::vector<Row> rows;            //!< metrics
-    std::vector<Figure> figures;      //!< figures (one PNG per claim, a panel each)
-    std::vector<std::string> notes;   //!< what is scaled, how it was measured
-    double wall = 0;                  //!< wall seconds
-    uint32_t runs = 0;                //!< simulations run
-
-    /**
-     * Add a row with a check.
-     * @param metric what
-     * @param unit unit
-     * @param mrc MRC's value
-     * @param baseline the baseline's
-     * @param threshold the check as text
-     * @param pass whether it passed
-     * @param source where the threshold comes from: "paper: ...", "physical: ...", or
-     *        "ours: <the reason>"
-     */
-    void Check(const std::string& metric,
-               const std::string& unit,
-               double mrc,
-               double baseline,
-               const std::string& threshold,
-               bool pass,
-               const std::string& source);
-    /**
-     * Add an informational row.
-     * @param metric what
-     * @param unit unit
-     * @param mrc MRC's value
-     * @param baseline the baseline's
-     */
-    void Info(const std::string& metric, const std::string& unit, double mrc, double baseline);
-    /**
-     * @return reproduced (every check passed), partly (some), not reproduced (none), or
-     *         measured (no check)
-     */
-    std::string Verdict() const;
-};
-
-/** What a comparison ran, to show that the schemes were paired. */
-struct PairRecord
-{
-    std::string claim;     //!< the claim
-    std::string label;     //!< the comparison (the same for the schemes compared)
-    std::string scheme;    //!< the scheme
-    std::string placement; //!< placement (training) or flows (point-to-point) digest
-    std::string faults;    //!< fault-schedule digest
-};
+using evidence::Figure;               //!< a figure panel
+using evidence::PairRecord;           //!< a run's digests
+using evidence::Row;                  //!< a measured metric
+using evidence::Series;               //!< a series of a figure
+using ClaimReport = evidence::Report; //!< what a claim measured
 
 /** Results shared between claims (the fault-free training runs). */
 struct Context

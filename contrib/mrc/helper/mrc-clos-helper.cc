@@ -94,6 +94,11 @@ MrcClosHelper::GetTypeId()
                             DataRateValue(DataRate("100Gbps")),
                             MakeDataRateAccessor(&MrcClosHelper::m_linkRate),
                             MakeDataRateChecker())
+              .AddAttribute("UplinkRate",
+                            "Rate of the switch-to-switch links (T0-T1, T1-T2); 0: LinkRate",
+                            DataRateValue(DataRate("0bps")),
+                            MakeDataRateAccessor(&MrcClosHelper::m_uplinkRate),
+                            MakeDataRateChecker())
               .AddAttribute("LinkDelay",
                             "Propagation delay of every link",
                             TimeValue(MicroSeconds(1)),
@@ -348,8 +353,10 @@ MrcClosHelper::Connect(Ptr<Node> a,
     ch->SetAttribute("Delay", TimeValue(m_linkDelay));
     pa = CreateObject<MrcNetDevice>();
     pb = CreateObject<MrcNetDevice>();
-    pa->SetDataRate(m_linkRate);
-    pb->SetDataRate(m_linkRate);
+    const DataRate rate
+        = (aHost || bHost || m_uplinkRate.GetBitRate() == 0) ? m_linkRate : m_uplinkRate;
+    pa->SetDataRate(rate);
+    pb->SetDataRate(rate);
     pa->SetQueue(MakeQueue(aHost, aLastHop));
     pb->SetQueue(MakeQueue(bHost, false));
     if (m_pfc)
@@ -388,6 +395,7 @@ MrcClosHelper::Build()
     shape.block = m_block;
     shape.blockBits = m_blockBits;
     shape.linkRate = m_linkRate;
+    shape.uplinkRate = m_uplinkRate;
     shape.linkDelay = m_linkDelay;
     // The switches' latency, as the factory (Config defaults included) makes them.
     TimeValue latency;

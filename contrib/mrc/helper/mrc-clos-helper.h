@@ -168,6 +168,7 @@ private:
     uint32_t m_nT1;        //!< T1s per plane
     uint32_t m_radix;      //!< switch radix, 0 = unlimited
     DataRate m_linkRate;   //!< every link's rate
+    DataRate m_uplinkRate; //!< UplinkRate
     Time m_linkDelay;      //!< every link's delay
     uint32_t m_hostQueue;  //!< host NIC queue, bytes
     Ipv6Address m_block;   //!< locator block

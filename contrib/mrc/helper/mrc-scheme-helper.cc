@@ -5,12 +5,14 @@
 #include "mrc-scheme-helper.h"
 
 #include "ns3/mrc-choice-checker.h"
+#include "ns3/mrc-dcqcn.h"
 #include "ns3/mrc-ecmp-control-plane.h"
 #include "ns3/mrc-mutant.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -116,6 +118,16 @@ MrcSchemeHelper::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&MrcSchemeHelper::m_pfc),
                             MakeBooleanChecker())
+              .AddAttribute(
+                  "DcqcnProfile",
+                  "roce schemes: the DCQCN profile (MrcDcqcn::GetProfile): default "
+                  "(NVIDIA ConnectX's firmware defaults, MrcDcqcn's attribute "
+                  "defaults), aggressive (the HPCC simulator's vendor-like DCQCN), "
+                  "most-aggressive (uet-htsim's), paper (the DCQCN paper's). A profile "
+                  "other than default is applied at Build over any DCQCN setting",
+                  StringValue("default"),
+                  MakeStringAccessor(&MrcSchemeHelper::m_dcqcnProfile),
+                  MakeMrcChoiceChecker({"default", "aggressive", "most-aggressive", "paper"}))
               .AddAttribute("Mutants",
                             "Model variants that each break one mechanism (MrcMutant), "
                             "comma-separated, applied after every other setting to the schemes "
@@ -317,20 +329,25 @@ MrcSchemeHelper::MakeClos() const
     {
         clos->SetRoutedBaseline();
         clos->SetAttribute("Pfc", BooleanValue(m_pfc));
-        // Buffers and ECN thresholds follow the port speed: the queue's defaults are for a
-        // PlaneRate port.
+        // Buffers follow the port speed: the queue's defaults are for a PlaneRate port.
         const uint64_t scale = GetFabricLinkRate().GetBitRate() / m_planeRate.GetBitRate();
         if (scale != 1)
         {
-            for (const char* name : {"DataLimit", "EcnMinBytes", "EcnMaxBytes"})
-            {
-                UintegerValue v;
-                v.DeserializeFromString(
-                    DefaultOf("ns3::MrcTrimmingQueue", name, std::vector<Setting>()),
-                    MakeUintegerChecker<uint32_t>());
-                clos->SetQueueAttribute(name, UintegerValue(v.Get() * scale));
-            }
+            UintegerValue v;
+            v.DeserializeFromString(
+                DefaultOf("ns3::MrcTrimmingQueue", "DataLimit", std::vector<Setting>()),
+                MakeUintegerChecker<uint32_t>());
+            clos->SetQueueAttribute("DataLimit", UintegerValue(v.Get() * scale));
         }
+        // The RoCE class's ECN marking as deployed: SONiC's lossless WRED profile for a
+        // 400G Tomahawk-5 switch (sonic-buildimage, Arista-7060X6-64PE-O128S2/qos.json.j2:
+        // green_min 131072, green_max 262144 bytes, 5 %), scaled with the port's rate.
+        const double per400G = GetFabricLinkRate().GetBitRate() / 400e9;
+        clos->SetQueueAttribute("EcnMinBytes",
+                                UintegerValue(static_cast<uint32_t>(RoceEcnMinBytes() * per400G)));
+        clos->SetQueueAttribute("EcnMaxBytes",
+                                UintegerValue(static_cast<uint32_t>(RoceEcnMaxBytes() * per400G)));
+        clos->SetQueueAttribute("EcnMaxProbability", DoubleValue(RoceEcnMaxProbability()));
     }
     for (const auto& s : m_fabricSettings)
     {
@@ -357,6 +374,26 @@ MrcSchemeHelper::Build()
     NS_ABORT_MSG_IF(m_fabric, "MrcSchemeHelper: Build() once");
     const std::string err = Validate();
     NS_ABORT_MSG_IF(!err.empty(), "MrcSchemeHelper: " << err);
+    if (IsRoce() && m_dcqcnProfile != "default")
+    {
+        std::vector<MrcDcqcn::Setting> settings;
+        MrcDcqcn::GetProfile(m_dcqcnProfile, GetFabricLinkRate(), settings);
+        for (const auto& st : settings)
+        {
+            const std::string cc = "ns3::MrcDcqcn::";
+            const std::string qp = "ns3::MrcQueuePair::";
+            if (st.attribute.rfind(cc, 0) == 0)
+            {
+                m_stack.SetCongestionControlAttribute(st.attribute.substr(cc.size()),
+                                                      StringValue(st.value));
+            }
+            else if (st.attribute.rfind(qp, 0) == 0)
+            {
+                m_stack.SetQueuePairAttribute(st.attribute.substr(qp.size()),
+                                              StringValue(st.value));
+            }
+        }
+    }
     ApplyMutants();
     m_clos = MakeClos();
     m_fabric = m_clos->Build();
@@ -491,6 +528,24 @@ MrcSchemeHelper::ApplyMutants()
             }
         }
     }
+}
+
+uint32_t
+MrcSchemeHelper::RoceEcnMinBytes()
+{
+    return 131072;
+}
+
+uint32_t
+MrcSchemeHelper::RoceEcnMaxBytes()
+{
+    return 262144;
+}
+
+double
+MrcSchemeHelper::RoceEcnMaxProbability()
+{
+    return 0.05;
 }
 
 } // namespace ns3

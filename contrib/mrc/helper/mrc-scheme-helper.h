@@ -35,11 +35,14 @@ namespace ns3
  * - `roce-multiplane`: the same RoCE on MRC's planes, one single-path queue pair per NIC port
  *   (a multi-rail NIC without multipath).
  *
- * Buffers and ECN thresholds follow the port speed: the routed fabric's switch queues get the
- * MrcTrimmingQueue defaults (in force when Build is called) times its link rate over
- * PlaneRate. Timers keep deployed values on both sides. Build() makes the packet-level fabric
- * and installs the stack; BuildFluid() the same description at flow level (MrcFluidNetwork),
- * with the same control-plane delays and RoCE timers.
+ * Buffers follow the port speed: the routed fabric's switch queues get the MrcTrimmingQueue
+ * DataLimit default (in force when Build is called) times its link rate over PlaneRate. Their
+ * ECN marking is the RoCE class's as deployed: SONiC's lossless WRED profile of a 400G
+ * Tomahawk-5 switch (Kmin 128 KiB, Kmax 256 KiB, Pmax 5 %), scaled with the port rate; DCQCN's
+ * parameters are NVIDIA ConnectX's defaults (DcqcnProfile for others). Timers keep deployed values
+ * on both sides. Build() makes the packet-level fabric and installs the stack; BuildFluid() the
+ * same description at flow level (MrcFluidNetwork), with the same control-plane delays and RoCE
+ * timers.
  *
  * @code
  * Ptr<MrcSchemeHelper> scheme = CreateObject<MrcSchemeHelper>();
@@ -143,6 +146,15 @@ public:
 
     /** @return the scheme */
     std::string GetScheme() const;
+    /** @name The RoCE class's ECN marking at 400G (scaled with the port rate) */
+    /// @{
+    /** @return Kmin at 400G: SONiC's Tomahawk-5 lossless WRED green_min, 131072 bytes */
+    static uint32_t RoceEcnMinBytes();
+    /** @return Kmax at 400G: green_max, 262144 bytes */
+    static uint32_t RoceEcnMaxBytes();
+    /** @return Pmax: green_drop_probability 5 % */
+    static double RoceEcnMaxProbability();
+    /// @}
     /** @return the mutants (Mutants attribute) that concern this scheme */
     std::vector<std::string> GetMutantsApplied() const;
     /** @return whether the scheme runs RoCE (roce, roce-multiplane) */
@@ -185,6 +197,7 @@ private:
     bool m_trim;                   //!< Trim
     bool m_pfc;                    //!< Pfc
     std::string m_mutants;         //!< Mutants
+    std::string m_dcqcnProfile;    //!< DcqcnProfile
 
     /** Settings given through the Set*Attribute methods, applied after the scheme's. */
     struct Setting

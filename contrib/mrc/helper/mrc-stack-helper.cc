@@ -86,8 +86,9 @@ MrcStackHelper::SetRoceBaseline()
     SetPathSelector("ns3::MrcSinglePath");
     SetCongestionControl("ns3::MrcDcqcn");
     SetQueuePairAttribute("LossRecovery", StringValue("go-back-n"));
-    // The receiver is DCQCN's notification point: one CNP per QP per 50 us at most.
-    SetQueuePairAttribute("CnpInterval", TimeValue(MicroSeconds(50)));
+    // The receiver is DCQCN's notification point: one CNP per QP per 4 us at most (NVIDIA
+    // ConnectX's min_time_between_cnps; MrcDcqcn's defaults are the same NIC's reaction point).
+    SetQueuePairAttribute("CnpInterval", TimeValue(MicroSeconds(4)));
     // InfiniBand's local ACK timeout, 4.096 us x 2^t, at NCCL's default t = 20 (NCCL_IB_TIMEOUT,
     // about 4.3 s), and its retry count 7 (NCCL_IB_RETRY_CNT): deployed values, not scaled.
     SetQueuePairAttribute("AckTimeoutUnit", TimeValue(RoceAckTimeoutUnit()));

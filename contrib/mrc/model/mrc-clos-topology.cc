@@ -107,12 +107,15 @@ MrcClosTopology::GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const
 Time
 MrcClosTopology::GetBaseRtt(uint32_t packetBytes) const
 {
-    const Time data = m_shape.linkRate.CalculateBytesTxTime(packetBytes);
-    const Time ctrl
-        = m_shape.linkRate.CalculateBytesTxTime(MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE);
+    const DataRate up = GetUplinkRate();
+    const uint32_t ctrlBytes = MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE;
     const int64_t links = m_shape.tiers == 3 ? 6 : 4; // one way, hosts in different pods / T0s
-    return 2 * links * m_shape.linkDelay + 2 * (links - 1) * m_shape.switchLatency + links * data
-         + links * ctrl;
+    // Two host links each way; the others switch to switch.
+    const Time data = 2 * m_shape.linkRate.CalculateBytesTxTime(packetBytes)
+                    + (links - 2) * up.CalculateBytesTxTime(packetBytes);
+    const Time ctrl = 2 * m_shape.linkRate.CalculateBytesTxTime(ctrlBytes)
+                    + (links - 2) * up.CalculateBytesTxTime(ctrlBytes);
+    return 2 * links * m_shape.linkDelay + 2 * (links - 1) * m_shape.switchLatency + data + ctrl;
 }
 
 uint64_t
@@ -139,6 +142,12 @@ uint64_t
 MrcClosTopology::GetNicRate() const
 {
     return m_shape.linkRate.GetBitRate() * m_shape.planes;
+}
+
+DataRate
+MrcClosTopology::GetUplinkRate() const
+{
+    return m_shape.uplinkRate.GetBitRate() > 0 ? m_shape.uplinkRate : m_shape.linkRate;
 }
 
 DataRate

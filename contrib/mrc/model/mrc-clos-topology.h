@@ -51,7 +51,8 @@ struct MrcClosShape
     bool ecmp{false};                   //!< destination-routed ECMP (else SRv6 uSID routing)
     Ipv6Address block;                  //!< SRv6 locator block
     uint32_t blockBits{32};             //!< its length in bits
-    DataRate linkRate{"100Gbps"};       //!< every link's rate
+    DataRate linkRate{"100Gbps"};       //!< the host links' rate (and every link's by default)
+    DataRate uplinkRate{"0bps"};        //!< the switch-to-switch links' rate (0: linkRate)
     Time linkDelay{MicroSeconds(1)};    //!< every link's delay
     Time switchLatency{NanoSeconds(0)}; //!< switch forwarding latency
 };
@@ -138,6 +139,8 @@ public:
     uint64_t GetNicRate() const;
     /** @return the link rate */
     DataRate GetLinkRate() const;
+    /** @return the rate of the switch-to-switch links (T0-T1, T1-T2) */
+    DataRate GetUplinkRate() const;
     /** @return true when the fabric is the routed (ECMP) baseline */
     bool IsEcmp() const;
     /** @return number of tiers (2 or 3) */

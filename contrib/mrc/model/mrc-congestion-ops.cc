@@ -41,4 +41,26 @@ MrcCongestionOps::Init(uint32_t /* bdp */, Time /* baseRtt */, uint32_t /* mss *
 {
 }
 
+void
+MrcCongestionOps::SetRateIncreaseCallback(Callback<void> cb)
+{
+    m_rateIncrease = cb;
+}
+
+void
+MrcCongestionOps::NotifyRateIncrease()
+{
+    if (!m_rateIncrease.IsNull())
+    {
+        m_rateIncrease();
+    }
+}
+
+void
+MrcCongestionOps::DoDispose()
+{
+    m_rateIncrease = Callback<void>();
+    Object::DoDispose();
+}
+
 } // namespace ns3

@@ -5,6 +5,7 @@
 #ifndef MRC_CONGESTION_OPS_H
 #define MRC_CONGESTION_OPS_H
 
+#include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
@@ -68,6 +69,20 @@ public:
      * alone limits the sender
      */
     virtual uint64_t GetPacingRate() const;
+    /**
+     * Be told when the pacing rate goes up (a rate-based algorithm's increase), so that a
+     * sender paced at the old rate can leave earlier, as a NIC's rate limiter does.
+     * @param cb the callback (the queue pair's)
+     */
+    void SetRateIncreaseCallback(Callback<void> cb);
+
+protected:
+    void DoDispose() override;
+    /** For subclasses: the pacing rate went up. */
+    void NotifyRateIncrease();
+
+private:
+    Callback<void> m_rateIncrease; //!< SetRateIncreaseCallback
 };
 
 } // namespace ns3

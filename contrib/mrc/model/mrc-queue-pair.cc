@@ -270,6 +270,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     }
     m_selector->Init(perPlane, rng, hash);
     m_cc->Init(bdp, baseRtt, m_payloadSize);
+    m_cc->SetRateIncreaseCallback(MakeCallback(&MrcQueuePair::OnPacingRateIncrease, this));
     m_reorderPkts
         = m_reorderThreshold > 0 ? m_reorderThreshold : std::max<uint32_t>(16, bdp / m_payloadSize);
     m_probeWait = m_probeInterval;
@@ -375,6 +376,38 @@ MrcQueuePair::NotifyPortRoom()
 {
     m_waitingForPort = false;
     TrySend();
+}
+
+void
+MrcQueuePair::OnPacingRateIncrease()
+{
+    // A NIC's rate limiter takes a higher rate at once: the next departure follows the new
+    // rate from the last one, instead of waiting out a gap computed at the old, lower rate.
+    const uint64_t rate = m_cc->GetPacingRate();
+    if (rate == 0 || m_pacedBytes == 0)
+    {
+        return;
+    }
+    const Time next
+        = m_pacedAt + NanoSeconds(static_cast<int64_t>(double(m_pacedBytes) * 8e9 / double(rate)));
+    if (next >= m_nextSendTime)
+    {
+        return;
+    }
+    m_nextSendTime = next;
+    if (!m_paceEvent.IsExpired())
+    {
+        m_paceEvent.Cancel();
+        if (next <= Simulator::Now())
+        {
+            m_paceEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::TrySend>(Time(0), this);
+        }
+        else
+        {
+            m_paceEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::TrySend>(
+                next - Simulator::Now(), this);
+        }
+    }
 }
 
 void
@@ -534,9 +567,11 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     const uint64_t rate = m_cc->GetPacingRate();
     if (rate > 0)
     {
-        const Time gap = NanoSeconds(static_cast<int64_t>(
-            double(p.len + MrcHeader::SIZE + MrcIpv6Fields::HEADER_BYTES) * 8e9 / double(rate)));
-        m_nextSendTime = std::max(m_nextSendTime, Simulator::Now()) + gap;
+        m_pacedAt = std::max(m_nextSendTime, Simulator::Now());
+        m_pacedBytes = p.len + MrcHeader::SIZE + MrcIpv6Fields::HEADER_BYTES;
+        const Time gap
+            = NanoSeconds(static_cast<int64_t>(double(m_pacedBytes) * 8e9 / double(rate)));
+        m_nextSendTime = m_pacedAt + gap;
     }
     m_cc->OnSent(p.len);
     p.ev = h.GetEv();

@@ -371,6 +371,8 @@ private:
 
     /** Send what the window and the plane status allow. */
     void TrySend();
+    /** The congestion control's pacing rate went up: move the next departure earlier. */
+    void OnPacingRateIncrease();
     /**
      * Put one data packet on the wire.
      * @param psn its PSN
@@ -509,6 +511,8 @@ private:
     uint32_t m_recvWindow;       //!< RecvWindow
     std::string m_recovery;      //!< LossRecovery attribute
     Time m_nextSendTime;         //!< pacing: earliest next transmission
+    Time m_pacedAt;              //!< pacing: the last packet's departure slot
+    uint32_t m_pacedBytes{0};    //!< pacing: its wire bytes
     EventId m_paceEvent;         //!< pacing: pending TrySend
 
     MrcL4Protocol* m_l4;             //!< owner

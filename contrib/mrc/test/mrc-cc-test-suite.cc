@@ -259,16 +259,36 @@ private:
 };
 
 /**
+ * @param cc a DCQCN reaction point
+ * @param profile a profile (MrcDcqcn::GetProfile)
+ */
+void
+ApplyProfile(Ptr<MrcDcqcn> cc, const std::string& profile)
+{
+    std::vector<MrcDcqcn::Setting> settings;
+    NS_ABORT_UNLESS(MrcDcqcn::GetProfile(profile, DataRate("100Gbps"), settings));
+    const std::string prefix = "ns3::MrcDcqcn::";
+    for (const auto& s : settings)
+    {
+        if (s.attribute.rfind(prefix, 0) == 0)
+        {
+            cc->SetAttribute(s.attribute.substr(prefix.size()), StringValue(s.value));
+        }
+    }
+}
+
+/**
  * @ingroup mrc-tests
- * @brief DCQCN's reaction point against the DCQCN paper's formulas: rate cuts and alpha on CNPs,
- * alpha decay, fast recovery, additive and hyper increase from the timer and the byte counter,
- * and no timer once the line rate is back.
+ * @brief DCQCN's reaction point with the DCQCN paper's profile, against the paper's formulas:
+ * rate cuts and alpha on CNPs, alpha decay, fast recovery, additive and hyper increase from the
+ * timer and the byte counter, and no timer once the line rate is back.
  */
 class MrcDcqcnTestCase : public TestCase
 {
 public:
     MrcDcqcnTestCase()
-        : TestCase("DCQCN: CNP cuts, alpha, fast recovery, additive and hyper increase")
+        : TestCase("DCQCN, the paper's profile: CNP cuts, alpha, fast recovery, additive and "
+                   "hyper increase")
     {
     }
 
@@ -284,6 +304,7 @@ private:
     void Cuts()
     {
         Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        ApplyProfile(cc, "paper");
         cc->Init(BDP, BASE_RTT, MSS); // 100 Gb/s
         const double g = 1.0 / 256;
         NS_TEST_ASSERT_MSG_EQ(cc->GetRate(), 100000000000u, "starts at line rate");
@@ -311,8 +332,8 @@ private:
                NS_TEST_EXPECT_MSG_EQ(cc->GetTargetRate(), 50000000000u, "Rt = Rc before");
            });
         // The rate timer restarted at 2 us: increase events at 57, 112, 167, 222, 277 us (fast
-        // recovery, T = 1..5), then 332 us (T = 6: additive). The alpha timer started at 1 us:
-        // 56 us (CNPs came: no decay), 111 us, 166 us (decays).
+        // recovery, T = 1..5), then 332 us (T = 6: additive). Alpha periods of 55 us from 0:
+        // the first had the CNPs (no decay), those ending at 110 and 165 us decay it.
         At(MicroSeconds(170),
            [this, cc, g]()
            {
@@ -349,6 +370,7 @@ private:
     void Increases()
     {
         Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        ApplyProfile(cc, "paper");
         cc->Init(BDP, BASE_RTT, MSS);
         At(MicroSeconds(1),
            [cc]()
@@ -397,6 +419,7 @@ private:
     void Quiesces()
     {
         Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        ApplyProfile(cc, "paper");
         cc->Init(BDP, BASE_RTT, MSS);
         At(MicroSeconds(1),
            [cc]()
@@ -405,9 +428,141 @@ private:
            });
         Simulator::Run(); // no stop time: it must end on its own
         NS_TEST_ASSERT_MSG_EQ(cc->GetRate(), 100000000000u, "back at line rate");
-        NS_TEST_ASSERT_MSG_LT(cc->GetAlpha(), 1e-3, "alpha decayed");
+        NS_TEST_ASSERT_MSG_LT(cc->GetAlpha(), 1.0, "alpha decays (computed, no timer)");
         NS_TEST_ASSERT_MSG_LT(Simulator::Now(), MilliSeconds(200), "and then no more events");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief DCQCN with NVIDIA ConnectX's defaults (the attribute defaults, profile "default"):
+ * alpha updated once per 1 us period, at most one cut per 4 us, the target kept unless the rate
+ * was increased since the last cut, fast recovery for one event, 300 us timer, 32767-byte
+ * counter.
+ */
+class MrcDcqcnDefaultTestCase : public TestCase
+{
+public:
+    MrcDcqcnDefaultTestCase()
+        : TestCase("DCQCN, NVIDIA's defaults: per-period alpha, 4 us between cuts, target clamp")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        cc->Init(BDP, BASE_RTT, MSS); // 100 Gb/s
+        const double g = 5.0 / 1024;
+        const double a0 = 1023.0 / 1024;
+        // Period [0, 1 us) had no CNP: at 1 us alpha = (1 - g) a0, and the cut uses it.
+        const double a1 = (1 - g) * a0;
+        const double rc1 = 100e9 * (1 - a1 / 2);
+        At(MicroSeconds(1),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(1) + NanoSeconds(1),
+           [this, cc, rc1]()
+           {
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate()), rc1, 2.0, "Rc (1 - alpha / 2)");
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTargetRate(), 100000000000u, "Rt kept (no clamp)");
+           });
+        // 2 us: within the 4 us monitor period, no cut, but the CNP counts for alpha.
+        At(MicroSeconds(2),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(3) + NanoSeconds(500),
+           [this, cc, rc1, g, a1]()
+           {
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate()), rc1, 2.0, "no second cut");
+               NS_TEST_EXPECT_MSG_EQ(cc->GetCuts(), 1u, "one cut");
+               // [1, 2) and [2, 3) each had a CNP.
+               const double a3 = (1 - g) * ((1 - g) * a1 + g) + g;
+               NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), a3, 1e-12, "per-period updates");
+           });
+        // 6 us: 5 us after the first cut: cut again, the target still kept (no increase yet).
+        At(MicroSeconds(6),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        double rc2 = 0;
+        At(MicroSeconds(6) + NanoSeconds(1),
+           [this, cc, rc1, &rc2]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetCuts(), 2u, "second cut");
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTargetRate(), 100000000000u, "Rt still kept");
+               rc2 = double(cc->GetRate());
+               NS_TEST_EXPECT_MSG_LT(rc2, rc1, "lower");
+           });
+        // 306 us: the 300 us timer: fast recovery (F = 1), halfway back to Rt.
+        At(MicroSeconds(306) + NanoSeconds(1),
+           [this, cc, &rc2]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTimerCount(), 1u, "one timer event");
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetRate()), (100e9 + rc2) / 2, 2.0, "Rc = (Rt + Rc) / 2");
+           });
+        // 32767 bytes sent: a byte-counter event; T = 1 = F, BC = 1: additive, + 5 Mb/s.
+        At(MicroSeconds(307),
+           [cc]()
+           {
+               cc->OnSent(32767);
+           });
+        At(MicroSeconds(307) + NanoSeconds(1),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetByteCount(), 1u, "one byte-counter event");
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetTargetRate()), 100e9, 2.0, "Rt capped at the line rate");
+           });
+        // A cut after an increase: the target becomes the current rate.
+        double before = 0;
+        At(MicroSeconds(310) - NanoSeconds(1),
+           [cc, &before]()
+           {
+               before = double(cc->GetRate());
+           });
+        At(MicroSeconds(310),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(310) + NanoSeconds(1),
+           [this, cc, &before]()
+           {
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetTargetRate()), before, 2.0, "clamp after an increase");
+           });
+        Simulator::Stop(MicroSeconds(311));
+        Simulator::Run();
+        Simulator::Destroy();
+        // Every profile is known and sets the notification point's spacing too.
+        for (const char* name : {"default", "aggressive", "most-aggressive", "paper"})
+        {
+            std::vector<MrcDcqcn::Setting> settings;
+            NS_TEST_ASSERT_MSG_EQ(
+                MrcDcqcn::GetProfile(name, DataRate("400Gbps"), settings), true, name);
+            bool np = false;
+            for (const auto& st : settings)
+            {
+                np = np || st.attribute == "ns3::MrcQueuePair::CnpInterval";
+                Ptr<MrcDcqcn> probe = CreateObject<MrcDcqcn>();
+                if (st.attribute.rfind("ns3::MrcDcqcn::", 0) == 0)
+                {
+                    probe->SetAttribute(st.attribute.substr(15), StringValue(st.value));
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(np, true, name);
+        }
+        std::vector<MrcDcqcn::Setting> none;
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcDcqcn::GetProfile("gentle", DataRate("1Gbps"), none), false, "unknown profile");
     }
 };
 
@@ -425,6 +580,7 @@ public:
         AddTestCase(new MrcNsccQuickAdaptTestCase);
         AddTestCase(new MrcCcBoundsTestCase);
         AddTestCase(new MrcDcqcnTestCase);
+        AddTestCase(new MrcDcqcnDefaultTestCase);
     }
 };
 

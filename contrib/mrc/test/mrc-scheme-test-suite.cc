@@ -63,10 +63,8 @@ private:
     void DoRun() override
     {
         UintegerValue dataLimit;
-        UintegerValue ecnMin;
         Ptr<MrcTrimmingQueue> q = CreateObject<MrcTrimmingQueue>();
         q->GetAttribute("DataLimit", dataLimit);
-        q->GetAttribute("EcnMinBytes", ecnMin);
         {
             Ptr<MrcSchemeHelper> s = Make("mrc");
             Ptr<MrcClosTopology> f = s->Build();
@@ -92,7 +90,8 @@ private:
             NS_TEST_ASSERT_MSG_EQ(f->GetNPlanes(), 1, "roce: one plane");
             NS_TEST_ASSERT_MSG_EQ(f->GetLinkRate(), DataRate("400Gbps"), "of 4 x 100G");
             NS_TEST_ASSERT_MSG_EQ(f->IsEcmp(), true, "routed");
-            NS_TEST_ASSERT_MSG_EQ(QueueValue(f, "EcnMinBytes"), 4 * ecnMin.Get(), "ECN x4");
+            NS_TEST_ASSERT_MSG_EQ(QueueValue(f, "EcnMinBytes"), 131072, "SONiC's 400G Kmin");
+            NS_TEST_ASSERT_MSG_EQ(QueueValue(f, "EcnMaxBytes"), 262144, "and Kmax");
             BooleanValue pfc;
             f->GetT0(0, 0)->GetAttribute("PfcEnabled", pfc);
             NS_TEST_ASSERT_MSG_EQ(pfc.Get(), true, "PFC");
@@ -114,6 +113,7 @@ private:
             NS_TEST_ASSERT_MSG_EQ(f->GetNPlanes(), 4, "MRC's planes");
             NS_TEST_ASSERT_MSG_EQ(f->IsEcmp(), true, "routed");
             NS_TEST_ASSERT_MSG_EQ(QueueValue(f, "DataLimit"), dataLimit.Get(), "100G buffers");
+            NS_TEST_ASSERT_MSG_EQ(QueueValue(f, "EcnMinBytes"), 32768, "Kmin scaled to 100G");
             BooleanValue pfc;
             f->GetT0(0, 0)->GetAttribute("PfcEnabled", pfc);
             NS_TEST_ASSERT_MSG_EQ(pfc.Get(), false, "lossy");
