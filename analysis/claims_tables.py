@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Markdown tables of claims runs, for docs/claims.md.
+"""Markdown tables of claims and paper runs, for docs/claims.md and docs/paper.md.
 
-  claims_tables.py results CLAIMS_DIR            every claim's checks: values, thresholds, sources
-  claims_tables.py matrix REAL_DIR MUTANT_DIR...  verdicts of the real model and of each mutant,
-                                                  and whether each listed mutant was rejected
+  claims_tables.py results DIR                   every claim's (figure's) checks: values,
+                                                 thresholds, sources
+  claims_tables.py matrix REAL_DIR MUTANT_DIR... verdicts of the real model and of each mutant,
+                                                 and whether each listed mutant was rejected
+  claims_tables.py agreements PAPER_DIR          ours against the paper's, row by row
 
-Each directory is a complete `claims` results directory (run.json and claims.csv). The tables
-are printed on stdout; docs/claims.md carries them with the commit they were made at.
+Each directory is a complete `claims` results directory (run.json and claims.csv) or `paper`
+results directory (run.json, checks.csv and agreements.csv). The tables are printed on stdout;
+the docs carry them with the commit they were made at.
 """
 
 import argparse
@@ -29,9 +32,20 @@ def load(path):
         sys.exit(2)
     with open(os.path.join(path, "run.json")) as f:
         meta = json.load(f)
-    with open(os.path.join(path, "claims.csv"), newline="") as f:
+    name = "checks.csv" if meta.get("program") == "paper" else "claims.csv"
+    with open(os.path.join(path, name), newline="") as f:
         rows = list(csv.DictReader(f))
+    for r in rows:  # the first column: claim (claims) or figure (paper)
+        r.setdefault("claim", r.get("figure"))
     return meta, rows
+
+
+def header(meta):
+    return "`%s --scale=%s --seed=%s` at commit %s%s: %d simulations, %.0f s.\n" % (
+        meta.get("program", "claims"), meta["parameters"].get("scale"), meta["seed"],
+        meta["code"]["commit"][:7],
+        " (local changes)" if meta["code"]["dirty"] is True else "",
+        int(meta.get("simulations", 0)), float(meta.get("wall_time_s", 0)))
 
 
 def num(text):
@@ -49,10 +63,7 @@ def order(claim):
 
 def results(args):
     meta, rows = load(args.dir)
-    print("`claims --scale=%s --seed=%s` at commit %s%s: %d simulations, %.0f s.\n" % (
-        meta["parameters"].get("scale"), meta["seed"], meta["code"]["commit"][:7],
-        " (local changes)" if meta["code"]["dirty"] is True else "",
-        int(meta.get("simulations", 0)), float(meta.get("wall_time_s", 0))))
+    print(header(meta))
     print("| claim | verdict | check | MRC | baseline | threshold | threshold from |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for claim in sorted(meta["claims"], key=order):
@@ -97,6 +108,25 @@ def matrix(args):
     return 0
 
 
+def agreements(args):
+    meta, _ = load(args.dir)
+    path = os.path.join(args.dir, "agreements.csv")
+    if not os.path.isfile(path):
+        sys.stderr.write("error: %s: no agreements.csv (not a paper results directory)\n" % args.dir)
+        return 2
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    print(header(meta))
+    print("| figure | setup | metric | ours | paper | agreement rule | agrees |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        ours = num(r["ours"]) + (" " + r["unit"] if r["unit"] else "")
+        agrees = {"yes": "yes", "no": "**no**"}.get(r["agrees"], r["agrees"])
+        print("| %s | %s | %s | %s | %s | %s | %s |" % (r["figure"], r["setup"], r["metric"], ours,
+                                                     r["paper"], r["rule"], agrees))
+    return 0
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog=PROG, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,8 +136,10 @@ def main(argv=None):
     m = sub.add_parser("matrix", help="the real model and the mutants")
     m.add_argument("real")
     m.add_argument("mutants", nargs="+")
+    a = sub.add_parser("agreements", help="ours against the paper's (a paper run)")
+    a.add_argument("dir")
     args = p.parse_args(argv)
-    return results(args) if args.cmd == "results" else matrix(args)
+    return {"results": results, "matrix": matrix, "agreements": agreements}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -123,7 +123,7 @@ def build_parser():
                         "replaced by each --format")
     p.add_argument("--scheme", action="append", metavar="NAME",
                    help="keep only the rows of this scheme (repeatable, or a comma list)")
-    p.add_argument("--format", type=plotopts._formats, default=None, metavar="png,pdf,svg",
+    p.add_argument("--format", type=plotopts.parse_formats, default=None, metavar="png,pdf,svg",
                    help="output formats, a comma list of %s (default: the extension of --out, else png)"
                         % ", ".join(plotopts.FORMATS))
     return p

@@ -15,7 +15,8 @@ FORMATS = ("png", "pdf", "svg")
 FAULT_MODES = ("none", "bands", "lines")
 
 
-def _formats(text):
+def parse_formats(text):
+    """A --format value: a comma list of FORMATS (argparse type)."""
     names = [f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()]
     bad = [f for f in names if f not in FORMATS]
     if bad or not names:
@@ -46,7 +47,7 @@ def add_plot_options(parser, default_format=None, faults=True, window=True, logy
                             help="fault events: none; bands (default): shaded intervals merged per target "
                                  "class; lines: a line per event when a panel has at most %d, else bands"
                                  % tl.FAULT_LINE_LIMIT)
-    parser.add_argument("--format", type=_formats, default=default_format, metavar="png,pdf,svg",
+    parser.add_argument("--format", type=parse_formats, default=default_format, metavar="png,pdf,svg",
                         help="output formats, a comma list of %s (default: %s)"
                              % (", ".join(FORMATS), ",".join(default_format) if default_format
                                 else "the extension of --out, else png"))

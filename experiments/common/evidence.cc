@@ -118,7 +118,7 @@ namespace
 
 /**
  * @param reports the reports
- * @param idColumn the first column's name (claim)
+ * @param idColumn the first column's name (claim or figure)
  * @return the checks and information rows as CSV
  */
 std::string
@@ -163,13 +163,14 @@ AgreementsCsv(const std::vector<Report>& reports)
 
 /**
  * @param reports the reports
+ * @param idColumn the first column's name (claim or figure)
  * @return figures.csv (one row per point)
  */
 std::string
-FiguresCsv(const std::vector<Report>& reports)
+FiguresCsv(const std::vector<Report>& reports, const std::string& idColumn)
 {
     std::ostringstream os;
-    os << "claim,panel,kind,title,xlabel,ylabel,logx,logy,categories,series,x,y\n";
+    os << idColumn << ",panel,kind,title,xlabel,ylabel,logx,logy,categories,series,x,y\n";
     for (const auto& c : reports)
     {
         for (std::size_t p = 0; p < c.figures.size(); ++p)
@@ -207,8 +208,8 @@ PairingJson(const std::vector<PairRecord>& records)
     for (const auto& r : records)
     {
         auto& c = out[r.claim][r.label];
-        c["schemes"][r.scheme] = {{"placement", r.placement.substr(0, 16)},
-                                  {"faults", r.faults.substr(0, 16)}};
+        c["schemes"][r.scheme]
+            = {{"placement", r.placement.substr(0, 16)}, {"faults", r.faults.substr(0, 16)}};
     }
     for (auto& claim : out.items())
     {
@@ -261,8 +262,8 @@ Markdown(const Suite& suite,
            << "`** (MrcMutant: a mechanism broken on purpose; the verdicts below are of that "
               "model, not of MRC).\n\n";
     }
-    os << "Command: `" << command << "`; scale `" << suite.scale << "`, seed " << suite.seed
-       << ", " << date << ", wall time " << std::fixed << std::setprecision(0) << wall << " s. "
+    os << "Command: `" << command << "`; scale `" << suite.scale << "`, seed " << suite.seed << ", "
+       << date << ", wall time " << std::fixed << std::setprecision(0) << wall << " s. "
        << suite.describe() << "\n\n"
        << "Verdicts are computed from the checks: all pass, *reproduced*; some, *partly*; "
           "none, *not reproduced*; no check (information only), *measured*. Each threshold "
@@ -368,8 +369,8 @@ RunSuite(Suite& suite, int argc, char* argv[])
                  "purpose, to show which verdicts can fail (none: the real model)",
                  mutantList);
     cmd.AddValue("listMutants",
-                 "Print, per " + suite.selectOption +
-                     ", the mutants its checks must reject, and exit",
+                 "Print, per " + suite.selectOption
+                     + ", the mutants its checks must reject, and exit",
                  listMutants);
     if (suite.addOptions)
     {
@@ -445,8 +446,8 @@ RunSuite(Suite& suite, int argc, char* argv[])
             }
             if (std::find(selected.begin(), selected.end(), found) != selected.end())
             {
-                std::cerr << "error: --" << suite.selectOption << " names " << found->id
-                          << " twice" << std::endl;
+                std::cerr << "error: --" << suite.selectOption << " names " << found->id << " twice"
+                          << std::endl;
                 return 1;
             }
             selected.push_back(found);
@@ -512,36 +513,36 @@ RunSuite(Suite& suite, int argc, char* argv[])
             anyAgreement = anyAgreement || !r.agreements.empty();
         }
         std::string err;
-        bool ok = dir.WriteFile(suite.checksFile, ChecksCsv(reports, "claim"), err) &&
-                  dir.WriteFile("figures.csv", FiguresCsv(reports), err);
+        bool ok = dir.WriteFile(suite.checksFile, ChecksCsv(reports, suite.selectOption), err)
+               && dir.WriteFile("figures.csv", FiguresCsv(reports, suite.selectOption), err);
         if (ok && anyAgreement)
         {
             ok = dir.WriteFile("agreements.csv", AgreementsCsv(reports), err);
         }
-        ok = ok &&
-             dir.WriteFile(suite.mdFile,
-                           Markdown(suite, reports, command.str(), wall, selected.size(), mutantList),
-                           err) &&
-             dir.WriteRunJson(
-                 suite.program,
-                 MRC_VERSION,
-                 suite.seed,
-                 cmd.GetValues(),
-                 {{"wall_time_s", std::to_string(wall)},
-                  {"ns3_version",
-                   nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
-                  {"simulations", std::to_string(suite.simulations())},
-                  {"timers_scaled", "false"},
-                  {"claims_done", std::to_string(reports.size())},
-                  {"claims_planned", std::to_string(selected.size())},
-                  {"mutants", nlohmann::ordered_json(mutantList).dump()},
-                  {"pairing", PairingJson(suite.pairing()).dump()},
-                  {"claims", entries.dump()}},
-                 done,
-                 reason.empty()
-                     ? (complete ? std::string("plots not made yet") : std::string("running"))
-                     : reason,
-                 err);
+        ok = ok
+          && dir.WriteFile(
+              suite.mdFile,
+              Markdown(suite, reports, command.str(), wall, selected.size(), mutantList),
+              err)
+          && dir.WriteRunJson(
+              suite.program,
+              MRC_VERSION,
+              suite.seed,
+              cmd.GetValues(),
+              {{"wall_time_s", std::to_string(wall)},
+               {"ns3_version", nlohmann::ordered_json(std::string("ns-") + MRC_NS3_VERSION).dump()},
+               {"simulations", std::to_string(suite.simulations())},
+               {"timers_scaled", "false"},
+               {"claims_done", std::to_string(reports.size())},
+               {"claims_planned", std::to_string(selected.size())},
+               {"mutants", nlohmann::ordered_json(mutantList).dump()},
+               {"pairing", PairingJson(suite.pairing()).dump()},
+               {"claims", entries.dump()}},
+              done,
+              reason.empty()
+                  ? (complete ? std::string("plots not made yet") : std::string("running"))
+                  : reason,
+              err);
         if (!ok)
         {
             std::cerr << "error: --out: cannot write the results into '" << out << "': " << err
@@ -550,7 +551,9 @@ RunSuite(Suite& suite, int argc, char* argv[])
         return ok;
     };
     auto elapsed = [&start]()
-    { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
     try
     {
         for (const Entry* e : selected)
@@ -580,8 +583,8 @@ RunSuite(Suite& suite, int argc, char* argv[])
         if (plots)
         {
             const std::string script = std::string(MRC_SOURCE_DIR) + "/analysis/plot_claims.py";
-            const int rc =
-                MrcInterrupt::RunChild({"/usr/bin/python3", script, "--in-run", out});
+            const int rc = MrcInterrupt::RunChild(
+                {"/usr/bin/python3", script, "--in-run", "--format", suite.plotFormats, out});
             MrcInterrupt::Check("plotting");
             if (rc != 0)
             {
@@ -632,8 +635,8 @@ RunSuite(Suite& suite, int argc, char* argv[])
                       << a.unit << ", paper " << a.paper << "\n";
         }
     }
-    std::cout << "\nresults: " << out << "/{" << suite.checksFile << ",figures.csv,"
-              << suite.mdFile << ",run.json}" << std::endl;
+    std::cout << "\nresults: " << out << "/{" << suite.checksFile << ",figures.csv," << suite.mdFile
+              << ",run.json}" << std::endl;
     return 0;
 }
 

@@ -84,14 +84,14 @@ struct Report
      * locality, which no transport mutant changes) or "measured" (no check: information)
      */
     std::string kind = "mechanism";
-    std::vector<std::string> mutants;    //!< the mutants its checks must reject (MrcMutant)
-    std::vector<Row> rows;               //!< metrics and checks
-    std::vector<Agreement> agreements;   //!< ours against the paper's (paper program)
-    std::vector<Figure> figures;         //!< figures (one image per report, a panel each)
-    std::vector<std::string> notes;      //!< what is scaled, how it was measured
-    std::vector<std::string> scaling;    //!< time compressions (paper program; run.json)
-    double wall = 0;                     //!< wall seconds
-    uint32_t runs = 0;                   //!< simulations run
+    std::vector<std::string> mutants;  //!< the mutants its checks must reject (MrcMutant)
+    std::vector<Row> rows;             //!< metrics and checks
+    std::vector<Agreement> agreements; //!< ours against the paper's (paper program)
+    std::vector<Figure> figures;       //!< figures (one image per report, a panel each)
+    std::vector<std::string> notes;    //!< what is scaled, how it was measured
+    std::vector<std::string> scaling;  //!< time compressions (paper program; run.json)
+    double wall = 0;                   //!< wall seconds
+    uint32_t runs = 0;                 //!< simulations run
 
     /**
      * Add a row with a check.
@@ -166,26 +166,27 @@ std::string Md(double x);
 /** One claim or figure of a suite, with the mutants its checks must reject. */
 struct Entry
 {
-    std::string id;                //!< C2, F18, ...
-    std::function<Report()> run;   //!< measures it
-    std::string mutants;           //!< comma-separated; "a+b": a and b together
+    std::string id;              //!< C2, F18, ...
+    std::function<Report()> run; //!< measures it
+    std::string mutants;         //!< comma-separated; "a+b": a and b together
 };
 
 /** A suite program: claims or paper. */
 struct Suite
 {
-    std::string program;      //!< claims or paper
-    std::string usage;        //!< --help text
-    std::string selectOption; //!< claim or figure
-    std::string selectHelp;   //!< its help
-    std::vector<Entry> entries; //!< everything it can run, in order
-    std::string scales;       //!< accepted --scale values, comma-separated
-    std::string scale;        //!< --scale (default set by the program)
-    std::string scaleHelp;    //!< its help
-    uint32_t seed = 1;        //!< --seed
-    std::string checksFile;   //!< claims.csv or checks.csv
-    std::string mdFile;       //!< claims.md or paper.md
-    std::string title;        //!< the Markdown page's title
+    std::string program;             //!< claims or paper
+    std::string usage;               //!< --help text
+    std::string selectOption;        //!< claim or figure
+    std::string selectHelp;          //!< its help
+    std::vector<Entry> entries;      //!< everything it can run, in order
+    std::string scales;              //!< accepted --scale values, comma-separated
+    std::string scale;               //!< --scale (default set by the program)
+    std::string scaleHelp;           //!< its help
+    uint32_t seed = 1;               //!< --seed
+    std::string checksFile;          //!< claims.csv or checks.csv
+    std::string mdFile;              //!< claims.md or paper.md
+    std::string title;               //!< the Markdown page's title
+    std::string plotFormats = "png"; //!< the figures' formats (plot_claims.py --format)
     /** More options (registered before parsing). */
     std::function<void(MrcCommandLine&)> addOptions;
     /** Called after parsing: set up for the scale and seed; false (after one line) to stop. */

@@ -568,6 +568,151 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief DCQCN's two aggressive profiles (MrcDcqcn::GetProfile), each against the formulas of
+ * the module documentation with its own parameters: "aggressive" (HPCC's simulator: per-period
+ * alpha with g = 1/256, no byte counter, increase steps scaled with the line rate) and
+ * "most-aggressive" (uet-htsim: alpha per CNP, every CNP cuts with the target clamped, F = 5,
+ * R_AI = line / 20, R_HAI = line / 10, 55 us timers, 10 MB byte counter).
+ */
+class MrcDcqcnProfilesTestCase : public TestCase
+{
+public:
+    MrcDcqcnProfilesTestCase()
+        : TestCase("DCQCN, the aggressive and most-aggressive profiles against the formulas")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Aggressive();
+        MostAggressive();
+    }
+
+    /** "aggressive" at 100 Gb/s: R_AI 20 Mb/s, no byte counter. */
+    void Aggressive()
+    {
+        Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        ApplyProfile(cc, "aggressive");
+        cc->Init(BDP, BASE_RTT, MSS); // 100 Gb/s
+        const double g = 1.0 / 256;
+        At(NanoSeconds(500),
+           [cc]()
+           {
+               cc->OnCnp(); // alpha 1: half the rate; the target kept (no clamp, no increase)
+           });
+        At(MicroSeconds(300) + NanoSeconds(501),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTimerCount(), 1u, "aggressive: one timer event");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate()), 75e9, 2.0, "fast recovery");
+               cc->OnSent(1000000000);
+               NS_TEST_EXPECT_MSG_EQ(cc->GetByteCount(), 0u, "aggressive: no byte counter");
+           });
+        // 301 us: alpha went to 1 in the first period (a CNP) and decayed for 300 more.
+        const double a = std::pow(1 - g, 300);
+        const double rc1 = 75e9 * (1 - a / 2);
+        At(MicroSeconds(301),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(301) + NanoSeconds(1),
+           [this, cc, a, rc1]()
+           {
+               NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), a, 1e-9, "aggressive: per-period alpha");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetTargetRate()),
+                                         75e9,
+                                         2.0,
+                                         "aggressive: the target clamped after an increase");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate()), rc1, 2.0, "Rc (1 - alpha / 2)");
+           });
+        // 601 us: fast recovery; 901 us: additive, R_AI = 5 Mb/s per 25 Gb/s of line rate.
+        const double rc2 = (75e9 + rc1) / 2;
+        const double rt3 = 75e9 + 20e6;
+        const double rc3 = (rt3 + rc2) / 2;
+        At(MicroSeconds(901) + NanoSeconds(1),
+           [this, cc, rt3, rc3]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTimerCount(), 2u, "two timer events");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetTargetRate()), rt3, 2.0, "Rt += R_AI");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate()), rc3, 2.0, "Rc = (Rt + Rc) / 2");
+           });
+        Simulator::Stop(MicroSeconds(902));
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+
+    /** "most-aggressive" at 100 Gb/s: R_AI 5 Gb/s, R_HAI 10 Gb/s. */
+    void MostAggressive()
+    {
+        Ptr<MrcDcqcn> cc = CreateObject<MrcDcqcn>();
+        ApplyProfile(cc, "most-aggressive");
+        cc->Init(BDP, BASE_RTT, MSS);
+        const double g = 1.0 / 256;
+        // Two CNPs 1 us apart: both cut (no monitor period), each clamping the target.
+        At(MicroSeconds(1),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(2),
+           [cc]()
+           {
+               cc->OnCnp();
+           });
+        At(MicroSeconds(2) + NanoSeconds(1),
+           [this, cc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetCuts(), 2u, "most-aggressive: every CNP cuts");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetTargetRate()), 50e9, 2.0, "Rt = Rc");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate()), 25e9, 2.0, "halved twice");
+               NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), 1.0, 1e-12, "alpha + g per CNP");
+           });
+        // [0, 55 us) had CNPs; [55, 110) none: alpha decays once.
+        At(MicroSeconds(112),
+           [this, cc, g]()
+           {
+               NS_TEST_EXPECT_MSG_EQ_TOL(cc->GetAlpha(), 1 - g, 1e-12, "decay per period");
+           });
+        // Five 55 us timer events of fast recovery (F = 5), then additive increase.
+        double rc = 25e9;
+        for (int k = 0; k < 5; ++k)
+        {
+            rc = (50e9 + rc) / 2;
+        }
+        double rt = 55e9;
+        rc = (rt + rc) / 2;
+        At(MicroSeconds(332) + NanoSeconds(1),
+           [this, cc, rt, rc]()
+           {
+               NS_TEST_EXPECT_MSG_EQ(cc->GetTimerCount(), 6u, "six timer events");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetTargetRate()), rt, 2.0, "R_AI = line / 20");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate()), rc, 2.0, "after fast recovery");
+           });
+        // Six 10 MB byte-counter events: additive while BC <= F, then hyper (T = 6, BC = 6).
+        for (int bc = 1; bc <= 6; ++bc)
+        {
+            rt += bc <= 5 ? 5e9 : (bc - 5) * 10e9;
+            rc = (rt + rc) / 2;
+        }
+        At(MicroSeconds(333),
+           [this, cc, rt, rc]()
+           {
+               cc->OnSent(60000000);
+               NS_TEST_EXPECT_MSG_EQ(cc->GetByteCount(), 6u, "six byte-counter events");
+               NS_TEST_EXPECT_MSG_EQ_TOL(
+                   double(cc->GetTargetRate()), rt, 2.0, "hyper increase: R_HAI = line / 10");
+               NS_TEST_EXPECT_MSG_EQ_TOL(double(cc->GetRate()), rc, 2.0, "Rc = (Rt + Rc) / 2");
+           });
+        Simulator::Stop(MicroSeconds(334));
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The congestion-control suite.
  */
 class MrcCcTestSuite : public TestSuite
@@ -581,6 +726,7 @@ public:
         AddTestCase(new MrcCcBoundsTestCase);
         AddTestCase(new MrcDcqcnTestCase);
         AddTestCase(new MrcDcqcnDefaultTestCase);
+        AddTestCase(new MrcDcqcnProfilesTestCase);
     }
 };
 

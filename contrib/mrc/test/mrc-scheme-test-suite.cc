@@ -172,6 +172,46 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief The paper's clusters (MrcClusterPreset) as fabrics: Cluster D's racks, spines and
+ * rate for MRC and RoCE alike, its 100G uplinks of Fig 19b, and an unknown name refused.
+ */
+class MrcClusterPresetTestCase : public TestCase
+{
+public:
+    MrcClusterPresetTestCase()
+        : TestCase("MrcClusterPreset: Cluster D for both schemes, and a one-line error")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        for (const char* scheme : {"mrc", "roce"})
+        {
+            Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+            std::string err;
+            NS_TEST_ASSERT_MSG_EQ(MrcClusterPreset::Apply("D", s, err), true, err);
+            s->SetAttribute("Scheme", StringValue(scheme));
+            s->SetFabricAttribute("UplinkRate", DataRateValue(DataRate("100Gbps")));
+            Ptr<MrcClosTopology> f = s->Build();
+            NS_TEST_ASSERT_MSG_EQ(f->GetNHosts(), 16, scheme);
+            NS_TEST_ASSERT_MSG_EQ(f->GetNPlanes(), 1, "one plane");
+            NS_TEST_ASSERT_MSG_EQ(f->GetHostsPerT0(), 4, "racks of 4");
+            NS_TEST_ASSERT_MSG_EQ(f->GetNT1(), 4, "4 spines");
+            NS_TEST_ASSERT_MSG_EQ(f->GetLinkRate(), DataRate("400Gbps"), "400G hosts");
+            NS_TEST_ASSERT_MSG_EQ(f->GetUplinkRate(), DataRate("100Gbps"), "100G uplinks");
+            Simulator::Destroy();
+        }
+        NS_TEST_ASSERT_MSG_EQ(MrcClusterPreset::GetAll().size(), 3, "B, C, D");
+        Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(MrcClusterPreset::Apply("E", s, err), false, "unknown");
+        NS_TEST_ASSERT_MSG_EQ(err, "unknown cluster 'E' (accepted: B, C, D)", "the message");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The scheme-builder suite.
  */
 class MrcSchemeTestSuite : public TestSuite
@@ -182,6 +222,7 @@ public:
     {
         AddTestCase(new MrcSchemePacketTestCase);
         AddTestCase(new MrcSchemeFluidTestCase);
+        AddTestCase(new MrcClusterPresetTestCase);
     }
 };
 

@@ -1,0 +1,141 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief The paper program: the MRC paper's testbed experiments reproduced figure by figure
+ * (../shared/PAPER.md), ours against the paper's values, and checks that mutants must fail.
+ *
+ *   ./ns3 run "paper --figure=18,19,20,21,22"
+ *   ./ns3 run "paper --figure=22 --scale=full"
+ *   ./ns3 run "paper --help"
+ *
+ * Writes, into its results directory: checks.csv (the checks and measured rows),
+ * agreements.csv (ours against the paper's, row by row), figures.csv, paper.md, run.json, and
+ * a PNG and a PDF per figure.
+ */
+
+#include "paper.h"
+
+#include "ns3/mrc-module.h"
+
+#include "ns3/core-module.h"
+
+#include <iostream>
+#include <sstream>
+
+using namespace ns3;
+using namespace ns3::paper;
+
+namespace ns3
+{
+namespace paper
+{
+
+bool
+GetScale(const std::string& name, Scale& s)
+{
+    s.name = name;
+    if (name == "tiny")
+    {
+        s.runUs = 6000;
+        s.phaseUs = 2500;
+        s.binUs = 250;
+        s.seeds = 2;
+        return true;
+    }
+    if (name == "quick")
+    {
+        s.runUs = 30000;
+        s.phaseUs = 4000;
+        s.binUs = 250;
+        s.seeds = 4;
+        return true;
+    }
+    if (name == "full")
+    {
+        s.runUs = 100000;
+        s.phaseUs = 10000;
+        s.binUs = 500;
+        s.seeds = 16;
+        return true;
+    }
+    return false;
+}
+
+} // namespace paper
+} // namespace ns3
+
+int
+main(int argc, char* argv[])
+{
+    Context ctx;
+    Scale scale;
+    evidence::Suite suite;
+    suite.program = "paper";
+    suite.usage = "Reproduces the MRC paper's testbed experiments figure by figure (Cluster D: "
+                  "Figs 18-22), MRC and the RoCE baselines on the paper's setups, and writes "
+                  "checks.csv, agreements.csv (ours against the paper's values), figures.csv, "
+                  "paper.md, run.json and a PNG and a PDF per figure.";
+    suite.selectOption = "figure";
+    suite.selectHelp = "Figures to run: all, or a comma-separated list such as 18,22 (or F18,F22)";
+    suite.scales = "tiny,quick,full";
+    suite.scale = "quick";
+    suite.scaleHelp = "tiny (the tests: seconds per figure), quick (minutes for all) or full "
+                      "(longer runs, more seeds)";
+    suite.checksFile = "checks.csv";
+    suite.mdFile = "paper.md";
+    suite.title = "The MRC paper's testbed figures, reproduced";
+    suite.plotFormats = "png,pdf";
+    // Every figure, with the mutants (MrcMutant) its checks must reject.
+    const std::vector<
+        std::pair<std::string, std::pair<Report (*)(Context&, const Scale&), std::string>>>
+        figures = {
+            {"F18", {&Figure18, "no-spray,no-nscc"}},
+            {"F19", {&Figure19, "no-probe"}},
+            {"F20", {&Figure20, "no-spray"}},
+            {"F21", {&Figure21, "no-nscc,no-pfc"}},
+            {"F22", {&Figure22, "no-dcqcn,no-pfc"}},
+        };
+    for (const auto& f : figures)
+    {
+        auto fn = f.second.first;
+        suite.entries.push_back({f.first,
+                                 [fn, &ctx, &scale]()
+                                 {
+                                     return fn(ctx, scale);
+                                 },
+                                 f.second.second});
+    }
+    suite.setup = [&](const std::string&)
+    {
+        ctx.seed = suite.seed;
+        return GetScale(suite.scale, scale);
+    };
+    suite.describe = [&scale]()
+    {
+        std::ostringstream os;
+        os << "Cluster D (MrcClusterPreset D): 16 servers in 4 racks of 4, 4 spines, 400G "
+              "links, one plane, for MRC and RoCE alike. Long-lived flows run "
+           << scale.runUs / 1000 << " ms, a figure's phases " << scale.phaseUs / 1000
+           << " ms, throughput is sampled in " << scale.binUs << " us bins; Fig 20 over "
+           << scale.seeds
+           << " seeds. Timers are deployed values on both sides; only the experiments' "
+              "durations are compressed (run.json: time_compression).";
+        return os.str();
+    };
+    suite.pairing = [&ctx]() -> const std::vector<evidence::PairRecord>&
+    {
+        return ctx.pairing;
+    };
+    suite.simulations = [&ctx]()
+    {
+        return ctx.runs;
+    };
+    suite.current = [&ctx](const std::string& id)
+    {
+        ctx.claim = id;
+    };
+    return evidence::RunSuite(suite, argc, argv);
+}

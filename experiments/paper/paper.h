@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_PAPER_H
+#define MRC_PAPER_H
+
+/**
+ * @file
+ * @brief The paper program: the MRC paper's testbed experiments, figure by figure
+ * (../shared/PAPER.md), each a function that builds the paper's setup, runs every scheme,
+ * and reports ours against the paper's values and checks that mutants must fail.
+ */
+
+#include "claims.h"
+
+#include <string>
+
+namespace ns3
+{
+namespace paper
+{
+
+using claims::Context;
+using claims::FabricSpec;
+using claims::FaultPlan;
+using claims::FaultSpec;
+using claims::FlowResult;
+using claims::FlowRun;
+using claims::FlowSpec;
+using evidence::Figure;
+using evidence::Report;
+using evidence::Series;
+
+/** The size of every figure's runs, by --scale. */
+struct Scale
+{
+    std::string name; //!< quick or full
+    double runUs;     //!< a long-lived flow's run (the paper's tens of seconds)
+    double phaseUs;   //!< a phase between two events of a figure (the paper's seconds)
+    double binUs;     //!< throughput sampling bin (the paper's 1 s)
+    uint32_t seeds;   //!< seeds of the figures whose result varies with the run (Fig 20)
+};
+
+/**
+ * @param name quick or full
+ * @param s set to the scale
+ * @return false for an unknown name
+ */
+bool GetScale(const std::string& name, Scale& s);
+
+/**
+ * @param cluster B, C or D (MrcClusterPreset)
+ * @return the cluster as a claims fabric description
+ */
+FabricSpec Cluster(const std::string& cluster);
+
+/** @name The figures (paper-cluster-*.cc) */
+/// @{
+Report Figure18(Context& ctx, const Scale& scale);
+Report Figure19(Context& ctx, const Scale& scale);
+Report Figure20(Context& ctx, const Scale& scale);
+Report Figure21(Context& ctx, const Scale& scale);
+Report Figure22(Context& ctx, const Scale& scale);
+/// @}
+
+} // namespace paper
+} // namespace ns3
+
+#endif /* MRC_PAPER_H */

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The paper program (`paper`): the MRC paper's Cluster D figures at the tiny scale.
+
+One run of every figure on the real model asserts the files, and the paper's qualitative
+results we reproduce (docs/paper.md lists those we do not: Fig 19b/c's tracking of the capacity
+left); then every mutant a figure lists (`paper --listMutants`) runs on the figures that list it
+and none of them may be *reproduced* there. About a minute and a half on two cores.
+"""
+
+import concurrent.futures
+import csv
+import json
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD_DIR = os.environ.get("MRC_BUILD_DIR", os.path.join(ROOT, "build"))
+PAPER = os.path.join(BUILD_DIR, "bin", "paper")
+JOBS = int(os.environ.get("MRC_JOBS", os.cpu_count() or 2))
+
+
+def run(out, figures, mutant=None, plots=False):
+    args = [PAPER, "--scale=tiny", "--plots=%d" % plots, "--out=" + out,
+            "--figure=" + ",".join(figures)]
+    if mutant:
+        args.append("--mutant=" + mutant)
+    p = subprocess.run(args, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, "%s: %s" % (mutant, p.stderr[-2000:])
+    return json.load(open(os.path.join(out, "run.json")))
+
+
+def table():
+    p = subprocess.run([PAPER, "--listMutants=1"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    rows = {}
+    for line in p.stdout.splitlines():
+        fig, mutants = line.split()
+        rows[fig] = [] if mutants == "-" else mutants.split(",")
+    return rows
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory):
+    assert os.path.exists(PAPER), "build the program first: ./ns3 build paper"
+    out = str(tmp_path_factory.mktemp("paper") / "real")
+    meta = run(out, ["18", "19", "20", "21", "22"], plots=True)
+    rows = list(csv.DictReader(open(os.path.join(out, "checks.csv"))))
+    agreements = list(csv.DictReader(open(os.path.join(out, "agreements.csv"))))
+    return out, meta, rows, agreements
+
+
+def value(rows, figure, metric, column):
+    for r in rows:
+        if r["figure"] == figure and r["metric"] == metric:
+            return float(r[column])
+    raise AssertionError("no row %s: %s" % (figure, metric))
+
+
+def test_files(real):
+    out, meta, _, agreements = real
+    assert meta["complete"] is True
+    for f in ("checks.csv", "agreements.csv", "figures.csv", "paper.md", "manifest.json"):
+        assert os.path.isfile(os.path.join(out, f)), f
+    for fig in ("F18", "F19", "F20", "F21", "F22"):
+        for ext in ("png", "pdf"):
+            assert os.path.getsize(os.path.join(out, "%s.%s" % (fig, ext))) > 1000, (fig, ext)
+        assert meta["claims"][fig]["time_compression"], fig
+    assert set(a["agrees"] for a in agreements) <= {"yes", "no", "n/a"}
+    assert "| 18a |" in open(os.path.join(out, "paper.md")).read()
+
+
+def test_long_lived_flows_last(real):
+    _, _, rows, _ = real
+    for r in rows:
+        if "finished before the end" in r["metric"]:
+            assert float(r["mrc"] or 0) == 0 and float(r["baseline"] or 0) == 0, r
+
+
+def test_incast_victim(real):
+    _, _, rows, _ = real
+    # MRC's victim keeps its rate beside the incast (Figs 18c, 21a), with 1 and 8 QPs.
+    for fig, setup in (("F18", "18c MRC, 1 QP"), ("F21", "21a MRC, 8 QPs")):
+        assert value(rows, fig, setup + ": victim's throughput lost", "mrc") <= 0.05
+    # RoCE with PFC only: well under half of it (Fig 21b), DCQCN loses less than that.
+    alone = value(rows, "F21", "21b RoCE, PFC only, 1 QP: victim alone", "baseline")
+    beside = value(rows, "F21", "21b RoCE, PFC only, 1 QP: victim beside the incast", "baseline")
+    assert beside < 0.4 * alone
+    assert value(rows, "F18", "18a RoCE, DCQCN, 1 QP: victim's throughput lost", "baseline") > 0.1
+    # PFC pauses are what hurts the victim.
+    assert value(rows, "F21", "21b RoCE, PFC only, 1 QP: PFC pauses sent", "baseline") > 0
+    assert value(rows, "F18", "18c MRC, 1 QP: PFC pauses sent", "mrc") == 0
+
+
+def test_permutation(real):
+    _, _, rows, _ = real
+    assert value(rows, "F20", "20 MRC, 1 QP: slowest flow", "mrc") >= 0.9 * 400
+    # RoCE with one QP per flow collides: some flow at half its rate or worse.
+    assert value(rows, "F20", "20a' RoCE, PFC only, 1 QP: slowest flow", "baseline") <= 0.6 * 400
+
+
+def test_failures(real):
+    _, _, rows, agreements = real
+    # 19a: no impact at 400G; 19b/c: back at line rate once the links return.
+    for a in agreements:
+        if a["figure"] == "F19" and a["setup"] == "19a":
+            assert a["agrees"] == "yes", a
+    assert value(rows, "F19", "19b, 19c: throughput / capacity once every link is restored",
+                 "mrc") >= 0.9
+
+
+def test_dcqcn_profiles(real):
+    _, _, rows, _ = real
+    u = value(rows, "F22", "default profile: bottleneck utilisation", "baseline")
+    assert u >= 0.95
+    drop = value(rows, "F22", "the aggressive profiles lose throughput: default - the most "
+                 "aggressive", "baseline")
+    assert drop > 0
+
+
+def test_every_listed_mutant_is_rejected(real, tmp_path):
+    rows = table()
+    by_mutant = {}
+    for fig, mutants in rows.items():
+        for m in mutants:
+            by_mutant.setdefault(m, []).append(fig)
+    assert all(rows.values()), "every figure names the mutants its checks must reject"
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, JOBS)) as pool:
+        futures = {m: pool.submit(run, str(tmp_path / m), [f[1:] for f in figs], m)
+                   for m, figs in by_mutant.items()}
+        results = {m: f.result() for m, f in futures.items()}
+    for m, figs in by_mutant.items():
+        assert results[m]["mutants"] == m
+        for fig in figs:
+            verdict = results[m]["claims"][fig]["verdict"]
+            assert verdict != "reproduced", (m, fig, verdict)
+
+
+@pytest.mark.parametrize("arg,needle", [
+    ("--figure=17", "must be all or a comma-separated list of F18, F19, F20, F21, F22"),
+    ("--figure=18,18", "names F18 twice"),
+    ("--scale=huge", "--scale must be one of tiny quick full"),
+])
+def test_bad_input(tmp_path, arg, needle):
+    p = subprocess.run([PAPER, arg, "--out=" + str(tmp_path / "x")], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode != 0
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and needle in lines[0], p.stderr
+    assert not os.path.exists(tmp_path / "x")
