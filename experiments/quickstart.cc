@@ -404,6 +404,9 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
     // stream, whose number depends on what ran before in this process.
     int64_t stream = 1;
     stream += scheme->AssignStreams(stream);
+    // The NIC ports' receive loss (a fault file's nic_rx_loss): a block of its own, far from
+    // the streams counted up from 1.
+    scheme->AssignNicStreams(int64_t(3) << 40);
 
     std::vector<Ptr<MrcTrainingJob>> jobs;
     std::string err;

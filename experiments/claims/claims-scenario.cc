@@ -45,6 +45,8 @@ constexpr int64_t PLACEMENT_STREAM = int64_t(1) << 40;
 constexpr int64_t JOB_STREAM = (int64_t(1) << 40) + 1024;
 /** The fault injector's streams. */
 constexpr int64_t FAULT_STREAM = int64_t(1) << 41;
+/** The NIC ports' receive-loss streams (MrcSchemeHelper::AssignNicStreams). */
+constexpr int64_t NIC_STREAM = int64_t(3) << 40;
 
 /**
  * @param text bytes
@@ -81,7 +83,12 @@ FaultDigest(Ptr<MrcFaultInjector> injector)
         }
         std::ostringstream os;
         os << std::setw(20) << a.at.GetNanoSeconds() << " " << a.action << " " << t << " "
-           << a.duration.GetNanoSeconds() << "\n";
+           << a.duration.GetNanoSeconds();
+        if (a.rate != 0)
+        {
+            os << " " << std::setprecision(17) << a.rate;
+        }
+        os << "\n";
         lines.insert(os.str());
     }
     std::string all;
@@ -164,6 +171,7 @@ Build(Scheme scheme, const FabricSpec& fab, World& w)
     w.scheme = MakeScheme(scheme, fab);
     w.fabric = w.scheme->Build();
     w.stream += w.scheme->AssignStreams(w.stream);
+    w.scheme->AssignNicStreams(NIC_STREAM);
     w.faults = CreateObject<MrcFaultHelper>();
     w.faults->Install(w.fabric);
     w.faults->GetInjector()->TraceConnectWithoutContext(
@@ -189,9 +197,9 @@ ApplyFaults(const FaultPlan& plan, World& w)
     for (const auto& f : plan.faults)
     {
         const std::string target = f.TargetOn(w.fabric->GetNPlanes());
-        NS_ABORT_MSG_UNLESS(
-            w.faults->GetInjector()->Schedule(Us(f.atUs), f.action, target, Us(f.durationUs), err),
-            "claims: fault " << f.action << " " << target << ": " << err);
+        NS_ABORT_MSG_UNLESS(w.faults->GetInjector()->Schedule(
+                                Us(f.atUs), f.action, target, Us(f.durationUs), err, f.rate),
+                            "claims: fault " << f.action << " " << target << ": " << err);
     }
     if (plan.lossy.rate > 0)
     {
@@ -584,9 +592,9 @@ RunFluidTraining(
     for (const auto& f : plan.faults)
     {
         const std::string target = f.TargetOn(net->GetNPlanes());
-        NS_ABORT_MSG_UNLESS(
-            faults->GetInjector()->Schedule(Us(f.atUs), f.action, target, Us(f.durationUs), err),
-            "claims: fault " << f.action << " " << target << ": " << err);
+        NS_ABORT_MSG_UNLESS(faults->GetInjector()->Schedule(
+                                Us(f.atUs), f.action, target, Us(f.durationUs), err, f.rate),
+                            "claims: fault " << f.action << " " << target << ": " << err);
     }
     faults->GetInjector()->TraceConnectWithoutContext(
         "Fault",

@@ -66,10 +66,11 @@ struct FabricSpec
 struct FaultSpec
 {
     double atUs;        //!< when (absolute simulated time, the same for every scheme)
-    std::string action; //!< link_down, link_flap, switch_reboot, nic_port_down, ...
+    std::string action; //!< link_down, link_flap, switch_reboot, nic_port_down, nic_rx_loss, ...
     std::string target; //!< MrcFaultHelper target name, "{plane}" for the plane
     double durationUs;  //!< duration (0: until the end)
     uint32_t plane = 0; //!< the plane "{plane}" stands for
+    double rate = 0;    //!< nic_rx_loss: the loss probability
 
     /**
      * @param planes the planes of the fabric the fault is applied to

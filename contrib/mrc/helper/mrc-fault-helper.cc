@@ -133,13 +133,14 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         std::string action;
         std::string target;
         Time duration;
+        double rate;
     };
 
     std::vector<Row> rows;
     std::istringstream in(text);
     std::string line;
     uint32_t lineNo = 0;
-    bool header = false;
+    std::size_t columns = 0; // 4, or 5 with the optional rate column
     auto fail = [&](const std::string& field, const std::string& why)
     {
         std::ostringstream e;
@@ -147,6 +148,8 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         error = e.str();
         return false;
     };
+    const std::string expected = "expected 'time_us,action,target,duration_us' or "
+                                 "'time_us,action,target,duration_us,rate'";
     while (std::getline(in, line))
     {
         ++lineNo;
@@ -164,21 +167,23 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         {
             x = MrcText::Trim(x);
         }
-        if (!header)
+        if (columns == 0)
         {
-            header = true;
-            if (f.size() != 4 || f[0] != "time_us" || f[1] != "action" || f[2] != "target"
-                || f[3] != "duration_us")
+            if ((f.size() != 4 && f.size() != 5) || f[0] != "time_us" || f[1] != "action"
+                || f[2] != "target" || f[3] != "duration_us" || (f.size() == 5 && f[4] != "rate"))
             {
-                return fail("header", "expected 'time_us,action,target,duration_us'");
+                return fail("header", expected);
             }
+            columns = f.size();
             continue;
         }
-        if (f.size() != 4)
+        if (f.size() != columns)
         {
             return fail("row",
-                        "expected 4 fields (time_us,action,target,duration_us), got "
-                            + std::to_string(f.size()));
+                        "expected " + std::to_string(columns) + " fields ("
+                            + (columns == 4 ? "time_us,action,target,duration_us"
+                                            : "time_us,action,target,duration_us,rate")
+                            + "), got " + std::to_string(f.size()));
         }
         double at = 0;
         double dur = 0;
@@ -201,6 +206,23 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         {
             return fail("duration_us", "action '" + a + "' needs a positive duration");
         }
+        double rate = 0;
+        const std::string rateText = columns == 5 ? f[4] : std::string();
+        if (a == "nic_rx_loss")
+        {
+            char* end = nullptr;
+            rate = rateText.empty() ? 0 : std::strtod(rateText.c_str(), &end);
+            if (rateText.empty() || *end != '\0' || !(rate > 0 && rate <= 1))
+            {
+                return fail("rate",
+                            "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
+                                + rateText + "')");
+            }
+        }
+        else if (!rateText.empty())
+        {
+            return fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')");
+        }
         MrcFaultInjector::Target t;
         std::string why;
         if (!m_injector->Resolve(f[2], t, why))
@@ -210,18 +232,19 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         rows.push_back({NanoSeconds(static_cast<int64_t>(at * 1000)),
                         a,
                         f[2],
-                        NanoSeconds(static_cast<int64_t>(dur * 1000))});
+                        NanoSeconds(static_cast<int64_t>(dur * 1000)),
+                        rate});
     }
-    if (!header)
+    if (columns == 0)
     {
         lineNo = 1;
-        return fail("header", "empty file; expected 'time_us,action,target,duration_us'");
+        return fail("header", "empty file; " + expected);
     }
     // Everything parsed: only now schedule (a bad file schedules nothing).
     for (const auto& r : rows)
     {
         std::string why;
-        if (!m_injector->Schedule(r.at, r.action, r.target, r.duration, why))
+        if (!m_injector->Schedule(r.at, r.action, r.target, r.duration, why, r.rate))
         {
             error = name + ": " + why;
             return false;

@@ -422,6 +422,13 @@ MrcSchemeHelper::AssignStreams(int64_t stream)
     return used;
 }
 
+int64_t
+MrcSchemeHelper::AssignNicStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(!m_fabric, "MrcSchemeHelper: AssignNicStreams after Build()");
+    return m_fabric->AssignNicStreams(stream);
+}
+
 Ptr<MrcFluidNetwork>
 MrcSchemeHelper::MakeFluid() const
 {

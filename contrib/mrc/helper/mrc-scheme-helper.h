@@ -137,6 +137,14 @@ public:
      * @return streams used
      */
     int64_t AssignStreams(int64_t stream);
+    /**
+     * Assign the random streams of the host NIC ports' receive loss (MrcNetDevice RxLossRate,
+     * the nic_rx_loss fault): a block of its own (hosts x planes streams), so that programs
+     * that never inject receive loss keep their other streams where they were.
+     * @param stream first stream (e.g. far from those counted up from AssignStreams')
+     * @return streams used
+     */
+    int64_t AssignNicStreams(int64_t stream);
 
     /**
      * Build the same description at flow level (mrc or roce).

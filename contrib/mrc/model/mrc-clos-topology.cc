@@ -458,4 +458,18 @@ MrcClosTopology::AssignStreams(int64_t stream)
     return used;
 }
 
+int64_t
+MrcClosTopology::AssignNicStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (auto& host : m_hostPorts)
+    {
+        for (auto& port : host)
+        {
+            used += port->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
 } // namespace ns3

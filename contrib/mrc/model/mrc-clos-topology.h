@@ -175,7 +175,7 @@ public:
      * @param plane plane
      * @return the host's NIC port on that plane
      */
-    Ptr<MrcNetDevice> GetHostPort(uint32_t h, uint32_t plane) const;
+    Ptr<MrcNetDevice> GetHostPort(uint32_t h, uint32_t plane) const override;
     /**
      * @param plane plane
      * @param i T0 index
@@ -227,11 +227,21 @@ public:
     std::vector<uint32_t> GetSwitchNodeIds(uint32_t src, uint32_t dst, const MrcPath& path) const;
 
     /**
-     * Assign random streams to every queue's ECN marking and every cable's loss model.
+     * Assign random streams to every queue's ECN marking and every cable's loss model (the NIC
+     * ports' receive loss: AssignNicStreams).
      * @param stream first stream
      * @return streams used
      */
     int64_t AssignStreams(int64_t stream);
+    /**
+     * Assign random streams to every host NIC port's receive loss (MrcNetDevice RxLossRate),
+     * host by host, plane by plane. Separate from AssignStreams so that the streams counted
+     * after the fabric's (the stack's) stay where they were; MrcSchemeHelper::AssignStreams
+     * calls it after the stack's.
+     * @param stream first stream
+     * @return streams used (hosts x planes)
+     */
+    int64_t AssignNicStreams(int64_t stream);
 
 private:
     friend class MrcClosHelper; // the builder fills the tables below, once

@@ -6,6 +6,7 @@
 
 #include "mrc-channel.h"
 #include "mrc-choice-checker.h"
+#include "mrc-net-device.h"
 #include "mrc-switch-net-device.h"
 #include "mrc-text.h"
 
@@ -15,6 +16,7 @@
 #include "ns3/string.h"
 
 #include <cstdlib>
+#include <memory>
 #include <sstream>
 
 namespace ns3
@@ -28,7 +30,7 @@ namespace
 
 /** Accepted actions, for messages. */
 const char* const ACTIONS
-    = "link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down";
+    = "link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down, nic_rx_loss";
 
 /**
  * Parse "<prefix><number>".
@@ -166,8 +168,22 @@ MrcFaultInjector::Resolve(const std::string& name, Target& t, std::string& error
     {
         error = "unknown target '" + name + "': " + why
               + " (accepted: host<H>/plane<P>, plane<P>/t0-<I>/t1-<J>, plane<P>/t1-<J>/t2-<K>, "
-                "plane<P>/t0-<I>, plane<P>/t1-<J>, plane<P>/t2-<K>)";
+                "plane<P>/t0-<I>, plane<P>/t1-<J>, plane<P>/t2-<K>; for nic_rx_loss also "
+                "host<H>, hosts)";
         return false;
+    };
+    // The NIC ports of host h (every plane, or one), where the fabric has devices.
+    auto addPorts = [this, &t](uint32_t h, uint32_t from, uint32_t to)
+    {
+        for (uint32_t p = from; p < to; ++p)
+        {
+            t.links.push_back(m_fabric->GetHostLink(h, p));
+            Ptr<MrcNetDevice> d = m_fabric->GetHostPort(h, p);
+            if (d)
+            {
+                t.ports.push_back(d);
+            }
+        }
     };
     if (parts.size() == 2 && ParseIndexed(parts[0], "host", a)
         && ParseIndexed(parts[1], "plane", b))
@@ -177,7 +193,26 @@ MrcFaultInjector::Resolve(const std::string& name, Target& t, std::string& error
             return bad("no such host or plane");
         }
         t.kind = "nic_port";
-        t.links = {m_fabric->GetHostLink(a, b)};
+        addPorts(a, b, b + 1);
+        return true;
+    }
+    if (parts.size() == 1 && ParseIndexed(parts[0], "host", a))
+    {
+        if (a >= m_fabric->GetNHosts())
+        {
+            return bad("no such host");
+        }
+        t.kind = "nic";
+        addPorts(a, 0, m_fabric->GetNPlanes());
+        return true;
+    }
+    if (parts.size() == 1 && parts[0] == "hosts")
+    {
+        t.kind = "nics";
+        for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
+        {
+            addPorts(h, 0, m_fabric->GetNPlanes());
+        }
         return true;
     }
     if (parts.empty() || !ParseIndexed(parts[0], "plane", a) || a >= m_fabric->GetNPlanes())
@@ -241,7 +276,8 @@ MrcFaultInjector::Schedule(Time at,
                            const std::string& action,
                            const std::string& target,
                            Time duration,
-                           std::string& error)
+                           std::string& error,
+                           double rate)
 {
     Target t;
     if (!Resolve(target, t, error))
@@ -250,6 +286,51 @@ MrcFaultInjector::Schedule(Time at,
     }
     const bool isSwitch = t.kind == "switch";
     const bool isPort = t.kind == "nic_port";
+    const bool isHost = isPort || t.kind == "nic" || t.kind == "nics";
+    if (action == "nic_rx_loss")
+    {
+        if (!isHost)
+        {
+            error = "action 'nic_rx_loss' needs a host<H>/plane<P>, host<H> or hosts target, not '"
+                  + target + "'";
+            return false;
+        }
+        if (!(rate > 0 && rate <= 1))
+        {
+            std::ostringstream e;
+            e << "action 'nic_rx_loss' needs a rate in (0, 1] (got " << rate << ")";
+            error = e.str();
+            return false;
+        }
+        if (t.ports.empty())
+        {
+            error = "action 'nic_rx_loss' needs packet-level NIC ports; the flow-level model "
+                    "(--model=fluid) has none";
+            return false;
+        }
+        // The end restores what each port had when it started (an overlapping loss on some
+        // of the same ports keeps its rate).
+        auto saved = std::make_shared<std::vector<double>>();
+        Simulator::Schedule(at, &MrcFaultInjector::SetRxLoss, this, t.ports, rate, target, saved);
+        if (duration.IsStrictlyPositive())
+        {
+            Simulator::Schedule(
+                at + duration, &MrcFaultInjector::SetRxLoss, this, t.ports, -1.0, target, saved);
+        }
+        m_scheduled.push_back(ScheduledAction{at, action, target, duration, rate});
+        return true;
+    }
+    if (rate != 0)
+    {
+        error = "action '" + action + "' takes no rate (only nic_rx_loss does)";
+        return false;
+    }
+    if (t.kind == "nic" || t.kind == "nics")
+    {
+        error = "action '" + action + "' needs a link, NIC port or switch target, not '" + target
+              + "' (host<H> and hosts are for nic_rx_loss)";
+        return false;
+    }
     if (action == "link_down" || action == "link_up" || action == "link_flap"
         || action == "nic_port_down")
     {
@@ -332,6 +413,28 @@ MrcFaultInjector::Schedule(Time at,
     }
     error = "unknown action '" + action + "' (accepted: " + std::string(ACTIONS) + ")";
     return false;
+}
+
+void
+MrcFaultInjector::SetRxLoss(std::vector<Ptr<MrcNetDevice>> ports,
+                            double rate,
+                            std::string target,
+                            std::shared_ptr<std::vector<double>> saved)
+{
+    const bool start = rate >= 0;
+    for (std::size_t i = 0; i < ports.size(); ++i)
+    {
+        if (start)
+        {
+            saved->push_back(ports[i]->GetRxLossRate());
+            ports[i]->SetRxLossRate(rate);
+        }
+        else
+        {
+            ports[i]->SetRxLossRate((*saved)[i]);
+        }
+    }
+    Record("nic_rx_loss", target, start ? "start" : "end");
 }
 
 void
@@ -533,7 +636,7 @@ bool
 MrcFaultInjector::IsAction(const std::string& a)
 {
     return a == "link_down" || a == "link_up" || a == "link_flap" || a == "switch_reboot"
-        || a == "blackhole" || a == "nic_port_down";
+        || a == "blackhole" || a == "nic_port_down" || a == "nic_rx_loss";
 }
 
 const char*

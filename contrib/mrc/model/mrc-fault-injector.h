@@ -12,6 +12,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@ namespace ns3
 {
 
 class MrcChannel;
+class MrcNetDevice;
 class MrcSwitchNetDevice;
 
 /**
@@ -47,8 +49,11 @@ struct MrcFaultEvent
  *
  * Targets are named `host<H>/plane<P>` (a NIC port and its cable), `plane<P>/t0-<I>/t1-<J>`
  * (J counts within the T0's pod), `plane<P>/t1-<J>/t2-<K>`, and switches `plane<P>/t0-<I>`,
- * `plane<P>/t1-<J>`, `plane<P>/t2-<K>`. A switch reboot takes every cable of the switch down
- * for its duration; a blackhole leaves them up and forwards nothing (packet level only).
+ * `plane<P>/t1-<J>`, `plane<P>/t2-<K>`; receive loss also takes `host<H>` (every port of the
+ * host's NIC) and `hosts` (every host's). A switch reboot takes every cable of the switch down
+ * for its duration; a blackhole leaves them up and forwards nothing (packet level only);
+ * nic_rx_loss makes the NIC ports drop each arriving frame with a probability (MrcNetDevice
+ * RxLossRate; packet level only).
  *
  * A flap process flaps every link of a tier at a rate per link (or picks one of the tier's
  * links at a rate for the whole tier), with exponential (Poisson) or periodic (random phase)
@@ -66,9 +71,10 @@ public:
     /** What a target name resolves to. */
     struct Target
     {
-        std::vector<Ptr<MrcChannel>> links; //!< cables (one for a link; all ports for a switch)
-        Ptr<MrcSwitchNetDevice> sw;         //!< the switch, for switch targets (packet level)
-        std::string kind;                   //!< link, nic_port or switch
+        std::vector<Ptr<MrcChannel>> links;   //!< cables (one for a link; all ports for a switch)
+        Ptr<MrcSwitchNetDevice> sw;           //!< the switch, for switch targets (packet level)
+        std::vector<Ptr<MrcNetDevice>> ports; //!< NIC ports (host targets, packet level)
+        std::string kind;                     //!< link, nic_port, nic (a host), nics or switch
     };
 
     /** @return the TypeId */
@@ -93,7 +99,8 @@ public:
 
     /**
      * @param action an action name
-     * @return true for link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down
+     * @return true for link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down,
+     * nic_rx_loss
      */
     static bool IsAction(const std::string& action);
     /** @return the accepted action names, for messages */
@@ -102,17 +109,22 @@ public:
     /**
      * Schedule one action.
      * @param at when
-     * @param action link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down
+     * @param action link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down,
+     *        nic_rx_loss
      * @param target the target's name
-     * @param duration how long (flap, reboot, blackhole, port loss; 0 = until the end)
+     * @param duration how long (flap, reboot, blackhole, port loss, receive loss; 0 = until
+     *        the end)
      * @param error set to a one-line message on failure
+     * @param rate nic_rx_loss: the probability, in (0, 1], that a NIC port drops an arriving
+     *        frame (the other actions take none: 0)
      * @return false if the action or target is unknown or they do not fit
      */
     bool Schedule(Time at,
                   const std::string& action,
                   const std::string& target,
                   Time duration,
-                  std::string& error);
+                  std::string& error,
+                  double rate = 0);
 
     /**
      * Start a stochastic flap process on the links of a tier.
@@ -143,6 +155,7 @@ public:
         std::string action; //!< the action
         std::string target; //!< its target
         Time duration;      //!< its duration
+        double rate = 0;    //!< nic_rx_loss: the loss probability
     };
 
     /** @return every action given to Schedule, in the order given */
@@ -176,6 +189,18 @@ private:
      * @param target name
      */
     void SetBlackhole(Ptr<MrcSwitchNetDevice> sw, bool on, std::string target);
+    /**
+     * Start or end random receive loss on NIC ports.
+     * @param ports the ports
+     * @param rate the loss probability at the start; negative: the end (each port gets back
+     *        the rate it had at the start)
+     * @param target name
+     * @param saved the ports' rates before the start (filled at the start)
+     */
+    void SetRxLoss(std::vector<Ptr<MrcNetDevice>> ports,
+                   double rate,
+                   std::string target,
+                   std::shared_ptr<std::vector<double>> saved);
     /**
      * Record an event.
      * @param kind kind

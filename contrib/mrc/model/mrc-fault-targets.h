@@ -5,6 +5,8 @@
 #ifndef MRC_FAULT_TARGETS_H
 #define MRC_FAULT_TARGETS_H
 
+#include "mrc-net-device.h"
+
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -54,6 +56,16 @@ public:
      * @return the cable between the host's NIC port and its T0 on that plane
      */
     virtual Ptr<MrcChannel> GetHostLink(uint32_t h, uint32_t plane) const = 0;
+    /**
+     * @param h host
+     * @param plane plane
+     * @return the host's NIC port on that plane, or null where the fabric has none (flow
+     * level: no receive loss)
+     */
+    virtual Ptr<MrcNetDevice> GetHostPort(uint32_t h, uint32_t plane) const
+    {
+        return nullptr;
+    }
     /**
      * @param plane plane
      * @param i T0 index

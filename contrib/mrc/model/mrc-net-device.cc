@@ -8,8 +8,10 @@
 #include "mrc-pooled-event.h"
 #include "mrc-trimming-queue.h"
 
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -55,6 +57,19 @@ MrcNetDevice::GetTypeId()
                             TimeValue(MilliSeconds(200)),
                             MakeTimeAccessor(&MrcNetDevice::m_watchdogRestore),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute(
+                  "RxLossRate",
+                  "Probability that an arriving frame (data or control) is dropped at "
+                  "this port before anything above it sees it: the NIC-side random "
+                  "loss of the MRC paper's Figs 16-17 (MrcFaultInjector's nic_rx_loss "
+                  "sets it on host ports); counted as RX_LOSS",
+                  DoubleValue(0.0),
+                  MakeDoubleAccessor(&MrcNetDevice::SetRxLossRate, &MrcNetDevice::GetRxLossRate),
+                  MakeDoubleChecker<double>(0.0, 1.0))
+              .AddTraceSource("Drop",
+                              "A received frame was dropped (packet, DropReason)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
+                              "ns3::MrcTrimmingQueue::DropTracedCallback")
               .AddTraceSource("PfcPauseSent",
                               "A PFC PAUSE frame was sent (quanta; 0 = resume)",
                               MakeTraceSourceAccessor(&MrcNetDevice::m_pauseTxTrace),
@@ -98,6 +113,7 @@ MrcNetDevice::MrcNetDevice()
     , m_txPackets(0)
     , m_txBytes(0)
     , m_rxPackets(0)
+    , m_rxLossRate(0)
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())
     , m_mtu(9000)
@@ -128,6 +144,7 @@ MrcNetDevice::DoDispose()
     }
     m_queue = nullptr;
     m_receiver = nullptr;
+    m_rxLoss = nullptr;
     m_rxCallback
         = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     NetDevice::DoDispose();
@@ -294,9 +311,47 @@ MrcNetDevice::TransmitComplete()
     }
 }
 
+const char*
+MrcNetDevice::DropReasonName(uint32_t reason)
+{
+    return reason == RX_LOSS ? "rx_loss" : "unknown";
+}
+
+void
+MrcNetDevice::SetRxLossRate(double rate)
+{
+    m_rxLossRate = rate;
+    if (rate > 0 && !m_rxLoss)
+    {
+        m_rxLoss = CreateObject<UniformRandomVariable>();
+    }
+}
+
+double
+MrcNetDevice::GetRxLossRate() const
+{
+    return m_rxLossRate;
+}
+
+int64_t
+MrcNetDevice::AssignStreams(int64_t stream)
+{
+    if (!m_rxLoss)
+    {
+        m_rxLoss = CreateObject<UniformRandomVariable>();
+    }
+    m_rxLoss->SetStream(stream);
+    return 1;
+}
+
 void
 MrcNetDevice::Receive(MrcFrame&& frame, MrcIpv6Fields& header)
 {
+    if (m_rxLossRate > 0 && m_rxLoss->GetValue() < m_rxLossRate)
+    {
+        Drop(Ptr<const Packet>(frame.Peek()), RX_LOSS);
+        return;
+    }
     ++m_rxPackets;
     if (!m_macRxTrace.IsEmpty())
     {

@@ -5,6 +5,7 @@
 #ifndef MRC_NET_DEVICE_H
 #define MRC_NET_DEVICE_H
 
+#include "mrc-drop-accounting.h"
 #include "mrc-frame-receiver.h"
 #include "mrc-ipv6-fields.h"
 
@@ -20,6 +21,10 @@ namespace ns3
 
 class MrcChannel;
 class MrcTrimmingQueue;
+class UniformRandomVariable;
+
+/// Drop reasons of MrcNetDevice (MrcNetDevice::DropReason).
+constexpr std::size_t MRC_DEVICE_DROP_REASONS = 1;
 
 /**
  * @ingroup mrc
@@ -37,10 +42,31 @@ class MrcTrimmingQueue;
  *
  * The serializer schedules a transmit-complete event only when something is waiting, so an idle
  * port forwards a frame with a single event (its arrival at the far end).
+ *
+ * Random loss at the receiving port (`RxLossRate`, the NIC-side loss of the MRC paper's
+ * Figs 16-17): an arriving frame, data or control, is dropped with that probability before
+ * anything above the port sees it, counted under RX_LOSS and reported by the Drop trace. PAUSE
+ * frames are MAC control and never lost this way.
  */
-class MrcNetDevice : public NetDevice
+class MrcNetDevice
+    : public NetDevice
+    , public MrcDropAccounting<MRC_DEVICE_DROP_REASONS>
 {
 public:
+    /** Why the port dropped a received frame. */
+    enum DropReason : uint8_t
+    {
+        RX_LOSS = 0,      //!< the random receive loss (RxLossRate)
+        DROP_REASON_COUNT //!< number of reasons
+    };
+    static_assert(DROP_REASON_COUNT == MRC_DEVICE_DROP_REASONS, "one counter per reason");
+
+    /**
+     * @param reason a DropReason
+     * @return its name
+     */
+    static const char* DropReasonName(uint32_t reason);
+
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcNetDevice();
@@ -179,8 +205,20 @@ public:
      * @param counter the counter
      */
     void ReleaseActivityCounter(const uint64_t* counter);
-    /** @return frames received */
+    /** @return frames received (those lost by RxLossRate not included) */
     uint64_t GetRxPackets() const;
+    /**
+     * @param rate the probability that an arriving frame is dropped (RxLossRate), in [0, 1]
+     */
+    void SetRxLossRate(double rate);
+    /** @return RxLossRate */
+    double GetRxLossRate() const;
+    /**
+     * Assign a fixed stream to the receive-loss random variable.
+     * @param stream first stream index
+     * @return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -273,6 +311,7 @@ private:
     uint64_t m_txPackets;          //!< frames sent
     uint64_t m_txBytes;            //!< bytes sent
     uint64_t m_rxPackets;          //!< frames received
+    double m_rxLossRate;           //!< RxLossRate
     TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< full frames (IPv6 header included)
     TracedCallback<Ptr<const Packet>> m_macTxTrace;   //!< frame put on the wire
     TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< frame received
@@ -298,6 +337,7 @@ private:
     TracedCallback<uint16_t> m_pauseTxTrace;       //!< PAUSE sent (quanta)
     TracedCallback<uint16_t> m_pauseRxTrace;       //!< PAUSE received (quanta)
     TracedCallback<bool> m_pausedTrace;            //!< data class paused / resumed
+    Ptr<UniformRandomVariable> m_rxLoss;           //!< RxLossRate draws (created when needed)
 };
 
 } // namespace ns3

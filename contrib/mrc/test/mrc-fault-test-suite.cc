@@ -13,6 +13,7 @@
 #include "ns3/core-module.h"
 #include "ns3/test.h"
 
+#include <cmath>
 #include <set>
 
 using namespace ns3;
@@ -390,6 +391,14 @@ private:
             {"time_us,action,target,duration_us\n5,blackhole,host1/plane0,10\n", "switch target"},
             {"time_us,action,target,duration_us\n5,link_down\n", "expected 4 fields"},
             {"", "empty file"},
+            {"time_us,action,target,duration_us\n5,nic_rx_loss,hosts,\n", "field 'rate'"},
+            {"time_us,action,target,duration_us,rate\n5,nic_rx_loss,host1,,1.5\n", "field 'rate'"},
+            {"time_us,action,target,duration_us,rate\n5,link_down,plane0/t0-0/t1-0,,0.1\n",
+             "only nic_rx_loss takes a rate"},
+            {"time_us,action,target,duration_us,rate\n5,nic_rx_loss,host9,,0.1\n", "no such host"},
+            {"time_us,action,target,duration_us,rate\n5,nic_rx_loss,plane0/t1-0,,0.1\n",
+             "host<H>/plane<P>, host<H> or hosts"},
+            {"time_us,action,target,duration_us\n5,link_down,host1,\n", "for nic_rx_loss"},
         };
         for (const auto& b : bad)
         {
@@ -422,6 +431,95 @@ private:
         NS_TEST_ASSERT_MSG_EQ(ev[1].state, "up", "flap ends 5 us later");
         NS_TEST_ASSERT_MSG_EQ(ev[1].time, MicroSeconds(15), "flap end time");
         NS_TEST_ASSERT_MSG_EQ(f->GetUplink(0, 1, 0)->IsUp(), true, "link_up restored it");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief NIC-side receive loss (nic_rx_loss, MrcNetDevice RxLossRate): every host port, on every
+ * plane, drops the configured fraction of the frames that reach it (data and control), counts
+ * them as RX_LOSS, and MRC still delivers every byte once; a timed loss ends.
+ */
+class MrcNicRxLossTestCase : public TestCase
+{
+public:
+    MrcNicRxLossTestCase()
+        : TestCase("NIC receive loss: the configured fraction on every plane, counted; every "
+                   "byte once")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        MrcStackHelper stack;
+        Ptr<MrcClosTopology> f = Build("srv6", 2, 2, 2, 4, false, stack);
+        f->AssignNicStreams(1000);
+        Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
+        faults->Install(f);
+        std::string err;
+        const double rate = 0.02;
+        NS_TEST_ASSERT_MSG_EQ(faults->LoadSchedule("time_us,action,target,duration_us,rate\n"
+                                                   "0,nic_rx_loss,hosts,0,0.02\n"
+                                                   "0,nic_rx_loss,host0/plane0,100,0.5\n",
+                                                   "loss.csv",
+                                                   err),
+                              true,
+                              err);
+        std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> qps;
+        const uint64_t size = 8000000;
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            qps.push_back(stack.Connect(h, (h + 2) % 4));
+            Simulator::Schedule(MicroSeconds(200),
+                                &MrcQueuePair::PostWrite,
+                                qps.back().first,
+                                size,
+                                uint64_t(0));
+        }
+        Simulator::Stop(MilliSeconds(100));
+        Simulator::Run();
+        for (const auto& q : qps)
+        {
+            NS_TEST_ASSERT_MSG_EQ(q.second->GetBytesPlaced(), size, "every byte, exactly once");
+            NS_TEST_ASSERT_MSG_EQ(q.first->GetPendingMessages(), 0u, "completed");
+        }
+        // After 200 us every port runs at 2 %: the drops are Binomial(arrivals, 0.02).
+        uint64_t lost = 0;
+        uint64_t arrived = 0;
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            for (uint32_t p = 0; p < 2; ++p)
+            {
+                Ptr<MrcNetDevice> d = f->GetHostPort(h, p);
+                const uint64_t l = d->GetDropped(MrcNetDevice::RX_LOSS);
+                NS_TEST_ASSERT_MSG_GT(l, 0u, "host " << h << " plane " << p << " lost frames");
+                NS_TEST_ASSERT_MSG_EQ(d->GetDroppedTotal(), l, "RX_LOSS is the only reason");
+                NS_TEST_ASSERT_MSG_EQ_TOL(d->GetRxLossRate(), rate, 1e-12, "the rate, ended");
+                lost += l;
+                arrived += l + d->GetRxPackets();
+            }
+        }
+        const double n = static_cast<double>(arrived);
+        const double sd = std::sqrt(n * rate * (1 - rate));
+        NS_TEST_ASSERT_MSG_GT(n, 5000, "enough frames to tell");
+        NS_TEST_ASSERT_MSG_LT(std::abs(double(lost) - n * rate),
+                              5 * sd + 20, // the 100 us at 50 % on one port came before traffic
+                              "lost " << lost << " of " << arrived);
+        // Switch ports never lose this way.
+        NS_TEST_ASSERT_MSG_EQ(
+            f->GetT0(0, 0)->GetPort(0)->GetDroppedTotal(), 0u, "no receive loss on switches");
+        std::set<std::string> states;
+        for (const auto& e : faults->GetInjector()->GetEvents())
+        {
+            if (e.kind == "nic_rx_loss")
+            {
+                states.insert(e.target + " " + e.state);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(states.count("hosts start"), 1u, "recorded");
+        NS_TEST_ASSERT_MSG_EQ(states.count("host0/plane0 end"), 1u, "the timed loss ended");
         Simulator::Destroy();
     }
 };
@@ -512,6 +610,7 @@ public:
         AddTestCase(new MrcBaselineReconvergenceTestCase);
         AddTestCase(new MrcGoBackNTestCase);
         AddTestCase(new MrcFaultFileTestCase);
+        AddTestCase(new MrcNicRxLossTestCase);
         AddTestCase(new MrcThreeTierTestCase);
     }
 };
