@@ -472,11 +472,8 @@ private:
         for (uint32_t h = 0; h < 4; ++h)
         {
             qps.push_back(stack.Connect(h, (h + 2) % 4));
-            Simulator::Schedule(MicroSeconds(200),
-                                &MrcQueuePair::PostWrite,
-                                qps.back().first,
-                                size,
-                                uint64_t(0));
+            Simulator::Schedule(
+                MicroSeconds(200), &MrcQueuePair::PostWrite, qps.back().first, size, uint64_t(0));
         }
         Simulator::Stop(MilliSeconds(100));
         Simulator::Run();
