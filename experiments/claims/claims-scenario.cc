@@ -136,6 +136,14 @@ MakeScheme(Scheme scheme, const FabricSpec& fab)
     {
         s->SetFabricAttribute("UplinkRate", DataRateValue(DataRate(fab.uplinkRate)));
     }
+    if (scheme == MRC && fab.evSetSize > 0)
+    {
+        s->GetStack().SetPathSelectorAttribute("EvSetSize", UintegerValue(fab.evSetSize));
+    }
+    if (scheme == MRC && fab.evMinActive > 0)
+    {
+        s->GetStack().SetPathSelectorAttribute("EvMinActive", UintegerValue(fab.evMinActive));
+    }
     if (scheme != MRC)
     {
         s->SetControlPlaneAttribute("DetectionDelay", TimeValue(Us(fab.detectionUs)));
@@ -420,6 +428,13 @@ RunTraining(
             job->SetAttribute("QpPerPort", BooleanValue(true));
             job->AddCollective(spec.collective, spec.bytes, fab.planes, fab.planes);
         }
+        else if (spec.qpsPerPeer > 0)
+        {
+            job->AddCollective(spec.collective,
+                               spec.bytes,
+                               std::max(spec.chunks, spec.qpsPerPeer),
+                               spec.qpsPerPeer);
+        }
         else
         {
             job->AddCollective(spec.collective, spec.bytes);
@@ -465,8 +480,8 @@ RunTraining(
                 .Bind(&remaining));
     }
     // A safety net beyond any sane run (a RoCE QP whose retries all time out fails after
-    // 8 x 4.3 s, and its job with it).
-    Simulator::Stop(Seconds(3600));
+    // 8 x 4.3 s, and its job with it), or the run's own limit.
+    Simulator::Stop(Us(spec.stopUs));
     const auto t0 = std::chrono::steady_clock::now();
     MrcInterrupt::Watch(); // SIGINT/SIGTERM stop the run (then MrcInterrupt::Check throws)
     Simulator::Run();

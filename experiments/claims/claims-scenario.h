@@ -55,6 +55,8 @@ struct FabricSpec
     bool pfc = true;                      //!< RoCE: lossless data class
     double detectionUs = 150000;          //!< RoCE: BFD-like detection (deployed)
     double reconvergenceUs = 2000000;     //!< RoCE: BGP-like reconvergence (deployed)
+    uint32_t evSetSize = 0;               //!< MRC: EVs per queue pair (0: the model's default)
+    uint32_t evMinActive = 0;             //!< MRC: EvMinActive (0: the model's default)
 };
 
 /**
@@ -107,6 +109,9 @@ struct JobSpec
     uint32_t ranks = 0;               //!< ranks (0: every host)
     uint32_t jobs = 1;                //!< identical jobs sharing the fabric (disjoint hosts)
     uint32_t onlyJob = UINT32_MAX;    //!< place every job but run only this one (alone runs)
+    uint32_t qpsPerPeer = 0;          //!< queue pairs between two ranks (0: the job's default)
+    uint32_t chunks = 0;              //!< chunks per transfer (0: qpsPerPeer, at least 1)
+    double stopUs = 3.6e9;            //!< simulated time limit (steps not done by then: failed)
 };
 
 /** What a training run produced. */

@@ -7,6 +7,7 @@
  * @brief The paper program: the MRC paper's testbed experiments reproduced figure by figure
  * (../shared/PAPER.md), ours against the paper's values, and checks that mutants must fail.
  *
+ *   ./ns3 run "paper --figure=16,17"
  *   ./ns3 run "paper --figure=18,19,20,21,22"
  *   ./ns3 run "paper --figure=22 --scale=full"
  *   ./ns3 run "paper --help"
@@ -37,12 +38,19 @@ bool
 GetScale(const std::string& name, Scale& s)
 {
     s.name = name;
+    s.losses = {0, 0.001, 0.01};
+    s.mrcQps = {1, 8};
+    s.collectiveStopUs = 60e6;
     if (name == "tiny")
     {
         s.runUs = 6000;
         s.phaseUs = 2500;
         s.binUs = 250;
         s.seeds = 2;
+        s.sizes = {2000000, 16000000};
+        s.roceQps = {1, 16};
+        s.mrcQps = {1};
+        s.iterations = 2;
         return true;
     }
     if (name == "quick")
@@ -51,6 +59,9 @@ GetScale(const std::string& name, Scale& s)
         s.phaseUs = 4000;
         s.binUs = 250;
         s.seeds = 4;
+        s.sizes = {4000000, 16000000, 32000000};
+        s.roceQps = {1, 8, 16};
+        s.iterations = 3;
         return true;
     }
     if (name == "full")
@@ -59,6 +70,9 @@ GetScale(const std::string& name, Scale& s)
         s.phaseUs = 10000;
         s.binUs = 500;
         s.seeds = 16;
+        s.sizes = {4000000, 16000000, 64000000, 256000000, 1000000000};
+        s.roceQps = {1, 2, 4, 8, 16};
+        s.iterations = 3;
         return true;
     }
     return false;
@@ -74,12 +88,13 @@ main(int argc, char* argv[])
     Scale scale;
     evidence::Suite suite;
     suite.program = "paper";
-    suite.usage = "Reproduces the MRC paper's testbed experiments figure by figure (Cluster D: "
-                  "Figs 18-22), MRC and the RoCE baselines on the paper's setups, and writes "
+    suite.usage = "Reproduces the MRC paper's testbed experiments figure by figure (Cluster C: "
+                  "Figs 16-17; Cluster D: Figs 18-22), MRC and the RoCE baselines on the paper's "
+                  "setups, and writes "
                   "checks.csv, agreements.csv (ours against the paper's values), figures.csv, "
                   "paper.md, run.json and a PNG and a PDF per figure.";
     suite.selectOption = "figure";
-    suite.selectHelp = "Figures to run: all, or a comma-separated list such as 18,22 (or F18,F22)";
+    suite.selectHelp = "Figures to run: all, or a comma-separated list such as 16,22 (or F16,F22)";
     suite.scales = "tiny,quick,full";
     suite.scale = "quick";
     suite.scaleHelp = "tiny (the tests: seconds per figure), quick (minutes for all) or full "
@@ -92,6 +107,8 @@ main(int argc, char* argv[])
     const std::vector<
         std::pair<std::string, std::pair<Report (*)(Context&, const Scale&), std::string>>>
         figures = {
+            {"F16", {&Figure16, "no-spray,rto-only+slow-rto"}},
+            {"F17", {&Figure17, "no-spray"}},
             {"F18", {&Figure18, "no-spray,no-nscc"}},
             {"F19", {&Figure19, "no-probe"}},
             {"F20", {&Figure20, "no-spray"}},
@@ -116,8 +133,13 @@ main(int argc, char* argv[])
     suite.describe = [&scale]()
     {
         std::ostringstream os;
-        os << "Cluster D (MrcClusterPreset D): 16 servers in 4 racks of 4, 4 spines, 400G "
-              "links, one plane, for MRC and RoCE alike. Long-lived flows run "
+        os << "Cluster C (Figs 16-17, MrcClusterPreset C): 64 GPUs, MRC on 4 x 100G planes, "
+              "RoCE on one 400G plane; collectives of "
+           << scale.sizes.front() / 1000000 << " MB to " << scale.sizes.back() / 1000000 << " MB, "
+           << scale.iterations
+           << " iterations each. Cluster D (Figs 18-22, MrcClusterPreset D): 16 servers in 4 "
+              "racks of 4, 4 spines, 400G links, one plane, for MRC and RoCE alike. Long-lived "
+              "flows run "
            << scale.runUs / 1000 << " ms, a figure's phases " << scale.phaseUs / 1000
            << " ms, throughput is sampled in " << scale.binUs << " us bins; Fig 20 over "
            << scale.seeds

@@ -15,6 +15,7 @@
 #include "claims.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -35,11 +36,17 @@ using evidence::Series;
 /** The size of every figure's runs, by --scale. */
 struct Scale
 {
-    std::string name; //!< quick or full
-    double runUs;     //!< a long-lived flow's run (the paper's tens of seconds)
-    double phaseUs;   //!< a phase between two events of a figure (the paper's seconds)
-    double binUs;     //!< throughput sampling bin (the paper's 1 s)
-    uint32_t seeds;   //!< seeds of the figures whose result varies with the run (Fig 20)
+    std::string name;            //!< quick or full
+    double runUs;                //!< a long-lived flow's run (the paper's tens of seconds)
+    double phaseUs;              //!< a phase between two events of a figure (the paper's seconds)
+    double binUs;                //!< throughput sampling bin (the paper's 1 s)
+    uint32_t seeds;              //!< seeds of the figures whose result varies with the run (Fig 20)
+    std::vector<uint64_t> sizes; //!< Figs 16-17: collective sizes, bytes
+    std::vector<uint32_t> roceQps; //!< Fig 16: RoCE's queue pairs per peer (the last the most)
+    std::vector<uint32_t> mrcQps;  //!< Fig 16: MRC's (the first 1)
+    std::vector<double> losses;    //!< Fig 16: NIC receive loss probabilities (0 first)
+    uint32_t iterations;           //!< Figs 16-17: iterations per size (the first a warm-up)
+    double collectiveStopUs;       //!< Figs 16-17: simulated time limit of one size's run
 };
 
 /**
@@ -57,6 +64,8 @@ FabricSpec Cluster(const std::string& cluster);
 
 /** @name The figures (paper-cluster-*.cc) */
 /// @{
+Report Figure16(Context& ctx, const Scale& scale);
+Report Figure17(Context& ctx, const Scale& scale);
 Report Figure18(Context& ctx, const Scale& scale);
 Report Figure19(Context& ctx, const Scale& scale);
 Report Figure20(Context& ctx, const Scale& scale);

@@ -6,6 +6,8 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -162,6 +164,35 @@ MrcCollective::AcceptedTypes()
         s += g_typeNames[t];
     }
     return s;
+}
+
+double
+MrcCollective::BusBandwidthFactor(Type type, uint32_t nRanks)
+{
+    const double n = std::max<uint32_t>(nRanks, 1);
+    switch (type)
+    {
+        case RING_ALLREDUCE:
+        case HIERARCHICAL_ALLREDUCE:
+            return 2 * (n - 1) / n;
+        case ALLGATHER:
+        case REDUCE_SCATTER:
+        case ALLTOALL:
+            return (n - 1) / n;
+        case SENDRECV:
+        case BROADCAST:
+            return 1;
+    }
+    return 1;
+}
+
+double
+MrcCollective::AlgorithmBandwidth(
+    Type type, uint32_t nRanks, uint64_t bytes, double seconds, double& busbw)
+{
+    const double algbw = seconds > 0 ? double(bytes) * 8 / seconds : 0;
+    busbw = algbw * BusBandwidthFactor(type, nRanks);
+    return algbw;
 }
 
 uint64_t

@@ -260,6 +260,29 @@ public:
      * @return rounds of the algorithm (0 for N = 1)
      */
     static uint32_t Rounds(Type type, uint32_t nRanks, uint32_t groupSize = 0);
+
+    /**
+     * NCCL-tests' bus-bandwidth factor (nccl-tests, doc/PERFORMANCE.md): the algorithm
+     * bandwidth algbw = bytes / time (bytes as this class defines them for the type, which is
+     * NCCL-tests' "size") times this factor is the bus bandwidth busbw, comparable with the
+     * hardware's link speed whatever the rank count: 2 (N - 1) / N for all-reduce (ring or
+     * hierarchical), (N - 1) / N for all-gather, reduce-scatter and all-to-all, 1 for
+     * send/recv and broadcast.
+     * @param type the collective
+     * @param nRanks ranks (at least 1)
+     * @return the factor
+     */
+    static double BusBandwidthFactor(Type type, uint32_t nRanks);
+    /**
+     * @param type the collective
+     * @param nRanks ranks
+     * @param bytes its size (as for Build)
+     * @param seconds how long it took (> 0)
+     * @param busbw set to the bus bandwidth, bit/s (NCCL-tests prints it in GB/s)
+     * @return the algorithm bandwidth, bit/s
+     */
+    static double AlgorithmBandwidth(
+        Type type, uint32_t nRanks, uint64_t bytes, double seconds, double& busbw);
     /**
      * Bytes a rank sends in one collective (sendrecv: default pairing).
      * @param type algorithm

@@ -225,6 +225,51 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief Algorithm and bus bandwidth as NCCL-tests reports them, against hand-computed values.
+ */
+class MrcBusBandwidthTestCase : public TestCase
+{
+public:
+    MrcBusBandwidthTestCase()
+        : TestCase("NCCL-tests' algbw and busbw: factors per collective, hand-computed values")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        double busbw = 0;
+        // 1 GiB all-reduce over 64 ranks in 50 ms: 171.8 Gb/s algorithm, x 126/64 on the bus.
+        const double algbw = MrcCollective::AlgorithmBandwidth(
+            MrcCollective::RING_ALLREDUCE, 64, uint64_t(1) << 30, 0.05, busbw);
+        NS_TEST_ASSERT_MSG_EQ_TOL(algbw, 171.79869184e9, 1e3, "bytes x 8 / seconds");
+        NS_TEST_ASSERT_MSG_EQ_TOL(busbw, 171.79869184e9 * 126 / 64, 1e3, "x 2 (N - 1) / N");
+        // 8 ranks: all-gather, reduce-scatter, all-to-all 7/8; send/recv, broadcast 1.
+        const std::pair<MrcCollective::Type, double> f[]
+            = {{MrcCollective::ALLGATHER, 7.0 / 8},
+               {MrcCollective::REDUCE_SCATTER, 7.0 / 8},
+               {MrcCollective::ALLTOALL, 7.0 / 8},
+               {MrcCollective::SENDRECV, 1},
+               {MrcCollective::BROADCAST, 1},
+               {MrcCollective::HIERARCHICAL_ALLREDUCE, 14.0 / 8},
+               {MrcCollective::RING_ALLREDUCE, 14.0 / 8}};
+        for (const auto& [type, factor] : f)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(MrcCollective::BusBandwidthFactor(type, 8),
+                                      factor,
+                                      1e-12,
+                                      MrcCollective::TypeName(type));
+        }
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcCollective::BusBandwidthFactor(MrcCollective::RING_ALLREDUCE, 1), 0.0, "alone");
+        // 64 MB all-to-all over 64 ranks in 1.6 ms: 320 Gb/s x 63/64 = 315 Gb/s.
+        MrcCollective::AlgorithmBandwidth(MrcCollective::ALLTOALL, 64, 64000000, 0.0016, busbw);
+        NS_TEST_ASSERT_MSG_EQ_TOL(busbw, 315e9, 1, "all-to-all");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Ring all-reduce: 2(N-1) rounds to the ring successor, chunk k of round r depends on
  * exactly chunk k of round r-1 received by the sender; type names.
  */
@@ -1054,6 +1099,7 @@ public:
         : TestSuite("mrc-workload", TestSuite::Type::UNIT)
     {
         AddTestCase(new MrcCollectiveBytesTestCase);
+        AddTestCase(new MrcBusBandwidthTestCase);
         AddTestCase(new MrcRingStructureTestCase);
         AddTestCase(new MrcPlacementTestCase);
         AddTestCase(new MrcBarrierTestCase);
