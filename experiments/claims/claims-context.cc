@@ -116,8 +116,9 @@ Context::Training(const std::string& label,
     }
     ++runs;
     TrainingResult r = RunTraining(scheme, fab, job, faults, seed);
-    pairing.push_back(
-        PairRecord{claim, label, SchemeName(scheme), r.placementDigest, r.faultDigest});
+    const std::string name = fab.mutants.empty() ? std::string(SchemeName(scheme))
+                                                 : SchemeName(scheme) + (" " + fab.mutants);
+    pairing.push_back(PairRecord{claim, label, name, r.placementDigest, r.faultDigest});
     std::cerr << "  run " << runs << ": training, " << SchemeName(scheme) << ", " << fab.hosts
               << " GPUs, " << r.stepsDone << "/" << r.stepsPlanned << " steps, " << std::fixed
               << std::setprecision(1) << r.wall << " s" << std::endl;
@@ -133,7 +134,10 @@ Context::Flows(const std::string& label,
 {
     ++runs;
     FlowResult r = RunFlows(scheme, fab, run, faults, seed);
-    pairing.push_back(PairRecord{claim, label, SchemeName(scheme), r.flowDigest, r.faultDigest});
+    // A run on a per-run variant (C7's PFC-only baseline) is a scheme of its own here.
+    const std::string name = fab.mutants.empty() ? std::string(SchemeName(scheme))
+                                                 : SchemeName(scheme) + (" " + fab.mutants);
+    pairing.push_back(PairRecord{claim, label, name, r.flowDigest, r.faultDigest});
     std::cerr << "  run " << runs << ": " << run.flows.size() << " flow(s), " << SchemeName(scheme)
               << ", " << std::fixed << std::setprecision(1) << r.wall << " s" << std::endl;
     return r;

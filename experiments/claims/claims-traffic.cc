@@ -206,7 +206,7 @@ ClaimC7(Context& ctx)
     const uint32_t victimSrc = k;
     std::vector<uint32_t> senders;
     const uint32_t nT0 = fab.hosts / k;
-    for (uint32_t i = 0; senders.size() < 16 && i < k * nT0; ++i)
+    for (uint32_t i = 0; senders.size() < 16 && i < k * (nT0 - 1); ++i)
     {
         const uint32_t h = (1 + i % (nT0 - 1)) * k + i / (nT0 - 1);
         if (h < fab.hosts && h != victimSrc)
@@ -272,7 +272,8 @@ ClaimC7(Context& ctx)
            "",
            NAN,
            withB.first / aloneB.first);
-    c.Info("baseline, PFC only: victim alone / beside the incast", "us", aloneP.first, withP.first);
+    c.Info("baseline, PFC only: victim alone", "us", NAN, aloneP.first);
+    c.Info("baseline, PFC only: victim beside the incast", "us", NAN, withP.first);
     c.Check("baseline, PFC only: victim slowdown from the incast",
             "",
             NAN,
@@ -281,7 +282,7 @@ ClaimC7(Context& ctx)
             withP.first / aloneP.first >= 1.2,
             "paper (Fig 21b/c): with PFC only the RoCE victim gets 30-100 Gb/s of 400; ours: "
             "1.2");
-    // Two jobs on interleaved halves of the cluster.
+    // Two jobs on random disjoint halves of the cluster.
     JobSpec two = ctx.scale.job;
     two.jobs = 2;
     two.placement = "random";
@@ -304,8 +305,8 @@ ClaimC7(Context& ctx)
                 Series{"roce", {0, 1}, {withB.first / aloneB.first, rB}}};
     c.figures.push_back(f);
     c.notes.push_back(
-        "Incast: hosts " + std::to_string(k + 1) + ".." + std::to_string(fab.hosts - 1)
-        + " (every T0 but T0 0) send " + std::to_string(incastBytes)
+        "Incast: " + std::to_string(senders.size())
+        + " hosts of the other T0s (round robin over them) send " + std::to_string(incastBytes)
         + " bytes each to host 0 at once; the victim, host " + std::to_string(victimSrc)
         + " to host 1 (T0 0, idle), " + std::to_string(victimBytes) + " bytes from "
         + std::to_string(static_cast<int>(victimAt))
@@ -366,8 +367,18 @@ ClaimC9(Context& ctx)
     c.Info(
         "without IncastLossGuard: incast completion (last flow)", "us", Quantile(g.fctUs, 1), NAN);
     // What the guard costs when a real path fails during the incast: the busiest uplink of the
-    // first sender's T0 dies midway; time to stop using it and bytes resent, guard on and off.
+    // first remote sender's T0 dies midway; time to stop using it and bytes resent, guard on
+    // and off. The run's flow 0 (the one whose uplinks are watched) is that sender: the senders
+    // under the target's own T0 send no data up.
     FlowRun fail = run;
+    for (std::size_t i = 0; i < fail.flows.size(); ++i)
+    {
+        if (fail.flows[i].src / fab.hostsPerT0 != 0)
+        {
+            std::rotate(fail.flows.begin(), fail.flows.begin() + i, fail.flows.end());
+            break;
+        }
+    }
     fail.busyUplinkAtUs = 0.5 * Quantile(t.fctUs, 1);
     const FlowResult fo = ctx.Flows("incast, an uplink dies", MRC, fab, fail, FaultPlan());
     const FlowResult fn
@@ -457,7 +468,8 @@ ClaimC10(Context& ctx)
     f.ylabel = "fraction of transfers";
     f.series = {Cdf("mrc", nm), Cdf("roce", nb)};
     c.figures.push_back(f);
-    c.notes.push_back("The bandwidth-bound training job of this scale (ring all-reduce of "
+    c.notes.push_back("The bandwidth-bound training job of this scale ("
+                      + std::string(MrcCollective::TypeName(ctx.scale.bwJob.collective)) + " of "
                       + std::to_string(ctx.scale.bwJob.bytes)
                       + " bytes, ranks placed at random, "
                         "as a scheduler scatters them), fault-free, every transfer of every step. "
