@@ -1,0 +1,369 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/mrc-fault-helper.h"
+
+#include "ns3/mrc-fluid-network.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-text.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcFaultHelper");
+NS_OBJECT_ENSURE_REGISTERED(MrcFaultHelper);
+
+namespace
+{
+
+/**
+ * Parse a non-negative number of microseconds.
+ * @param s text
+ * @param out value
+ * @return true on success
+ */
+bool
+ParseMicros(const std::string& s, double& out)
+{
+    if (s.empty())
+    {
+        return false;
+    }
+    char* end = nullptr;
+    out = std::strtod(s.c_str(), &end);
+    return *end == '\0' && out >= 0 && out < 1e15;
+}
+
+} // namespace
+
+TypeId
+MrcFaultHelper::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MrcFaultHelper")
+                            .SetParent<Object>()
+                            .SetGroupName("Mrc")
+                            .AddConstructor<MrcFaultHelper>();
+    return tid;
+}
+
+MrcFaultHelper::MrcFaultHelper()
+{
+    m_factory.SetTypeId(MrcFaultInjector::GetTypeId());
+}
+
+MrcFaultHelper::~MrcFaultHelper() = default;
+
+void
+MrcFaultHelper::DoDispose()
+{
+    m_injector = nullptr;
+    Object::DoDispose();
+}
+
+void
+MrcFaultHelper::SetInjectorAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_factory.Set(name, value);
+}
+
+Ptr<MrcFaultInjector>
+MrcFaultHelper::Install(Ptr<MrcClosTopology> fabric)
+{
+    return InstallOn(fabric, PeekPointer(fabric));
+}
+
+Ptr<MrcFaultInjector>
+MrcFaultHelper::Install(Ptr<MrcFluidNetwork> fabric)
+{
+    return InstallOn(fabric, PeekPointer(fabric));
+}
+
+Ptr<MrcFaultInjector>
+MrcFaultHelper::InstallOn(Ptr<Object> owner, const MrcFaultTargets* targets)
+{
+    NS_ABORT_MSG_IF(m_injector, "MrcFaultHelper: Install() called twice");
+    m_injector = m_factory.Create<MrcFaultInjector>();
+    m_injector->SetTargets(owner, targets);
+    return m_injector;
+}
+
+Ptr<MrcFaultInjector>
+MrcFaultHelper::GetInjector() const
+{
+    return m_injector;
+}
+
+int64_t
+MrcFaultHelper::AssignStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(!m_injector, "MrcFaultHelper: Install() first");
+    return m_injector->AssignStreams(stream);
+}
+
+bool
+MrcFaultHelper::LoadScheduleFile(const std::string& path, std::string& error)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        error = "cannot read fault file '" + path + "'";
+        return false;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return LoadSchedule(ss.str(), path, error);
+}
+
+bool
+MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, std::string& error)
+{
+    NS_ABORT_MSG_IF(!m_injector, "MrcFaultHelper: Install() first");
+    struct Row
+    {
+        Time at;
+        std::string action;
+        std::string target;
+        Time duration;
+        double rate;
+    };
+
+    std::vector<Row> rows;
+    std::istringstream in(text);
+    std::string line;
+    uint32_t lineNo = 0;
+    std::size_t columns = 0; // 4, or 5 with the optional rate column
+    auto fail = [&](const std::string& field, const std::string& why)
+    {
+        std::ostringstream e;
+        e << name << ":" << lineNo << ": field '" << field << "': " << why;
+        error = e.str();
+        return false;
+    };
+    const std::string expected = "expected 'time_us,action,target,duration_us' or "
+                                 "'time_us,action,target,duration_us,rate'";
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        const auto hash = line.find('#');
+        if (hash != std::string::npos)
+        {
+            line = line.substr(0, hash);
+        }
+        if (MrcText::Trim(line).empty())
+        {
+            continue;
+        }
+        auto f = MrcText::Split(line, ',');
+        for (auto& x : f)
+        {
+            x = MrcText::Trim(x);
+        }
+        if (columns == 0)
+        {
+            if ((f.size() != 4 && f.size() != 5) || f[0] != "time_us" || f[1] != "action"
+                || f[2] != "target" || f[3] != "duration_us" || (f.size() == 5 && f[4] != "rate"))
+            {
+                return fail("header", expected);
+            }
+            columns = f.size();
+            continue;
+        }
+        if (f.size() != columns)
+        {
+            return fail("row",
+                        "expected " + std::to_string(columns) + " fields ("
+                            + (columns == 4 ? "time_us,action,target,duration_us"
+                                            : "time_us,action,target,duration_us,rate")
+                            + "), got " + std::to_string(f.size()));
+        }
+        double at = 0;
+        double dur = 0;
+        if (!ParseMicros(f[0], at))
+        {
+            return fail("time_us", "'" + f[0] + "' is not a non-negative number");
+        }
+        if (!f[3].empty() && !ParseMicros(f[3], dur))
+        {
+            return fail("duration_us", "'" + f[3] + "' is not a non-negative number");
+        }
+        const std::string& a = f[1];
+        if (!MrcFaultInjector::IsAction(a))
+        {
+            return fail("action",
+                        "unknown action '" + a
+                            + "' (accepted: " + MrcFaultInjector::GetActionNames() + ")");
+        }
+        if ((a == "link_flap" || a == "switch_reboot") && dur <= 0)
+        {
+            return fail("duration_us", "action '" + a + "' needs a positive duration");
+        }
+        double rate = 0;
+        const std::string rateText = columns == 5 ? f[4] : std::string();
+        if (a == "nic_rx_loss")
+        {
+            char* end = nullptr;
+            rate = rateText.empty() ? 0 : std::strtod(rateText.c_str(), &end);
+            if (rateText.empty() || *end != '\0' || !(rate > 0 && rate <= 1))
+            {
+                return fail("rate",
+                            "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
+                                + rateText + "')");
+            }
+        }
+        else if (!rateText.empty())
+        {
+            return fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')");
+        }
+        MrcFaultInjector::Target t;
+        std::string why;
+        if (!m_injector->Resolve(f[2], t, why))
+        {
+            return fail("target", why);
+        }
+        rows.push_back({NanoSeconds(static_cast<int64_t>(at * 1000)),
+                        a,
+                        f[2],
+                        NanoSeconds(static_cast<int64_t>(dur * 1000)),
+                        rate});
+    }
+    if (columns == 0)
+    {
+        lineNo = 1;
+        return fail("header", "empty file; " + expected);
+    }
+    // Everything parsed: only now schedule (a bad file schedules nothing).
+    for (const auto& r : rows)
+    {
+        std::string why;
+        if (!m_injector->Schedule(r.at, r.action, r.target, r.duration, why, r.rate))
+        {
+            error = name + ": " + why;
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+MrcFaultHelper::AddCommandLineOptions(MrcCommandLine& cmd, Options& o)
+{
+    cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", o.file);
+    cmd.AddValue(
+        "flapTier", "Stochastic link flaps on this tier: host-t0, t0-t1, t1-t2, or none", o.tier);
+    cmd.AddValue(
+        "flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", o.rate);
+    cmd.AddValue(
+        "flapPerLink", "The flap rate is per link (1) or for the whole tier (0)", o.perLink);
+    cmd.AddValue("flapDown", "Mean down time of a flap, microseconds", o.downUs);
+    cmd.AddValue("flapPeriodic", "Periodic flaps (1) instead of Poisson (0)", o.periodic);
+    cmd.AddValue("flapStart", "No flap before this time, microseconds", o.startUs);
+    cmd.AddValue("flapStop", "No flap after this time, microseconds", o.stopUs);
+}
+
+bool
+MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
+{
+    NS_ABORT_MSG_IF(!m_injector, "MrcFaultHelper: Install() first");
+    if (!o.file.empty() && !LoadScheduleFile(o.file, error))
+    {
+        error = "--faultFile: " + error;
+        return false;
+    }
+    if (!(o.rate >= 0 && o.rate <= 1e9))
+    {
+        std::ostringstream e;
+        e << "--flapRate must be between 0 and 1e9 flaps per second (got " << o.rate << ")";
+        error = e.str();
+        return false;
+    }
+    if (o.tier.empty() || o.tier == "none" || o.rate == 0)
+    {
+        return true;
+    }
+    if (!(o.downUs > 0 && o.downUs <= 1e9) || !(o.startUs >= 0) || !(o.stopUs >= o.startUs)
+        || !(o.stopUs <= 1e12))
+    {
+        error = "--flapDown must be between 0 and 1e9 us (exclusive of 0), and 0 <= --flapStart "
+                "<= --flapStop <= 1e12 us";
+        return false;
+    }
+    if (o.periodic)
+    {
+        m_injector->SetAttribute("Periodic", BooleanValue(true));
+    }
+    if (!m_injector->AddFlapProcess(
+            o.tier,
+            o.rate,
+            o.perLink,
+            NanoSeconds(static_cast<int64_t>(o.downUs * 1000)),
+            NanoSeconds(static_cast<int64_t>(o.startUs * 1000)),
+            NanoSeconds(static_cast<int64_t>(std::min(o.stopUs, 1e12) * 1000)),
+            error))
+    {
+        error = "--flapTier/--flapRate: " + error;
+        return false;
+    }
+    return true;
+}
+
+std::vector<std::string>
+MrcFaultHelper::CheckScheduled(Time runEnd) const
+{
+    std::vector<std::string> out;
+    if (m_injector == nullptr)
+    {
+        return out;
+    }
+    for (const auto& a : m_injector->GetScheduled())
+    {
+        std::ostringstream head;
+        head << "fault '" << a.action << " " << a.target << "' at " << std::setprecision(12)
+             << a.at.GetNanoSeconds() / 1000.0 << " us";
+        if (a.at >= runEnd)
+        {
+            std::ostringstream os;
+            os << head.str() << " never fired: the run ended at " << std::setprecision(12)
+               << runEnd.GetNanoSeconds() / 1000.0 << " us";
+            out.push_back(os.str());
+            continue;
+        }
+        MrcFaultInjector::Target t;
+        std::string err;
+        if (!m_injector->Resolve(a.target, t, err))
+        {
+            continue;
+        }
+        uint64_t bytes = 0;
+        bool devices = false;
+        for (const auto& ch : t.links)
+        {
+            for (std::size_t d = 0; d < ch->GetNDevices(); ++d)
+            {
+                Ptr<MrcNetDevice> dev = DynamicCast<MrcNetDevice>(ch->GetDevice(d));
+                if (dev)
+                {
+                    devices = true;
+                    bytes += dev->GetTxBytes();
+                }
+            }
+        }
+        if (devices && bytes == 0)
+        {
+            out.push_back(head.str()
+                          + " acted on a target that carried no traffic in this run (no byte "
+                            "crossed its cables)");
+        }
+    }
+    return out;
+}
+
+} // namespace ns3

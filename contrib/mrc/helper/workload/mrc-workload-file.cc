@@ -1,0 +1,1143 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/mrc-workload-file.h"
+
+#include "ns3/mrc-stack-helper.h"
+#include "ns3/mrc-text.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcWorkloadFile");
+
+namespace
+{
+
+using Json = nlohmann::json;
+
+/** Largest message a queue pair accepts. */
+constexpr uint64_t MAX_MESSAGE = 0xffffffffULL;
+/** Most ranks a job may have. */
+constexpr uint64_t MAX_RANKS = 1U << 24;
+/** Most steps a transfer list may name. */
+constexpr uint64_t MAX_LIST_STEPS = 1000000;
+/** Largest time in a workload file, microseconds (about 11.6 days). */
+constexpr double MAX_MICROS = 1e12;
+
+/**
+ * Finds the line of every JSON path in a (valid) JSON text: the line of an object key, or of
+ * the start of an array element or of the root value. Built only when an error is reported.
+ */
+class LineIndex
+{
+public:
+    /**
+     * Scan a text.
+     * @param text JSON text that nlohmann::json accepted (comments allowed)
+     */
+    explicit LineIndex(const std::string& text)
+        : m_text(text)
+        , m_pos(0)
+        , m_line(1)
+    {
+        Value("");
+    }
+
+    /**
+     * @param path a JSON path, e.g. jobs[0].collectives[1].bytes
+     * @return its line, or that of its closest enclosing path; 0 if unknown
+     */
+    uint32_t Find(std::string path) const
+    {
+        while (true)
+        {
+            auto it = m_lines.find(path);
+            if (it != m_lines.end())
+            {
+                return it->second;
+            }
+            if (path.empty())
+            {
+                return 0;
+            }
+            const std::size_t cut = path.find_last_of(".[");
+            path = cut == std::string::npos ? "" : path.substr(0, cut);
+        }
+    }
+
+private:
+    /** Skip white space and comments, counting lines. */
+    void Skip()
+    {
+        while (m_pos < m_text.size())
+        {
+            const char c = m_text[m_pos];
+            if (c == '\n')
+            {
+                ++m_line;
+                ++m_pos;
+            }
+            else if (c == ' ' || c == '\t' || c == '\r')
+            {
+                ++m_pos;
+            }
+            else if (c == '/' && m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '/')
+            {
+                while (m_pos < m_text.size() && m_text[m_pos] != '\n')
+                {
+                    ++m_pos;
+                }
+            }
+            else if (c == '/' && m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '*')
+            {
+                m_pos += 2;
+                while (m_pos + 1 < m_text.size()
+                       && !(m_text[m_pos] == '*' && m_text[m_pos + 1] == '/'))
+                {
+                    m_line += m_text[m_pos] == '\n' ? 1 : 0;
+                    ++m_pos;
+                }
+                m_pos += 2;
+            }
+            else
+            {
+                return;
+            }
+        }
+    }
+
+    /** @return the string at the cursor (raw, escapes kept), cursor moved past it */
+    std::string String()
+    {
+        std::string s;
+        ++m_pos; // opening quote
+        while (m_pos < m_text.size() && m_text[m_pos] != '"')
+        {
+            if (m_text[m_pos] == '\\' && m_pos + 1 < m_text.size())
+            {
+                s += m_text[m_pos++];
+            }
+            s += m_text[m_pos++];
+        }
+        ++m_pos; // closing quote
+        return s;
+    }
+
+    /**
+     * Scan a value.
+     * @param path its path
+     */
+    void Value(const std::string& path)
+    {
+        Skip();
+        m_lines.emplace(path, m_line);
+        if (m_pos >= m_text.size())
+        {
+            return;
+        }
+        const char c = m_text[m_pos];
+        if (c == '{')
+        {
+            ++m_pos;
+            while (true)
+            {
+                Skip();
+                if (m_pos >= m_text.size() || m_text[m_pos] != '"')
+                {
+                    ++m_pos; // '}' (or malformed: stop)
+                    return;
+                }
+                const uint32_t keyLine = m_line;
+                const std::string key = String();
+                const std::string child = path.empty() ? key : path + "." + key;
+                m_lines.emplace(child, keyLine);
+                Skip();
+                ++m_pos; // ':'
+                Value(child);
+                Skip();
+                if (m_pos < m_text.size() && m_text[m_pos] == ',')
+                {
+                    ++m_pos;
+                }
+            }
+        }
+        else if (c == '[')
+        {
+            ++m_pos;
+            for (uint32_t i = 0;; ++i)
+            {
+                Skip();
+                if (m_pos >= m_text.size() || m_text[m_pos] == ']')
+                {
+                    ++m_pos;
+                    return;
+                }
+                Value(path + "[" + std::to_string(i) + "]");
+                Skip();
+                if (m_pos < m_text.size() && m_text[m_pos] == ',')
+                {
+                    ++m_pos;
+                }
+            }
+        }
+        else if (c == '"')
+        {
+            String();
+        }
+        else
+        {
+            const std::size_t start = m_pos;
+            while (m_pos < m_text.size()
+                   && std::string(",]} \t\r\n/").find(m_text[m_pos]) == std::string::npos)
+            {
+                ++m_pos;
+            }
+            // Every value consumes at least one character, so that the loops above end even
+            // where this scanner loses step with the JSON (found by fuzzing: a '}' met inside
+            // an array was scanned forever, one more element each time).
+            m_pos += m_pos == start ? 1 : 0;
+        }
+    }
+
+    const std::string& m_text;               //!< the text
+    std::size_t m_pos;                       //!< cursor
+    uint32_t m_line;                         //!< line at the cursor
+    std::map<std::string, uint32_t> m_lines; //!< path -> line
+};
+
+/** State of one JSON parse: the text, and the error once one is found. */
+class JsonReader
+{
+public:
+    /**
+     * @param text the JSON text
+     * @param error where the message goes
+     */
+    JsonReader(const std::string& text, std::string& error)
+        : m_text(text)
+        , m_error(error)
+    {
+    }
+
+    /**
+     * Report an error.
+     * @param path JSON path of the offending value
+     * @param msg what is wrong and what is accepted
+     * @return false
+     */
+    bool Fail(const std::string& path, const std::string& msg)
+    {
+        const uint32_t line = Line(path);
+        std::ostringstream os;
+        if (line > 0)
+        {
+            os << "line " << line << ": ";
+        }
+        if (!path.empty())
+        {
+            os << path << ": ";
+        }
+        os << msg;
+        m_error = os.str();
+        // Keys and values are quoted from the input: keep the message on one line.
+        for (char& c : m_error)
+        {
+            c = (c == '\n' || c == '\r') ? ' ' : c;
+        }
+        return false;
+    }
+
+    /**
+     * @param path a JSON path
+     * @return the line of that path (0 if unknown)
+     */
+    uint32_t Line(const std::string& path)
+    {
+        if (!m_index)
+        {
+            m_index = std::make_unique<LineIndex>(m_text);
+        }
+        return m_index->Find(path);
+    }
+
+    /**
+     * @param v a value
+     * @return a short rendering of it for messages
+     */
+    static std::string Show(const Json& v)
+    {
+        std::string s = v.dump();
+        if (s.size() > 40)
+        {
+            s = s.substr(0, 37) + "...";
+        }
+        return s;
+    }
+
+    /**
+     * Reject keys outside a list.
+     * @param obj an object
+     * @param path its path
+     * @param accepted accepted keys
+     * @return false (and the error set) if an unknown key is present
+     */
+    bool Keys(const Json& obj, const std::string& path, const std::vector<std::string>& accepted)
+    {
+        for (auto it = obj.begin(); it != obj.end(); ++it)
+        {
+            if (std::find(accepted.begin(), accepted.end(), it.key()) == accepted.end())
+            {
+                std::string list;
+                for (const auto& a : accepted)
+                {
+                    list += (list.empty() ? "" : ", ") + a;
+                }
+                return Fail(Child(path, it.key()), "unknown key (accepted: " + list + ")");
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @param path an object's path
+     * @param key a key
+     * @return the key's path
+     */
+    static std::string Child(const std::string& path, const std::string& key)
+    {
+        return path.empty() ? key : path + "." + key;
+    }
+
+    /**
+     * Read an integer field.
+     * @param obj the object
+     * @param path its path
+     * @param key the key
+     * @param lo smallest accepted
+     * @param hi largest accepted
+     * @param required whether the key must be present
+     * @param out set to the value (left alone if absent and optional)
+     * @return false on error
+     */
+    bool Uint(const Json& obj,
+              const std::string& path,
+              const std::string& key,
+              uint64_t lo,
+              uint64_t hi,
+              bool required,
+              uint64_t& out)
+    {
+        std::ostringstream range;
+        range << "an integer in [" << lo << ", " << hi << "]";
+        auto it = obj.find(key);
+        if (it == obj.end())
+        {
+            return required ? Fail(path, "missing \"" + key + "\" (" + range.str() + ")") : true;
+        }
+        const Json& v = *it;
+        if (!v.is_number_unsigned() || v.get<uint64_t>() < lo || v.get<uint64_t>() > hi)
+        {
+            return Fail(Child(path, key), "must be " + range.str() + ", got " + Show(v));
+        }
+        out = v.get<uint64_t>();
+        return true;
+    }
+
+    /**
+     * Read an optional time field in microseconds.
+     * @param obj the object
+     * @param path its path
+     * @param key the key
+     * @param out set to the value if present
+     * @return false on error
+     */
+    bool Micros(const Json& obj, const std::string& path, const std::string& key, Time& out)
+    {
+        auto it = obj.find(key);
+        if (it == obj.end())
+        {
+            return true;
+        }
+        const Json& v = *it;
+        if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > MAX_MICROS)
+        {
+            return Fail(Child(path, key), "must be a number of microseconds >= 0, got " + Show(v));
+        }
+        out = Time::FromDouble(v.get<double>(), Time::US);
+        return true;
+    }
+
+private:
+    const std::string& m_text;          //!< the text
+    std::string& m_error;               //!< the message
+    std::unique_ptr<LineIndex> m_index; //!< line index, built on first use
+};
+
+/**
+ * @param path a file name
+ * @param text set to its contents
+ * @return false if it cannot be read
+ */
+bool
+ReadText(const std::string& path, std::string& text)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        return false;
+    }
+    std::ostringstream os;
+    os << in.rdbuf();
+    text = os.str();
+    return !in.bad();
+}
+
+/**
+ * Parse an unsigned decimal integer.
+ * @param s the text (trimmed)
+ * @param lo smallest accepted
+ * @param hi largest accepted
+ * @param out the value
+ * @return false if s is not an integer in [lo, hi]
+ */
+bool
+ParseUint(const std::string& s, uint64_t lo, uint64_t hi, uint64_t& out)
+{
+    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return false;
+    }
+    out = std::stoull(s);
+    return out >= lo && out <= hi;
+}
+
+} // namespace
+
+MrcWorkloadFile::MrcWorkloadFile()
+{
+    m_placementRng = CreateObject<UniformRandomVariable>();
+}
+
+int64_t
+MrcWorkloadFile::AssignStreams(int64_t stream)
+{
+    m_placementRng->SetStream(stream);
+    return 1;
+}
+
+bool
+MrcWorkloadFile::Parse(const std::string& text,
+                       std::vector<MrcJobSpec>& specs,
+                       std::string& error,
+                       const std::string& baseDir)
+{
+    specs.clear();
+    Json root;
+    try
+    {
+        root = Json::parse(text, nullptr, true, true);
+    }
+    catch (const Json::parse_error& e)
+    {
+        const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        const auto line = 1 + std::count(text.begin(), text.begin() + end, '\n');
+        std::string what = e.what();
+        const std::size_t at = what.find("syntax error");
+        what = at == std::string::npos ? what : what.substr(at);
+        std::replace(what.begin(), what.end(), '\n', ' ');
+        error = "line " + std::to_string(line) + ": JSON " + what;
+        return false;
+    }
+    catch (const Json::exception& e)
+    {
+        // Not a syntax error: e.g. a number too large for any JSON number type.
+        std::string what = e.what();
+        const std::size_t at = what.find("] ");
+        what = at == std::string::npos ? what : what.substr(at + 2);
+        std::replace(what.begin(), what.end(), '\n', ' ');
+        error = "JSON: " + what;
+        return false;
+    }
+    JsonReader rd(text, error);
+    if (!root.is_object())
+    {
+        return rd.Fail("", "the workload must be a JSON object with a \"jobs\" array");
+    }
+    if (!rd.Keys(root, "", {"jobs", "description"}))
+    {
+        return false;
+    }
+    auto jobsIt = root.find("jobs");
+    if (jobsIt == root.end() || !jobsIt->is_array() || jobsIt->empty())
+    {
+        return rd.Fail(jobsIt == root.end() ? "" : "jobs",
+                       "\"jobs\" must be a non-empty array of job objects");
+    }
+    for (std::size_t i = 0; i < jobsIt->size(); ++i)
+    {
+        const Json& j = (*jobsIt)[i];
+        const std::string jp = "jobs[" + std::to_string(i) + "]";
+        if (!j.is_object())
+        {
+            return rd.Fail(jp, "a job must be an object, got " + JsonReader::Show(j));
+        }
+        if (!rd.Keys(j,
+                     jp,
+                     {"name",
+                      "ranks",
+                      "placement",
+                      "steps",
+                      "compute_us",
+                      "jitter_us",
+                      "start_us",
+                      "collectives",
+                      "transfers",
+                      "chakra",
+                      "chunks",
+                      "qps_per_peer"}))
+        {
+            return false;
+        }
+        MrcJobSpec s;
+        s.path = jp;
+        s.name = "job" + std::to_string(i);
+        if (j.contains("name"))
+        {
+            if (!j["name"].is_string())
+            {
+                return rd.Fail(jp + ".name",
+                               "must be a string, got " + JsonReader::Show(j["name"]));
+            }
+            s.name = j["name"].get<std::string>();
+        }
+        const bool hasColl = j.contains("collectives");
+        const bool hasList = j.contains("transfers");
+        const bool hasTrace = j.contains("chakra");
+        if (int(hasColl) + int(hasList) + int(hasTrace) != 1)
+        {
+            return rd.Fail(jp,
+                           "a job needs exactly one of \"collectives\" (an array), "
+                           "\"transfers\" (a CSV file name) and \"chakra\" (a trace prefix)");
+        }
+        for (const char* key : {"chunks", "qps_per_peer"})
+        {
+            if (!hasTrace && j.contains(key))
+            {
+                return rd.Fail(jp + "." + key,
+                               "only a \"chakra\" job takes this key here (a collective takes "
+                               "its own)");
+            }
+        }
+        uint64_t v = 0;
+        if (!rd.Uint(j, jp, "ranks", 1, MAX_RANKS, hasColl, v))
+        {
+            return false;
+        }
+        s.ranks = static_cast<uint32_t>(v);
+        s.ranksLine = rd.Line(jp + (j.contains("ranks") ? ".ranks" : ""));
+        if (j.contains("placement"))
+        {
+            const Json& p = j["placement"];
+            if (!p.is_string()
+                || !MrcTrainingJob::ParsePlacement(p.get<std::string>(), s.placement))
+            {
+                return rd.Fail(jp + ".placement",
+                               "unknown placement " + JsonReader::Show(p)
+                                   + " (accepted: contiguous, interleaved, random)");
+            }
+        }
+        v = 1;
+        if (!rd.Uint(j, jp, "steps", 1, 0xffffffffULL, false, v))
+        {
+            return false;
+        }
+        s.steps = static_cast<uint32_t>(v);
+        if (!rd.Micros(j, jp, "compute_us", s.compute) || !rd.Micros(j, jp, "jitter_us", s.jitter)
+            || !rd.Micros(j, jp, "start_us", s.start))
+        {
+            return false;
+        }
+        // A file name key, relative to the JSON file's directory unless absolute.
+        auto fileKey = [&](const char* key, const char* what, std::string& path)
+        {
+            const Json& f = j[key];
+            if (!f.is_string() || f.get<std::string>().empty())
+            {
+                return rd.Fail(jp + "." + key,
+                               std::string("must be ") + what + ", got " + JsonReader::Show(f));
+            }
+            path = f.get<std::string>();
+            if (!baseDir.empty() && path[0] != '/')
+            {
+                path = baseDir + "/" + path;
+            }
+            return true;
+        };
+        if (hasTrace)
+        {
+            if (!fileKey(
+                    "chakra", "a Chakra trace prefix (files PREFIX.<rank>.et)", s.chakraPrefix))
+            {
+                return false;
+            }
+            s.chakra = true;
+            v = 1;
+            if (!rd.Uint(j, jp, "chunks", 1, 4096, false, v))
+            {
+                return false;
+            }
+            s.program.chunks = static_cast<uint32_t>(v);
+            v = 1;
+            if (!rd.Uint(j, jp, "qps_per_peer", 1, 256, false, v))
+            {
+                return false;
+            }
+            s.program.qpsPerPeer = static_cast<uint32_t>(v);
+            std::string etError;
+            if (!MrcChakraTrace::Load(s.chakraPrefix, s.program, etError))
+            {
+                return rd.Fail(jp + ".chakra", etError);
+            }
+            const auto traceRanks = static_cast<uint32_t>(s.program.ranks.size());
+            if (s.ranks == 0)
+            {
+                s.ranks = traceRanks;
+            }
+            else if (s.ranks != traceRanks)
+            {
+                return rd.Fail(jp + ".ranks",
+                               "the Chakra trace has " + std::to_string(traceRanks)
+                                   + " ranks (one file each), the job " + std::to_string(s.ranks));
+            }
+            for (const MrcProgramOp& op : s.program.ops)
+            {
+                const uint64_t biggest
+                    = op.p2p ? op.bytes
+                             : MrcCollective::MaxTransferBytes(
+                                 op.type, std::max(s.ranks, 2U), op.bytes, s.program.chunks);
+                if (biggest > MAX_MESSAGE)
+                {
+                    const uint64_t need
+                        = s.program.chunks * ((biggest + MAX_MESSAGE - 1) / MAX_MESSAGE);
+                    return rd.Fail(jp + ".chunks",
+                                   "a " + std::string(MrcCollective::TypeName(op.type)) + " of "
+                                       + std::to_string(op.bytes) + " bytes makes chunks of "
+                                       + std::to_string(biggest)
+                                       + " bytes, over the 4 GiB message limit: use at least "
+                                       + std::to_string(need) + " chunks");
+                }
+            }
+        }
+        else if (hasList)
+        {
+            if (!fileKey("transfers", "the name of a CSV transfer list", s.transfersFile))
+            {
+                return false;
+            }
+            s.replay = true;
+            std::string csvError;
+            if (!LoadTransferList(s.transfersFile, s.transfers, csvError))
+            {
+                return rd.Fail(jp + ".transfers", csvError);
+            }
+            if (s.ranks == 0)
+            {
+                s.ranks = s.transfers.nRanks;
+            }
+            else if (s.transfers.nRanks > s.ranks)
+            {
+                return rd.Fail(jp + ".ranks",
+                               "the transfer list uses " + std::to_string(s.transfers.nRanks)
+                                   + " ranks, more than the job's " + std::to_string(s.ranks));
+            }
+        }
+        else
+        {
+            const Json& cs = j["collectives"];
+            const std::string cp0 = jp + ".collectives";
+            if (!cs.is_array() || cs.empty())
+            {
+                return rd.Fail(cp0, "must be a non-empty array of collective objects");
+            }
+            for (std::size_t k = 0; k < cs.size(); ++k)
+            {
+                const Json& c = cs[k];
+                const std::string cp = cp0 + "[" + std::to_string(k) + "]";
+                if (!c.is_object())
+                {
+                    return rd.Fail(cp,
+                                   "a collective must be an object, got " + JsonReader::Show(c));
+                }
+                if (!rd.Keys(
+                        c, cp, {"type", "bytes", "chunks", "qps_per_peer", "pairs", "group_size"}))
+                {
+                    return false;
+                }
+                MrcCollectiveSpec cs1;
+                if (!c.contains("type"))
+                {
+                    return rd.Fail(
+                        cp, "missing \"type\" (accepted: " + MrcCollective::AcceptedTypes() + ")");
+                }
+                if (!c["type"].is_string()
+                    || !MrcCollective::ParseType(c["type"].get<std::string>(), cs1.type))
+                {
+                    return rd.Fail(cp + ".type",
+                                   "unknown type " + JsonReader::Show(c["type"])
+                                       + " (accepted: " + MrcCollective::AcceptedTypes() + ")");
+                }
+                if (!rd.Uint(c, cp, "bytes", 1, uint64_t(1) << 62, true, cs1.bytes))
+                {
+                    return false;
+                }
+                v = 1;
+                if (!rd.Uint(c, cp, "chunks", 1, 4096, false, v))
+                {
+                    return false;
+                }
+                cs1.chunks = static_cast<uint32_t>(v);
+                v = 1;
+                if (!rd.Uint(c, cp, "qps_per_peer", 1, 256, false, v))
+                {
+                    return false;
+                }
+                cs1.qpsPerPeer = static_cast<uint32_t>(v);
+                if (c.contains("pairs"))
+                {
+                    const Json& ps = c["pairs"];
+                    if (cs1.type != MrcCollective::SENDRECV)
+                    {
+                        return rd.Fail(cp + ".pairs", "only a sendrecv collective takes pairs");
+                    }
+                    if (!ps.is_array() || ps.empty())
+                    {
+                        return rd.Fail(cp + ".pairs",
+                                       "must be a non-empty array of [rank, rank] pairs");
+                    }
+                    for (std::size_t q = 0; q < ps.size(); ++q)
+                    {
+                        const Json& pr = ps[q];
+                        const std::string pp = cp + ".pairs[" + std::to_string(q) + "]";
+                        if (!pr.is_array() || pr.size() != 2 || !pr[0].is_number_unsigned()
+                            || !pr[1].is_number_unsigned() || pr[0] == pr[1]
+                            || pr[0].get<uint64_t>() >= s.ranks || pr[1].get<uint64_t>() >= s.ranks)
+                        {
+                            return rd.Fail(pp,
+                                           "must be [a, b] with two distinct ranks below "
+                                               + std::to_string(s.ranks) + ", got "
+                                               + JsonReader::Show(pr));
+                        }
+                        cs1.pairs.emplace_back(pr[0].get<uint32_t>(), pr[1].get<uint32_t>());
+                    }
+                }
+                if (c.contains("group_size") || cs1.type == MrcCollective::HIERARCHICAL_ALLREDUCE)
+                {
+                    if (cs1.type != MrcCollective::HIERARCHICAL_ALLREDUCE)
+                    {
+                        return rd.Fail(cp + ".group_size",
+                                       "only a hierarchical-allreduce collective takes "
+                                       "group_size");
+                    }
+                    if (!c.contains("group_size"))
+                    {
+                        return rd.Fail(cp,
+                                       "a hierarchical-allreduce needs \"group_size\": the ranks "
+                                       "per group (the hosts of one T0), dividing the job's "
+                                           + std::to_string(s.ranks) + " ranks");
+                    }
+                    v = 0;
+                    if (!rd.Uint(c, cp, "group_size", 1, 1u << 30, true, v))
+                    {
+                        return false;
+                    }
+                    cs1.groupSize = static_cast<uint32_t>(v);
+                    const std::string gerr
+                        = MrcCollective::CheckGroupSize(std::max(s.ranks, 1U), cs1.groupSize);
+                    if (!gerr.empty())
+                    {
+                        return rd.Fail(cp + ".group_size", gerr);
+                    }
+                }
+                const uint64_t biggest = MrcCollective::MaxTransferBytes(
+                    cs1.type, std::max(s.ranks, 2U), cs1.bytes, cs1.chunks, cs1.groupSize);
+                if (biggest > MAX_MESSAGE)
+                {
+                    const uint64_t need = cs1.chunks * ((biggest + MAX_MESSAGE - 1) / MAX_MESSAGE);
+                    return rd.Fail(cp + (c.contains("chunks") ? ".chunks" : ".bytes"),
+                                   "a chunk of " + std::to_string(biggest)
+                                       + " bytes exceeds the 4 GiB message limit: use at least "
+                                       + std::to_string(need) + " chunks");
+                }
+                s.collectives.push_back(cs1);
+            }
+        }
+        specs.push_back(std::move(s));
+    }
+    return true;
+}
+
+bool
+MrcWorkloadFile::LoadFile(const std::string& path,
+                          std::vector<MrcJobSpec>& specs,
+                          std::string& error)
+{
+    std::string text;
+    if (!ReadText(path, text))
+    {
+        error = path + ": cannot read the file";
+        return false;
+    }
+    const std::size_t slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash);
+    if (!Parse(text, specs, error, dir))
+    {
+        error = path + ": " + error;
+        return false;
+    }
+    return true;
+}
+
+std::vector<MrcWorkloadFile::InputFile>
+MrcWorkloadFile::InputFiles(const std::string& workloadPath, const std::vector<MrcJobSpec>& specs)
+{
+    const std::size_t slash = workloadPath.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : workloadPath.substr(0, slash);
+    // LoadFile prefixes relative names with the workload's directory: undo that, unless the
+    // name climbs out of it.
+    auto relative = [&dir](const std::string& path)
+    {
+        std::string rel = path;
+        if (!dir.empty())
+        {
+            if (path.rfind(dir + "/", 0) != 0)
+            {
+                return std::string();
+            }
+            rel = path.substr(dir.size() + 1);
+        }
+        if (rel.empty() || rel[0] == '/' || rel == ".." || rel.rfind("../", 0) == 0
+            || rel.find("/../") != std::string::npos)
+        {
+            return std::string();
+        }
+        return rel;
+    };
+    std::vector<InputFile> out;
+    for (const auto& s : specs)
+    {
+        if (s.replay)
+        {
+            out.push_back(InputFile{"transfers", s.transfersFile, relative(s.transfersFile)});
+        }
+        if (s.chakra)
+        {
+            for (std::size_t r = 0; r < s.program.ranks.size(); ++r)
+            {
+                const std::string f = s.chakraPrefix + "." + std::to_string(r) + ".et";
+                out.push_back(InputFile{"chakra", f, relative(f)});
+            }
+        }
+    }
+    return out;
+}
+
+bool
+MrcWorkloadFile::ParseTransferList(const std::string& text,
+                                   MrcTransferList& list,
+                                   std::string& error)
+{
+    list = MrcTransferList();
+    const std::vector<std::string> lines = MrcText::Split(text, '\n');
+    bool header = false;
+    bool hasDeps = true;
+    std::vector<uint32_t> stepOf; // per row id
+    std::vector<uint32_t> indexInStep;
+    std::vector<std::vector<uint32_t>> stepRows; // row ids of each step
+    uint32_t nRanks = 0;
+    for (std::size_t ln = 0; ln < lines.size(); ++ln)
+    {
+        const std::string line = MrcText::Trim(lines[ln]);
+        if (line.empty() || line[0] == '#')
+        {
+            continue;
+        }
+        const std::string at = "line " + std::to_string(ln + 1) + ": ";
+        std::vector<std::string> f = MrcText::Split(line, ',');
+        for (auto& x : f)
+        {
+            x = MrcText::Trim(x);
+        }
+        if (!header)
+        {
+            // The deps column may be left out entirely.
+            const std::vector<std::string> full{"step", "src", "dst", "bytes", "deps"};
+            const std::vector<std::string> short4(full.begin(), full.begin() + 4);
+            if (f != full && f != short4)
+            {
+                error = at
+                      + "the header must be \"step,src,dst,bytes,deps\" (or without "
+                        ",deps), got \""
+                      + line + "\"";
+                return false;
+            }
+            hasDeps = f.size() == 5;
+            header = true;
+            continue;
+        }
+        if (f.size() != 4 && !(hasDeps && f.size() == 5))
+        {
+            error = at
+                  + (hasDeps ? "expected 5 fields (step,src,dst,bytes,deps), got "
+                             : "expected 4 fields (step,src,dst,bytes), got ")
+                  + std::to_string(f.size());
+            return false;
+        }
+        const auto row = static_cast<uint32_t>(stepOf.size());
+        uint64_t step = 0;
+        uint64_t src = 0;
+        uint64_t dst = 0;
+        uint64_t bytes = 0;
+        if (!ParseUint(f[0], 0, MAX_LIST_STEPS - 1, step))
+        {
+            error = at + "step: must be an integer in [0, " + std::to_string(MAX_LIST_STEPS - 1)
+                  + "], got \"" + f[0] + "\"";
+            return false;
+        }
+        if (!ParseUint(f[1], 0, MAX_RANKS - 1, src))
+        {
+            error = at + "src: must be a rank in [0, " + std::to_string(MAX_RANKS - 1) + "], got \""
+                  + f[1] + "\"";
+            return false;
+        }
+        if (!ParseUint(f[2], 0, MAX_RANKS - 1, dst) || dst == src)
+        {
+            error = at + "dst: must be a rank in [0, " + std::to_string(MAX_RANKS - 1)
+                  + "] other than src, got \"" + f[2] + "\"";
+            return false;
+        }
+        if (!ParseUint(f[3], 1, MAX_MESSAGE, bytes))
+        {
+            error = at + "bytes: must be an integer in [1, " + std::to_string(MAX_MESSAGE)
+                  + "], got \"" + f[3] + "\"";
+            return false;
+        }
+        MrcTransfer t{
+            row, static_cast<uint32_t>(src), static_cast<uint32_t>(dst), bytes, 0, 0, 0, {}};
+        if (f.size() == 5 && !f[4].empty())
+        {
+            for (std::string d : MrcText::Split(f[4], ';'))
+            {
+                d = MrcText::Trim(d);
+                uint64_t dep = 0;
+                if (!ParseUint(d, 0, MAX_MESSAGE, dep) || dep >= row)
+                {
+                    error = at + "deps: \"" + d + "\" is not an earlier row id (row ids count data "
+                          + "lines from 0; this row is " + std::to_string(row) + ")";
+                    return false;
+                }
+                if (stepOf[dep] > step)
+                {
+                    error = at + "deps: row " + d + " is in step " + std::to_string(stepOf[dep])
+                          + ", after this row's step " + f[0];
+                    return false;
+                }
+                if (stepOf[dep] == step
+                    && std::find(t.deps.begin(), t.deps.end(), dep) == t.deps.end())
+                {
+                    t.deps.push_back(static_cast<uint32_t>(dep));
+                }
+            }
+        }
+        if (list.steps.size() <= step)
+        {
+            list.steps.resize(step + 1);
+        }
+        stepOf.push_back(static_cast<uint32_t>(step));
+        nRanks = std::max(nRanks, static_cast<uint32_t>(std::max(src, dst) + 1));
+        list.steps[step].push_back(std::move(t));
+    }
+    if (!header)
+    {
+        error = "line 1: empty transfer list (expected the header \"step,src,dst,bytes,deps\")";
+        return false;
+    }
+    if (stepOf.empty())
+    {
+        error = "line " + std::to_string(lines.size()) + ": no transfers after the header";
+        return false;
+    }
+    list.nRanks = nRanks;
+    return true;
+}
+
+bool
+MrcWorkloadFile::LoadTransferList(const std::string& path,
+                                  MrcTransferList& list,
+                                  std::string& error)
+{
+    std::string text;
+    if (!ReadText(path, text))
+    {
+        error = path + ": cannot read the file";
+        return false;
+    }
+    if (!ParseTransferList(text, list, error))
+    {
+        error = path + ": " + error;
+        return false;
+    }
+    return true;
+}
+
+bool
+MrcWorkloadFile::PlaceJobs(const std::vector<MrcJobSpec>& specs,
+                           uint32_t nHosts,
+                           std::vector<std::vector<uint32_t>>& placed,
+                           std::string& error)
+{
+    std::vector<bool> used(nHosts, false);
+    placed.clear();
+    for (std::size_t i = 0; i < specs.size(); ++i)
+    {
+        const MrcJobSpec& s = specs[i];
+        const std::string where
+            = (s.ranksLine > 0 ? "line " + std::to_string(s.ranksLine) + ": " : std::string())
+            + (s.path.empty() ? "jobs[" + std::to_string(i) + "]" : s.path) + ".ranks: ";
+        if (s.replay && s.transfers.nRanks > s.ranks)
+        {
+            error = where + "the transfer list uses " + std::to_string(s.transfers.nRanks)
+                  + " ranks, more than the job's " + std::to_string(s.ranks);
+            return false;
+        }
+        std::string err;
+        placed.push_back(
+            MrcTrainingJob::Place(s.placement, s.ranks, nHosts, used, m_placementRng, err));
+        if (placed.back().empty())
+        {
+            error = where + err + " (placement " + MrcTrainingJob::PlacementName(s.placement) + ")";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool
+MrcWorkloadFile::CreateJobs(const std::vector<MrcJobSpec>& specs,
+                            MrcStackHelper& stack,
+                            uint32_t nHosts,
+                            std::vector<Ptr<MrcTrainingJob>>& jobs,
+                            std::string& error,
+                            uint32_t firstJobId)
+{
+    jobs.clear();
+    std::vector<std::vector<uint32_t>> placed;
+    if (!PlaceJobs(specs, nHosts, placed, error))
+    {
+        return false;
+    }
+    for (std::size_t i = 0; i < specs.size(); ++i)
+    {
+        const MrcJobSpec& s = specs[i];
+        Ptr<MrcTrainingJob> job = CreateObject<MrcTrainingJob>();
+        job->SetAttribute("JobId", UintegerValue(firstJobId + i));
+        job->SetAttribute("Name", StringValue(s.name));
+        job->SetAttribute("Steps", UintegerValue(s.steps));
+        job->SetAttribute("ComputeTime", TimeValue(s.compute));
+        job->SetAttribute("ComputeJitter", TimeValue(s.jitter));
+        job->SetRanks(placed[i]);
+        if (s.replay)
+        {
+            job->SetTransferList(s.transfers);
+        }
+        if (s.chakra)
+        {
+            job->SetProgram(s.program);
+        }
+        for (const auto& c : s.collectives)
+        {
+            if (c.type == MrcCollective::SENDRECV && !c.pairs.empty())
+            {
+                job->AddSendRecv(c.pairs, c.bytes, c.chunks, c.qpsPerPeer);
+            }
+            else
+            {
+                job->AddCollective(c.type, c.bytes, c.chunks, c.qpsPerPeer, c.groupSize);
+            }
+        }
+        job->Install(stack.GetFabric());
+        job->Start(Simulator::Now() + s.start);
+        jobs.push_back(job);
+    }
+    return true;
+}
+
+bool
+MrcWorkloadFile::CreateFluidJobs(const std::vector<MrcJobSpec>& specs,
+                                 Ptr<MrcFluidNetwork> network,
+                                 std::vector<Ptr<MrcFluidJob>>& jobs,
+                                 std::string& error,
+                                 uint32_t firstJobId)
+{
+    jobs.clear();
+    for (std::size_t i = 0; i < specs.size(); ++i)
+    {
+        const MrcJobSpec& s = specs[i];
+        if (s.replay || s.chakra)
+        {
+            error = (s.path.empty() ? "jobs[" + std::to_string(i) + "]" : s.path)
+                  + (s.replay ? ".transfers" : ".chakra")
+                  + ": transfer lists and Chakra traces run at packet level only (accepted with "
+                    "--model=fluid: jobs of collectives)";
+            return false;
+        }
+    }
+    std::vector<std::vector<uint32_t>> placed;
+    if (!PlaceJobs(specs, network->GetNHosts(), placed, error))
+    {
+        return false;
+    }
+    for (std::size_t i = 0; i < specs.size(); ++i)
+    {
+        const MrcJobSpec& s = specs[i];
+        Ptr<MrcFluidJob> job = CreateObject<MrcFluidJob>();
+        job->SetAttribute("JobId", UintegerValue(firstJobId + i));
+        job->SetAttribute("Name", StringValue(s.name));
+        job->SetAttribute("Steps", UintegerValue(s.steps));
+        job->SetAttribute("ComputeTime", TimeValue(s.compute));
+        job->SetAttribute("ComputeJitter", TimeValue(s.jitter));
+        job->SetRanks(placed[i]);
+        for (const auto& c : s.collectives)
+        {
+            if (c.type == MrcCollective::SENDRECV && !c.pairs.empty())
+            {
+                job->AddSendRecv(c.pairs, c.bytes);
+            }
+            else
+            {
+                job->AddCollective(c.type, c.bytes, c.chunks, c.groupSize);
+            }
+        }
+        job->Install(network);
+        job->Start(Simulator::Now() + s.start);
+        jobs.push_back(job);
+    }
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,265 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/mrc-channel.h"
+
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-pooled-event.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcChannel");
+NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
+
+/**
+ * The arrival of a frame at the far end of a cable: the one event every packet-hop schedules.
+ * It holds the frame and its IPv6 fields itself (MakeEvent would copy both several times on
+ * the way in and once more into the call), and its memory is recycled through a free list
+ * instead of the allocator. It runs in the same order as the MakeEvent it replaces.
+ */
+class MrcChannel::DeliveryEvent : public MrcPooledEvent<MrcChannel::DeliveryEvent>
+{
+public:
+    /**
+     * @param channel the cable
+     * @param frame the frame (moved from)
+     * @param header its IPv6 fields
+     * @param dst the receiving end
+     * @param epoch the cable's epoch at sending
+     */
+    DeliveryEvent(MrcChannel* channel,
+                  MrcFrame&& frame,
+                  const MrcIpv6Fields& header,
+                  uint8_t dst,
+                  uint32_t epoch)
+        : m_channel(channel)
+        , m_frame(std::move(frame))
+        , m_header(header)
+        , m_dst(dst)
+        , m_epoch(epoch)
+    {
+    }
+
+private:
+    void Notify() override
+    {
+        m_channel->Deliver(std::move(m_frame), m_header, m_dst, m_epoch);
+    }
+
+    MrcChannel* m_channel;  //!< the cable (outlives its events: Dispose comes after the run)
+    MrcFrame m_frame;       //!< the frame
+    MrcIpv6Fields m_header; //!< its IPv6 fields
+    uint8_t m_dst;          //!< the receiving end
+    uint32_t m_epoch;       //!< the cable's epoch at sending
+};
+
+TypeId
+MrcChannel::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::MrcChannel")
+              .SetParent<Channel>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcChannel>()
+              .AddAttribute("Delay",
+                            "Propagation delay of the cable",
+                            TimeValue(MicroSeconds(1)),
+                            MakeTimeAccessor(&MrcChannel::m_delay),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("LossRate",
+                            "Probability that a frame is silently lost (both directions), as a "
+                            "flaky optic",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&MrcChannel::m_lossRate),
+                            MakeDoubleChecker<double>(0.0, 1.0))
+              .AddTraceSource(
+                  "LostInFlight",
+                  "A frame was lost on the cable: it went down, or the random loss process took it",
+                  MakeTraceSourceAccessor(&MrcChannel::m_lostTrace),
+                  "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+MrcChannel::MrcChannel()
+    : m_nDevices(0)
+    , m_up(true)
+    , m_epoch(0)
+    , m_observer(nullptr)
+    , m_observerId(0)
+    , m_lostInFlight(0)
+    , m_lossRate(0)
+    , m_randomLosses(0)
+{
+    m_loss = CreateObject<UniformRandomVariable>();
+}
+
+MrcChannel::~MrcChannel() = default;
+
+void
+MrcChannel::DoDispose()
+{
+    m_devices[0] = nullptr;
+    m_devices[1] = nullptr;
+    m_loss = nullptr;
+    Channel::DoDispose();
+}
+
+void
+MrcChannel::Attach(Ptr<MrcNetDevice> device)
+{
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a cable has two ends");
+    m_devices[m_nDevices++] = device;
+}
+
+bool
+MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice* src, Time txTime)
+{
+    if (!m_up || m_nDevices != 2)
+    {
+        return false;
+    }
+    if (m_lossRate > 0 && m_loss->GetValue() < m_lossRate)
+    {
+        ++m_randomLosses;
+        m_lostTrace(Ptr<const Packet>(frame.Peek()));
+        return true; // the sender cannot tell
+    }
+    const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
+    MrcNetDevice* d = PeekPointer(m_devices[dst]);
+    Simulator::ScheduleWithContext(d->GetNodeId(),
+                                   txTime + m_delay + d->GetRxLatency(),
+                                   new DeliveryEvent(this, std::move(frame), header, dst, m_epoch));
+    return true;
+}
+
+void
+MrcChannel::Deliver(MrcFrame&& frame, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch)
+{
+    if (epoch != m_epoch || !m_up)
+    {
+        ++m_lostInFlight;
+        m_lostTrace(Ptr<const Packet>(frame.Peek()));
+        return;
+    }
+    m_devices[dst]->Receive(std::move(frame), header);
+}
+
+void
+MrcChannel::TransmitPause(MrcNetDevice* src, uint16_t quanta, Time wait)
+{
+    if (!m_up || m_nDevices != 2)
+    {
+        return;
+    }
+    const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
+    Simulator::ScheduleWithContext(m_devices[dst]->GetNodeId(),
+                                   wait + m_delay,
+                                   &MrcChannel::DeliverPause,
+                                   this,
+                                   quanta,
+                                   dst,
+                                   m_epoch);
+}
+
+void
+MrcChannel::DeliverPause(uint16_t quanta, uint8_t dst, uint32_t epoch)
+{
+    if (epoch == m_epoch && m_up)
+    {
+        m_devices[dst]->ReceivePause(quanta);
+    }
+}
+
+void
+MrcChannel::SetUp(bool up)
+{
+    if (up == m_up)
+    {
+        return;
+    }
+    NS_LOG_INFO("cable " << GetId() << (up ? " up" : " down") << " at " << Simulator::Now());
+    m_up = up;
+    if (!up)
+    {
+        ++m_epoch;
+    }
+    for (uint32_t i = 0; i < m_nDevices; ++i)
+    {
+        m_devices[i]->NotifyLinkChange(up);
+    }
+    if (m_observer != nullptr)
+    {
+        m_observer->NotifyLinkState(m_observerId, up);
+    }
+}
+
+void
+MrcChannel::SetStateObserver(MrcLinkStateObserver* observer, uint32_t id)
+{
+    m_observer = observer;
+    m_observerId = id;
+}
+
+bool
+MrcChannel::IsUp() const
+{
+    return m_up;
+}
+
+uint64_t
+MrcChannel::GetLostInFlight() const
+{
+    return m_lostInFlight;
+}
+
+Time
+MrcChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+uint64_t
+MrcChannel::GetRandomLosses() const
+{
+    return m_randomLosses;
+}
+
+void
+MrcChannel::SetLossRate(double rate)
+{
+    m_lossRate = rate;
+}
+
+int64_t
+MrcChannel::AssignStreams(int64_t stream)
+{
+    m_loss->SetStream(stream);
+    return 1;
+}
+
+std::size_t
+MrcChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+MrcChannel::GetDevice(std::size_t i) const
+{
+    return m_devices[i];
+}
+
+Ptr<MrcNetDevice>
+MrcChannel::GetMrcDevice(std::size_t i) const
+{
+    return m_devices[i];
+}
+
+} // namespace ns3

@@ -1,0 +1,475 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/mrc-clos-topology.h"
+
+#include "ns3/mrc-dscp.h"
+#include "ns3/mrc-header.h"
+#include "ns3/mrc-ipv6-fields.h"
+#include "ns3/mrc-trimming-queue.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcClosTopology");
+NS_OBJECT_ENSURE_REGISTERED(MrcClosTopology);
+
+TypeId
+MrcClosTopology::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MrcClosTopology")
+                            .SetParent<MrcPathProvider>()
+                            .SetGroupName("Mrc")
+                            .AddConstructor<MrcClosTopology>();
+    return tid;
+}
+
+MrcClosTopology::MrcClosTopology() = default;
+
+MrcClosTopology::~MrcClosTopology() = default;
+
+void
+MrcClosTopology::DoDispose()
+{
+    m_hostPorts.clear();
+    m_hostLinks.clear();
+    m_t0.clear();
+    m_t1.clear();
+    m_uplinks.clear();
+    m_t2.clear();
+    m_spines.clear();
+    m_ecmp = nullptr;
+    MrcPathProvider::DoDispose();
+}
+
+uint16_t
+MrcClosTopology::T0Usid(uint32_t i)
+{
+    return static_cast<uint16_t>(0x1000 + i);
+}
+
+uint16_t
+MrcClosTopology::T1Usid(uint32_t j)
+{
+    return static_cast<uint16_t>(0x2000 + j);
+}
+
+uint16_t
+MrcClosTopology::T2Usid(uint32_t k)
+{
+    return static_cast<uint16_t>(0x3000 + k);
+}
+
+uint16_t
+MrcClosTopology::HostUsid(uint32_t k)
+{
+    return static_cast<uint16_t>(0x0100 + k);
+}
+
+const MrcClosShape&
+MrcClosTopology::GetShape() const
+{
+    return m_shape;
+}
+
+MrcPathSet
+MrcClosTopology::GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const
+{
+    MrcPathSet set;
+    if (m_shape.ecmp)
+    {
+        // Destination routing: every path has the same address; the EV (flow label) steers.
+        set.count = 1;
+        if (GetT0Of(src) != GetT0Of(dst))
+        {
+            set.count = GetPodOf(src) == GetPodOf(dst) ? m_shape.t1sPerPod
+                                                       : m_shape.t1sPerPod * m_shape.t2s;
+        }
+        GetHostAddress(dst, plane).GetBytes(set.base);
+        return set;
+    }
+    MakeCarrier(src, dst, 0).GetAddress().GetBytes(set.base);
+    if (GetT0Of(src) == GetT0Of(dst))
+    {
+        set.count = 1;
+        return set;
+    }
+    // <block><T0 up><T1><T0 down><host port>: path j differs from path 0 only in the T1's uSID,
+    // T1Usid(j) = T1Usid(0) + j.
+    set.count = m_shape.t1sPerPod;
+    set.varByte = static_cast<int8_t>(m_shape.blockBits / 8 + 2);
+    return set;
+}
+
+Time
+MrcClosTopology::GetBaseRtt(uint32_t packetBytes) const
+{
+    const DataRate up = GetUplinkRate();
+    const uint32_t ctrlBytes = MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE;
+    const int64_t links = m_shape.tiers == 3 ? 6 : 4; // one way, hosts in different pods / T0s
+    // Two host links each way; the others switch to switch.
+    const Time data = 2 * m_shape.linkRate.CalculateBytesTxTime(packetBytes)
+                    + (links - 2) * up.CalculateBytesTxTime(packetBytes);
+    const Time ctrl = 2 * m_shape.linkRate.CalculateBytesTxTime(ctrlBytes)
+                    + (links - 2) * up.CalculateBytesTxTime(ctrlBytes);
+    return 2 * links * m_shape.linkDelay + 2 * (links - 1) * m_shape.switchLatency + data + ctrl;
+}
+
+uint64_t
+MrcClosTopology::GetTrimmedTotal() const
+{
+    uint64_t trims = 0;
+    for (const auto* tier : {&m_t0, &m_t1, &m_t2})
+    {
+        for (const auto& plane : *tier)
+        {
+            for (const auto& sw : plane)
+            {
+                for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+                {
+                    trims += sw->GetPort(k)->GetQueue()->GetTrimmed();
+                }
+            }
+        }
+    }
+    return trims;
+}
+
+uint64_t
+MrcClosTopology::GetNicRate() const
+{
+    return m_shape.linkRate.GetBitRate() * m_shape.planes;
+}
+
+DataRate
+MrcClosTopology::GetUplinkRate() const
+{
+    return m_shape.uplinkRate.GetBitRate() > 0 ? m_shape.uplinkRate : m_shape.linkRate;
+}
+
+DataRate
+MrcClosTopology::GetLinkRate() const
+{
+    return m_shape.linkRate;
+}
+
+Ptr<Packet>
+MrcClosTopology::SendRawPacket(uint32_t src, const MrcPath& path, uint32_t bytes, uint8_t ecn) const
+{
+    // A well-formed MRC data packet (UDP port 4793, so captures decode it) addressed to no QP,
+    // the whole frame payload being `bytes` long when that leaves room for the header.
+    Ptr<Packet> p;
+    if (bytes >= MrcHeader::SIZE)
+    {
+        p = Create<Packet>(bytes - MrcHeader::SIZE);
+        MrcHeader m;
+        m.SetOpcode(MrcHeader::WRITE);
+        m.SetDstQpn(0xFFFFFF);
+        m.SetPlane(static_cast<uint8_t>(path.plane));
+        m.SetPayloadLen(static_cast<uint16_t>(bytes - MrcHeader::SIZE));
+        p->AddHeader(m);
+    }
+    else
+    {
+        p = Create<Packet>(bytes);
+    }
+    MrcIpv6Fields h(GetHostAddress(src, path.plane),
+                    path.carrier.GetAddress(),
+                    0,
+                    MrcDscp::TrafficClass(MrcDscp::DATA, ecn),
+                    static_cast<uint16_t>(bytes));
+    GetHostPort(src, path.plane)->SendFrame(p, h);
+    return p;
+}
+
+Ptr<MrcEcmpControlPlane>
+MrcClosTopology::GetControlPlane() const
+{
+    return m_ecmp;
+}
+
+uint32_t
+MrcClosTopology::GetNHosts() const
+{
+    return m_shape.hostsPerT0 * GetNT0();
+}
+
+bool
+MrcClosTopology::IsEcmp() const
+{
+    return m_shape.ecmp;
+}
+
+uint32_t
+MrcClosTopology::GetNTiers() const
+{
+    return m_shape.tiers;
+}
+
+uint32_t
+MrcClosTopology::GetNT2() const
+{
+    return m_shape.t2s;
+}
+
+Ptr<MrcSwitchNetDevice>
+MrcClosTopology::GetT2(uint32_t plane, uint32_t k) const
+{
+    return m_t2.at(plane).at(k);
+}
+
+Ptr<MrcChannel>
+MrcClosTopology::GetSpineLink(uint32_t plane, uint32_t t1, uint32_t k) const
+{
+    return m_spines.at(plane).at(t1 * m_shape.t2s + k);
+}
+
+uint32_t
+MrcClosTopology::GetPodOf(uint32_t h) const
+{
+    return GetT0Of(h) / m_shape.t0sPerPod;
+}
+
+uint32_t
+MrcClosTopology::GetNPlanes() const
+{
+    return m_shape.planes;
+}
+
+uint32_t
+MrcClosTopology::GetNT0() const
+{
+    return m_shape.t0sPerPod * m_shape.pods;
+}
+
+uint32_t
+MrcClosTopology::GetNT1() const
+{
+    return m_shape.t1sPerPod * m_shape.pods;
+}
+
+uint32_t
+MrcClosTopology::GetHostsPerT0() const
+{
+    return m_shape.hostsPerT0;
+}
+
+NodeContainer
+MrcClosTopology::GetHosts() const
+{
+    return m_hosts;
+}
+
+Ptr<Node>
+MrcClosTopology::GetHost(uint32_t h) const
+{
+    return m_hosts.Get(h);
+}
+
+NodeContainer
+MrcClosTopology::GetSwitches() const
+{
+    return m_switchNodes;
+}
+
+Ptr<MrcNetDevice>
+MrcClosTopology::GetHostPort(uint32_t h, uint32_t plane) const
+{
+    return m_hostPorts.at(h).at(plane);
+}
+
+uint32_t
+MrcClosTopology::GetNUplinks(uint32_t plane, uint32_t t0) const
+{
+    return GetT0(plane, t0)->GetNPorts() - m_shape.hostsPerT0;
+}
+
+Ptr<MrcSwitchNetDevice>
+MrcClosTopology::GetSwitchDevice(uint32_t plane, uint32_t tier, uint32_t i) const
+{
+    return tier == 0 ? GetT0(plane, i) : (tier == 1 ? GetT1(plane, i) : GetT2(plane, i));
+}
+
+std::vector<Ptr<MrcChannel>>
+MrcClosTopology::GetSwitchLinks(uint32_t plane, uint32_t tier, uint32_t i) const
+{
+    Ptr<MrcSwitchNetDevice> sw = GetSwitchDevice(plane, tier, i);
+    std::vector<Ptr<MrcChannel>> links;
+    links.reserve(sw->GetNPorts());
+    for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+    {
+        links.push_back(sw->GetPort(k)->GetMrcChannel());
+    }
+    return links;
+}
+
+Ptr<MrcSwitchNetDevice>
+MrcClosTopology::GetT0(uint32_t plane, uint32_t i) const
+{
+    return m_t0.at(plane).at(i);
+}
+
+Ptr<MrcSwitchNetDevice>
+MrcClosTopology::GetT1(uint32_t plane, uint32_t j) const
+{
+    return m_t1.at(plane).at(j);
+}
+
+Ptr<MrcChannel>
+MrcClosTopology::GetHostLink(uint32_t h, uint32_t plane) const
+{
+    return m_hostLinks.at(h).at(plane);
+}
+
+Ptr<MrcChannel>
+MrcClosTopology::GetUplink(uint32_t plane, uint32_t i, uint32_t j) const
+{
+    return m_uplinks.at(plane).at(i * m_shape.t1sPerPod + j);
+}
+
+uint32_t
+MrcClosTopology::GetT0Of(uint32_t h) const
+{
+    return h / m_shape.hostsPerT0;
+}
+
+Ipv6Address
+MrcClosTopology::GetHostAddress(uint32_t h, uint32_t plane) const
+{
+    if (m_shape.ecmp)
+    {
+        uint8_t r[16] = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        r[6] = static_cast<uint8_t>(plane >> 8);
+        r[7] = static_cast<uint8_t>(plane & 0xff);
+        r[12] = static_cast<uint8_t>(h >> 24);
+        r[13] = static_cast<uint8_t>(h >> 16);
+        r[14] = static_cast<uint8_t>(h >> 8);
+        r[15] = static_cast<uint8_t>(h);
+        return Ipv6Address(r);
+    }
+    MrcUsidCarrier c(m_shape.block,
+                     static_cast<uint8_t>(m_shape.blockBits),
+                     {T0Usid(GetT0Of(h)), HostUsid(h % m_shape.hostsPerT0)});
+    uint8_t b[16];
+    c.GetAddress().GetBytes(b);
+    b[14] = static_cast<uint8_t>(plane >> 8);
+    b[15] = static_cast<uint8_t>(plane & 0xff);
+    return Ipv6Address(b);
+}
+
+MrcUsidCarrier
+MrcClosTopology::MakeCarrier(uint32_t src, uint32_t dst, uint32_t t1) const
+{
+    const uint32_t a = GetT0Of(src);
+    const uint32_t b = GetT0Of(dst);
+    const uint16_t host = HostUsid(dst % m_shape.hostsPerT0);
+    const auto bits = static_cast<uint8_t>(m_shape.blockBits);
+    if (a == b)
+    {
+        return MrcUsidCarrier(m_shape.block, bits, {T0Usid(a), host});
+    }
+    return MrcUsidCarrier(m_shape.block, bits, {T0Usid(a), T1Usid(t1), T0Usid(b), host});
+}
+
+std::vector<MrcPath>
+MrcClosTopology::GetPaths(uint32_t src, uint32_t dst) const
+{
+    std::vector<MrcPath> out;
+    const bool local = GetT0Of(src) == GetT0Of(dst);
+    for (uint32_t p = 0; p < m_shape.planes; ++p)
+    {
+        if (m_shape.ecmp)
+        {
+            // Destination routing: one address per plane; the switches pick the path.
+            out.push_back({p,
+                           -1,
+                           MrcUsidCarrier::FromAddress(GetHostAddress(dst, p),
+                                                       static_cast<uint8_t>(m_shape.blockBits))});
+            continue;
+        }
+        if (local)
+        {
+            out.push_back({p, -1, MakeCarrier(src, dst, 0)});
+            continue;
+        }
+        for (uint32_t j = 0; j < m_shape.t1sPerPod; ++j)
+        {
+            out.push_back({p, static_cast<int32_t>(j), MakeCarrier(src, dst, j)});
+        }
+    }
+    return out;
+}
+
+std::vector<uint32_t>
+MrcClosTopology::GetSwitchNodeIds(uint32_t src, uint32_t dst, const MrcPath& path) const
+{
+    std::vector<uint32_t> ids;
+    ids.push_back(m_t0.at(path.plane).at(GetT0Of(src))->GetNode()->GetId());
+    if (path.t1 >= 0)
+    {
+        ids.push_back(m_t1.at(path.plane).at(path.t1)->GetNode()->GetId());
+        ids.push_back(m_t0.at(path.plane).at(GetT0Of(dst))->GetNode()->GetId());
+    }
+    return ids;
+}
+
+int64_t
+MrcClosTopology::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (uint32_t p = 0; p < m_shape.planes; ++p)
+    {
+        for (auto* tier : {&m_t0[p], &m_t1[p]})
+        {
+            for (auto& sw : *tier)
+            {
+                for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
+                {
+                    used += sw->GetPort(i)->GetQueue()->AssignStreams(stream + used);
+                }
+            }
+        }
+        for (auto& link : m_uplinks[p])
+        {
+            used += link->AssignStreams(stream + used);
+        }
+        for (auto& link : m_spines[p])
+        {
+            used += link->AssignStreams(stream + used);
+        }
+        for (auto& sw : m_t2[p])
+        {
+            for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
+            {
+                used += sw->GetPort(i)->GetQueue()->AssignStreams(stream + used);
+            }
+        }
+    }
+    for (auto& host : m_hostLinks)
+    {
+        for (auto& link : host)
+        {
+            used += link->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
+int64_t
+MrcClosTopology::AssignNicStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (auto& host : m_hostPorts)
+    {
+        for (auto& port : host)
+        {
+            used += port->AssignStreams(stream + used);
+        }
+    }
+    return used;
+}
+
+} // namespace ns3

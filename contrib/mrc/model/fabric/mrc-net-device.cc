@@ -1,0 +1,716 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/mrc-net-device.h"
+
+#include "ns3/mrc-channel.h"
+#include "ns3/mrc-pooled-event.h"
+#include "ns3/mrc-trimming-queue.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(MrcNetDevice);
+
+namespace
+{
+constexpr uint16_t IPV6_ETHERTYPE = 0x86DD; //!< protocol number for IPv6
+} // namespace
+
+TypeId
+MrcNetDevice::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::MrcNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcNetDevice>()
+              .AddAttribute(
+                  "DataRate",
+                  "Line rate",
+                  DataRateValue(DataRate("100Gbps")),
+                  MakeDataRateAccessor(&MrcNetDevice::SetDataRate, &MrcNetDevice::GetDataRate),
+                  MakeDataRateChecker())
+              .AddAttribute("Mtu",
+                            "Largest IPv6 packet, bytes",
+                            UintegerValue(9000),
+                            MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
+                            MakeUintegerChecker<uint16_t>(1280))
+              .AddAttribute("PfcWatchdog",
+                            "PFC watchdog: a data class paused this long without a break is "
+                            "declared in a pause storm; its queue is dropped and pauses are "
+                            "ignored for PfcWatchdogRestore (0: no watchdog)",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&MrcNetDevice::m_watchdog),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("PfcWatchdogRestore",
+                            "PFC watchdog: how long pauses are ignored after it fires",
+                            TimeValue(MilliSeconds(200)),
+                            MakeTimeAccessor(&MrcNetDevice::m_watchdogRestore),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute(
+                  "RxLossRate",
+                  "Probability that an arriving frame (data or control) is dropped at "
+                  "this port before anything above it sees it: the NIC-side random "
+                  "loss of the MRC paper's Figs 16-17 (MrcFaultInjector's nic_rx_loss "
+                  "sets it on host ports); counted as RX_LOSS",
+                  DoubleValue(0.0),
+                  MakeDoubleAccessor(&MrcNetDevice::SetRxLossRate, &MrcNetDevice::GetRxLossRate),
+                  MakeDoubleChecker<double>(0.0, 1.0))
+              .AddTraceSource("Drop",
+                              "A received frame was dropped (packet, DropReason)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
+                              "ns3::MrcTrimmingQueue::DropTracedCallback")
+              .AddTraceSource("PfcPauseSent",
+                              "A PFC PAUSE frame was sent (quanta; 0 = resume)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_pauseTxTrace),
+                              "ns3::TracedValueCallback::Uint16")
+              .AddTraceSource("PfcPauseReceived",
+                              "A PFC PAUSE frame was received (quanta; 0 = resume)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_pauseRxTrace),
+                              "ns3::TracedValueCallback::Uint16")
+              .AddTraceSource("PfcPaused",
+                              "The data class was paused (true) or resumed (false)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_pausedTrace),
+                              "ns3::TracedValueCallback::Bool")
+              .AddTraceSource("Sniffer",
+                              "Every frame sent or received, IPv6 header included (for pcap)",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_snifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacTx",
+                              "A frame (IPv6 payload) was put on the wire",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_macTxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacRx",
+                              "A frame (IPv6 payload) was received",
+                              MakeTraceSourceAccessor(&MrcNetDevice::m_macRxTrace),
+                              "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+MrcNetDevice::MrcNetDevice()
+    : m_receiver(nullptr)
+    , m_activity(nullptr)
+    , m_busyUntil(0)
+    , m_psPerByte(80)
+    , m_psRounding(Time::GetResolution() < Time::PS ? 500 : 0)
+    , m_rxLatency(0)
+    , m_nodeId(0)
+    , m_port(0)
+    , m_txEventPending(false)
+    , m_linkUp(false)
+    , m_paused(false)
+    , m_txNotify(false)
+    , m_txPackets(0)
+    , m_txBytes(0)
+    , m_rxPackets(0)
+    , m_rxLossRate(0)
+    , m_ifIndex(0)
+    , m_address(Mac48Address::Allocate())
+    , m_mtu(9000)
+    , m_dataRate(DataRate("100Gbps"))
+    , m_pauseStart(0)
+    , m_pausedTime(0)
+    , m_ignorePauseUntil(0)
+    , m_watchdog(0)
+    , m_watchdogRestore(MilliSeconds(200))
+    , m_pausesSent(0)
+    , m_pausesReceived(0)
+    , m_watchdogTriggers(0)
+{
+}
+
+MrcNetDevice::~MrcNetDevice() = default;
+
+void
+MrcNetDevice::DoDispose()
+{
+    m_resumeEvent.Cancel();
+    m_watchdogEvent.Cancel();
+    m_node = nullptr;
+    m_channel = nullptr;
+    if (m_queue)
+    {
+        m_queue->Dispose();
+    }
+    m_queue = nullptr;
+    m_receiver = nullptr;
+    m_rxLoss = nullptr;
+    m_rxCallback
+        = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    NetDevice::DoDispose();
+}
+
+void
+MrcNetDevice::Attach(Ptr<MrcChannel> channel)
+{
+    m_channel = channel;
+    channel->Attach(this);
+    m_linkUp = channel->IsUp();
+}
+
+void
+MrcNetDevice::SetQueue(Ptr<MrcTrimmingQueue> queue)
+{
+    m_queue = queue;
+}
+
+Ptr<MrcTrimmingQueue>
+MrcNetDevice::GetQueue() const
+{
+    return m_queue;
+}
+
+Ptr<MrcChannel>
+MrcNetDevice::GetMrcChannel() const
+{
+    return m_channel;
+}
+
+void
+MrcNetDevice::SetFrameReceiver(MrcFrameReceiver* receiver, uint32_t port)
+{
+    m_receiver = receiver;
+    m_port = port;
+    m_txNotify = m_txNotify && receiver != nullptr;
+}
+
+void
+MrcNetDevice::SetRxLatency(Time latency)
+{
+    m_rxLatency = latency;
+}
+
+void
+MrcNetDevice::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "MrcNetDevice: DataRate must be positive");
+    m_dataRate = rate;
+    // 8e12 ps per bit-second: exact for the usual 25/50/100/200/400/800 Gbps rates.
+    m_psPerByte = static_cast<uint64_t>(8e12 / double(rate.GetBitRate()) + 0.5);
+}
+
+DataRate
+MrcNetDevice::GetDataRate() const
+{
+    return m_dataRate;
+}
+
+bool
+MrcNetDevice::SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress)
+{
+    header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
+    return SendFrame(MrcFrame(packet), header, ingress);
+}
+
+bool
+MrcNetDevice::SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingress)
+{
+    if (m_activity != nullptr)
+    {
+        ++*m_activity;
+    }
+    if (!m_linkUp)
+    {
+        m_queue->CountExternalDrop(frame.Release(), MrcTrimmingQueue::LINK_DOWN);
+        return false;
+    }
+    if (!m_txEventPending && Simulator::Now() >= m_busyUntil && m_queue->IsEmpty() && !m_paused)
+    {
+        // Idle serializer: the frame still passes the queue's accounting, then leaves at once.
+        if (m_queue->Enqueue(std::move(frame), header, ingress) == MrcTrimmingQueue::DROPPED)
+        {
+            return false;
+        }
+        MrcFrame f;
+        MrcIpv6Fields h;
+        m_queue->Dequeue(f, h);
+        StartTransmission(std::move(f), h);
+        return true;
+    }
+    if (m_queue->Enqueue(std::move(frame), header, ingress) == MrcTrimmingQueue::DROPPED)
+    {
+        return false;
+    }
+    if (!m_txEventPending && (!m_paused || m_queue->HasControl()))
+    {
+        // While paused the serializer may be idle (busyUntil in the past): send at once.
+        const Time now = Simulator::Now();
+        m_txEventPending = true;
+        ScheduleTransmitComplete(m_busyUntil > now ? m_busyUntil - now : Time(0));
+    }
+    return true;
+}
+
+void
+MrcNetDevice::StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header)
+{
+    const uint32_t bytes = header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES;
+    // Round to the nearest nanosecond when that is the Time resolution (the default).
+    const Time txTime = PicoSeconds(m_psPerByte * bytes + m_psRounding);
+    m_busyUntil = Simulator::Now() + txTime;
+    if (m_activity != nullptr)
+    {
+        ++*m_activity;
+    }
+    ++m_txPackets;
+    m_txBytes += bytes;
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(Ptr<const Packet>(frame.Peek()));
+    }
+    Sniff(frame.Peek(), header);
+    m_channel->Transmit(std::move(frame), header, this, txTime);
+}
+
+void
+MrcNetDevice::FireSniffer(const Packet* packet, const MrcIpv6Fields& header)
+{
+    Ptr<Packet> full = packet->Copy();
+    full->AddHeader(header.ToIpv6Header());
+    m_snifferTrace(full);
+}
+
+void
+MrcNetDevice::ScheduleTransmitComplete(Time delay)
+{
+    // The same scheduling call as Simulator::Schedule(delay, &TransmitComplete, this), so the
+    // same event order; only the event's memory comes from the pool (the port outlives its
+    // events: Dispose comes after the run).
+    MrcScheduleMember<MrcNetDevice, &MrcNetDevice::TransmitComplete>(delay, this);
+}
+
+void
+MrcNetDevice::TransmitComplete()
+{
+    m_txEventPending = false;
+    MrcFrame f;
+    MrcIpv6Fields h;
+    if (!m_linkUp || !m_queue->Dequeue(f, h, !m_paused))
+    {
+        return;
+    }
+    StartTransmission(std::move(f), h);
+    if (m_paused ? m_queue->HasControl() : !m_queue->IsEmpty())
+    {
+        m_txEventPending = true;
+        ScheduleTransmitComplete(m_busyUntil - Simulator::Now());
+    }
+    if (m_txNotify)
+    {
+        m_receiver->TxDrained(m_port);
+    }
+}
+
+const char*
+MrcNetDevice::DropReasonName(uint32_t reason)
+{
+    return reason == RX_LOSS ? "rx_loss" : "unknown";
+}
+
+void
+MrcNetDevice::SetRxLossRate(double rate)
+{
+    m_rxLossRate = rate;
+    if (rate > 0 && !m_rxLoss)
+    {
+        m_rxLoss = CreateObject<UniformRandomVariable>();
+    }
+}
+
+double
+MrcNetDevice::GetRxLossRate() const
+{
+    return m_rxLossRate;
+}
+
+int64_t
+MrcNetDevice::AssignStreams(int64_t stream)
+{
+    if (!m_rxLoss)
+    {
+        m_rxLoss = CreateObject<UniformRandomVariable>();
+    }
+    m_rxLoss->SetStream(stream);
+    return 1;
+}
+
+void
+MrcNetDevice::Receive(MrcFrame&& frame, MrcIpv6Fields& header)
+{
+    if (m_rxLossRate > 0 && m_rxLoss->GetValue() < m_rxLossRate)
+    {
+        Drop(Ptr<const Packet>(frame.Peek()), RX_LOSS);
+        return;
+    }
+    ++m_rxPackets;
+    if (!m_macRxTrace.IsEmpty())
+    {
+        m_macRxTrace(Ptr<const Packet>(frame.Peek()));
+    }
+    Sniff(frame.Peek(), header);
+    if (m_receiver != nullptr)
+    {
+        m_receiver->ReceiveOwnedFrame(m_port, std::move(frame), header);
+        return;
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        Ptr<Packet> packet = frame.Release();
+        packet->AddHeader(header.ToIpv6Header());
+        m_rxCallback(this, packet, IPV6_ETHERTYPE, Mac48Address::GetBroadcast());
+    }
+}
+
+void
+MrcNetDevice::NotifyLinkChange(bool up)
+{
+    m_linkUp = up;
+    if (!up && m_paused)
+    {
+        Resume(); // nobody can refresh or lift the pause any more
+    }
+    if (!up && m_queue)
+    {
+        m_queue->Flush();
+        m_busyUntil = Simulator::Now();
+    }
+    m_linkChangeCallbacks();
+}
+
+void
+MrcNetDevice::SendPause(uint16_t quanta)
+{
+    if (!m_channel)
+    {
+        return;
+    }
+    ++m_pausesSent;
+    m_pauseTxTrace(quanta);
+    // A 64-byte MAC control frame, sent at the next frame boundary ahead of the queue.
+    const Time now = Simulator::Now();
+    const Time wait = (m_busyUntil > now ? m_busyUntil - now : Time(0))
+                    + PicoSeconds(64 * m_psPerByte + m_psRounding);
+    m_channel->TransmitPause(this, quanta, wait);
+}
+
+void
+MrcNetDevice::ReceivePause(uint16_t quanta)
+{
+    ++m_pausesReceived;
+    m_pauseRxTrace(quanta);
+    const Time now = Simulator::Now();
+    if (now < m_ignorePauseUntil)
+    {
+        return; // the watchdog broke a storm on this port
+    }
+    if (quanta == 0)
+    {
+        if (m_paused)
+        {
+            Resume();
+        }
+        return;
+    }
+    // One quantum is 512 bit times (64 bytes) at this port's rate.
+    const Time span = PicoSeconds(uint64_t(quanta) * 64 * m_psPerByte);
+    m_resumeEvent.Cancel();
+    m_resumeEvent = Simulator::Schedule(span, &MrcNetDevice::Resume, this);
+    if (!m_paused)
+    {
+        m_paused = true;
+        m_pauseStart = now;
+        m_pausedTrace(true);
+        if (m_watchdog.IsStrictlyPositive())
+        {
+            m_watchdogEvent = Simulator::Schedule(m_watchdog, &MrcNetDevice::OnWatchdog, this);
+        }
+    }
+}
+
+void
+MrcNetDevice::Resume()
+{
+    if (!m_paused)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    m_paused = false;
+    m_pausedTime += now - m_pauseStart;
+    m_resumeEvent.Cancel();
+    m_watchdogEvent.Cancel();
+    m_pausedTrace(false);
+    if (m_linkUp && !m_txEventPending && m_queue && !m_queue->IsEmpty())
+    {
+        m_txEventPending = true;
+        ScheduleTransmitComplete(m_busyUntil > now ? m_busyUntil - now : Time(0));
+    }
+}
+
+void
+MrcNetDevice::OnWatchdog()
+{
+    ++m_watchdogTriggers;
+    m_ignorePauseUntil = Simulator::Now() + m_watchdogRestore;
+    if (m_queue)
+    {
+        m_queue->FlushData(MrcTrimmingQueue::PFC_WATCHDOG);
+    }
+    Resume();
+}
+
+uint64_t
+MrcNetDevice::GetPausesSent() const
+{
+    return m_pausesSent;
+}
+
+uint64_t
+MrcNetDevice::GetPausesReceived() const
+{
+    return m_pausesReceived;
+}
+
+Time
+MrcNetDevice::GetPausedTime() const
+{
+    return m_pausedTime + (m_paused ? Simulator::Now() - m_pauseStart : Time(0));
+}
+
+uint64_t
+MrcNetDevice::GetWatchdogTriggers() const
+{
+    return m_watchdogTriggers;
+}
+
+Time
+MrcNetDevice::GetTxStartTime() const
+{
+    const Time now = Simulator::Now();
+    const Time start = m_busyUntil > now ? m_busyUntil : now;
+    if (!m_queue)
+    {
+        return start;
+    }
+    const uint64_t queued = uint64_t(m_queue->GetDataBytes()) + m_queue->GetControlBytes();
+    return start + PicoSeconds(queued * m_psPerByte);
+}
+
+uint32_t
+MrcNetDevice::GetQueuedDataBytes() const
+{
+    return m_queue ? m_queue->GetDataBytes() : 0;
+}
+
+void
+MrcNetDevice::SetTxNotify(bool notify)
+{
+    m_txNotify = notify && m_receiver != nullptr;
+}
+
+uint64_t
+MrcNetDevice::GetTxPackets() const
+{
+    return m_txPackets;
+}
+
+uint64_t
+MrcNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+bool
+MrcNetDevice::SetActivityCounter(uint64_t* counter)
+{
+    if (counter != nullptr && m_activity != nullptr && m_activity != counter)
+    {
+        return false;
+    }
+    m_activity = counter;
+    return true;
+}
+
+void
+MrcNetDevice::ReleaseActivityCounter(const uint64_t* counter)
+{
+    if (m_activity == counter)
+    {
+        m_activity = nullptr;
+    }
+}
+
+uint64_t
+MrcNetDevice::GetRxPackets() const
+{
+    return m_rxPackets;
+}
+
+void
+MrcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+MrcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+MrcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+MrcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+MrcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+MrcNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+MrcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+MrcNetDevice::IsLinkUp() const
+{
+    return m_linkUp;
+}
+
+void
+MrcNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+MrcNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+MrcNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+MrcNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+MrcNetDevice::GetMulticast(Ipv4Address /* multicastGroup */) const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+Address
+MrcNetDevice::GetMulticast(Ipv6Address /* addr */) const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+MrcNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+MrcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+MrcNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t protocolNumber)
+{
+    if (protocolNumber != IPV6_ETHERTYPE)
+    {
+        return false;
+    }
+    Ptr<Packet> p = packet->Copy();
+    Ipv6Header ip;
+    p->RemoveHeader(ip);
+    MrcIpv6Fields h(ip);
+    return SendFrame(p, h);
+}
+
+bool
+MrcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& /* source */,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+MrcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+MrcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+    m_nodeId = node->GetId();
+}
+
+bool
+MrcNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+MrcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+MrcNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscRx = cb;
+}
+
+bool
+MrcNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,345 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_NET_DEVICE_H
+#define MRC_NET_DEVICE_H
+
+#include "ns3/mrc-drop-accounting.h"
+#include "ns3/mrc-frame-receiver.h"
+#include "ns3/mrc-ipv6-fields.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class MrcChannel;
+class MrcTrimmingQueue;
+class UniformRandomVariable;
+
+/// Drop reasons of MrcNetDevice (MrcNetDevice::DropReason).
+constexpr std::size_t MRC_DEVICE_DROP_REASONS = 1;
+
+/**
+ * @ingroup mrc
+ * @brief A switch or NIC port: a trimming queue in front of a serializer on an MrcChannel.
+ *
+ * PFC (IEEE 802.1Qbb): a port stops sending data-class frames when a PAUSE arrives (after the
+ * frame on the wire), for the quanta it names or until a zero-quanta PAUSE; control-class
+ * frames (ACKs, NACKs, CNPs) keep flowing, as on a NIC where they ride another priority. An
+ * optional watchdog breaks pause storms. The switch decides when to send PAUSE frames.
+ *
+ * Frames are raw IPv6 (no link-layer header; pcap files use DLT_RAW). The fast path,
+ * SendFrame() and MrcFrameReceiver::ReceiveFrame(), passes the IPv6 header parsed beside the
+ * payload. The standard NetDevice::Send() and receive callback also work, with the IPv6 header
+ * inside the packet, for programs that want them.
+ *
+ * The serializer schedules a transmit-complete event only when something is waiting, so an idle
+ * port forwards a frame with a single event (its arrival at the far end).
+ *
+ * Random loss at the receiving port (`RxLossRate`, the NIC-side loss of the MRC paper's
+ * Figs 16-17): an arriving frame, data or control, is dropped with that probability before
+ * anything above the port sees it, counted under RX_LOSS and reported by the Drop trace. PAUSE
+ * frames are MAC control and never lost this way.
+ */
+class MrcNetDevice
+    : public NetDevice
+    , public MrcDropAccounting<MRC_DEVICE_DROP_REASONS>
+{
+public:
+    /** Why the port dropped a received frame. */
+    enum DropReason : uint8_t
+    {
+        RX_LOSS = 0,      //!< the random receive loss (RxLossRate)
+        DROP_REASON_COUNT //!< number of reasons
+    };
+    static_assert(DROP_REASON_COUNT == MRC_DEVICE_DROP_REASONS, "one counter per reason");
+
+    /**
+     * @param reason a DropReason
+     * @return its name
+     */
+    static const char* DropReasonName(uint32_t reason);
+
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcNetDevice();
+    ~MrcNetDevice() override;
+
+    /**
+     * @param channel the cable to attach to
+     */
+    void Attach(Ptr<MrcChannel> channel);
+    /** @param queue the egress queue */
+    void SetQueue(Ptr<MrcTrimmingQueue> queue);
+    /** @return the egress queue */
+    Ptr<MrcTrimmingQueue> GetQueue() const;
+    /** @return the cable */
+    Ptr<MrcChannel> GetMrcChannel() const;
+
+    /**
+     * Hand received frames to a receiver instead of the node's protocol handlers.
+     * @param receiver the receiver (not owned; must outlive the device's use)
+     * @param port the index the receiver knows this port by
+     */
+    void SetFrameReceiver(MrcFrameReceiver* receiver, uint32_t port);
+
+    /**
+     * Queue a frame for transmission.
+     * @param packet the IPv6 payload
+     * @param header the IPv6 header
+     * @param ingress the switch port it arrived on, charged while it waits (PFC), or 0xffff
+     * @return false if it was dropped (queue full or link down)
+     */
+    bool SendFrame(Ptr<Packet> packet, MrcIpv6Fields& header, uint16_t ingress = 0xffff);
+
+    /**
+     * Queue a frame for transmission (the fabric's path: a switch forwarding a frame).
+     * @param frame the IPv6 payload (moved from)
+     * @param header the IPv6 header, payloadLength equal to the packet's size
+     * @param ingress as above
+     * @return false if it was dropped (queue full or link down)
+     */
+    bool SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingress = 0xffff);
+
+    /**
+     * Called by the channel when a frame arrives.
+     * @param frame the IPv6 payload (moved from)
+     * @param header its IPv6 header
+     */
+    void Receive(MrcFrame&& frame, MrcIpv6Fields& header);
+
+    /**
+     * Called by the channel when the cable goes up or down.
+     * @param up the new state
+     */
+    void NotifyLinkChange(bool up);
+
+    /**
+     * PFC: send an IEEE 802.1Qbb PAUSE for the data (lossless) class to the other end of the
+     * cable. It leaves after the frame being serialized, ahead of anything queued.
+     * @param quanta pause time in quanta of 512 bit times (0 resumes at once)
+     */
+    void SendPause(uint16_t quanta);
+
+    /**
+     * PFC: a PAUSE arrived. The data class stops after the frame being serialized, for quanta x
+     * 512 bit times or until a PAUSE with zero quanta; control frames keep flowing.
+     * @param quanta pause quanta
+     */
+    void ReceivePause(uint16_t quanta);
+
+    /** @return true while the data class is paused */
+    bool IsPaused() const
+    {
+        return m_paused;
+    }
+
+    /** @return PAUSE frames sent (XOFF and XON) */
+    uint64_t GetPausesSent() const;
+    /** @return PAUSE frames received */
+    uint64_t GetPausesReceived() const;
+    /** @return total time the data class was paused, the current pause included */
+    Time GetPausedTime() const;
+    /** @return times the PFC watchdog broke a pause */
+    uint64_t GetWatchdogTriggers() const;
+
+    /** @return the delay added to every arrival (a switch's forwarding latency) */
+    Time GetRxLatency() const
+    {
+        return m_rxLatency;
+    }
+
+    /** @return the owning node's id (cached: used on every hop) */
+    uint32_t GetNodeId() const
+    {
+        return m_nodeId;
+    }
+
+    /** @param latency delay added to every arrival at this port */
+    void SetRxLatency(Time latency);
+    /** @param rate the line rate */
+    void SetDataRate(DataRate rate);
+    /** @return the line rate */
+    DataRate GetDataRate() const;
+    /**
+     * When a frame handed over now would start onto the wire: after the frame being
+     * serialized and everything queued ahead of it (the port serves its queue FIFO within a
+     * class; a control frame that arrives later may still overtake a data frame by a few
+     * nanoseconds). A NIC stamps a packet's send time at the wire, not when the QP scheduler
+     * picked it, so that the RTT excludes the sender's own queue.
+     * @return the time the next frame would start transmission
+     */
+    Time GetTxStartTime() const;
+
+    /** @return data bytes waiting in the queue (not counting the frame on the wire) */
+    uint32_t GetQueuedDataBytes() const;
+
+    /**
+     * Tell the frame receiver (MrcFrameReceiver::TxDrained) each time a queued frame starts
+     * onto the wire. A host's MRC protocol uses it to hand the port its next packet, the way a
+     * NIC's transmit scheduler pulls packets from its queue pairs.
+     * @param notify true to notify
+     */
+    void SetTxNotify(bool notify);
+    /** @return frames transmitted */
+    uint64_t GetTxPackets() const;
+    /** @return bytes transmitted (IPv6 header included) */
+    uint64_t GetTxBytes() const;
+    /**
+     * Count in `*counter` every frame offered to this port (SendFrame) and every frame it
+     * starts sending: while the count stands still, neither its transmitted bytes nor its data
+     * backlog can grow (MrcLinkMonitor skips idle samples with it). One counter per port.
+     * @param counter the counter, or null to stop counting
+     * @return false (and nothing changed) if another counter is set
+     */
+    bool SetActivityCounter(uint64_t* counter);
+    /**
+     * Stop counting into `counter`, if that is the port's counter.
+     * @param counter the counter
+     */
+    void ReleaseActivityCounter(const uint64_t* counter);
+    /** @return frames received (those lost by RxLossRate not included) */
+    uint64_t GetRxPackets() const;
+    /**
+     * @param rate the probability that an arriving frame is dropped (RxLossRate), in [0, 1]
+     */
+    void SetRxLossRate(double rate);
+    /** @return RxLossRate */
+    double GetRxLossRate() const;
+    /**
+     * Assign a fixed stream to the receive-loss random variable.
+     * @param stream first stream index
+     * @return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+private:
+    void DoDispose() override;
+    /**
+     * Fire the Sniffer trace with the full frame, if anyone listens (inline: on every frame,
+     * and nobody listens in most runs).
+     * @param packet the IPv6 payload
+     * @param header its header
+     */
+    void Sniff(const Packet* packet, const MrcIpv6Fields& header)
+    {
+        if (!m_snifferTrace.IsEmpty())
+        {
+            FireSniffer(packet, header);
+        }
+    }
+
+    /**
+     * Build the full frame (a copy with the header serialized) and fire the Sniffer trace.
+     * @param packet the IPv6 payload
+     * @param header its header
+     */
+    void FireSniffer(const Packet* packet, const MrcIpv6Fields& header);
+    /**
+     * Start sending the next queued frame if the serializer is idle (a pooled event, one per
+     * frame on a busy port: ScheduleTransmitComplete).
+     */
+    void TransmitComplete();
+    /**
+     * Schedule TransmitComplete.
+     * @param delay from now
+     */
+    void ScheduleTransmitComplete(Time delay);
+    /** The pause ended (quanta ran out, a zero-quanta PAUSE came, or the watchdog broke it). */
+    void Resume();
+    /** The data class stayed paused for PfcWatchdog: drop it and ignore pauses for a while. */
+    void OnWatchdog();
+    /**
+     * Put a frame on the wire now.
+     * @param frame the payload (moved from)
+     * @param header its header
+     */
+    void StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header);
+
+    // What every frame sent or received reads or writes comes first, together (on a large
+    // fabric a port is cold when its next frame comes).
+    Ptr<MrcTrimmingQueue> m_queue; //!< egress queue
+    Ptr<MrcChannel> m_channel;     //!< cable
+    MrcFrameReceiver* m_receiver;  //!< fast receive path, or null
+    uint64_t* m_activity;          //!< counts frames offered and started, or null
+    Time m_busyUntil;              //!< serializer busy until
+    uint64_t m_psPerByte;          //!< serialization time per byte, picoseconds
+    uint64_t m_psRounding;         //!< 500 when Time has nanosecond resolution (round to nearest)
+    Time m_rxLatency;              //!< added to arrivals
+    uint32_t m_nodeId;             //!< owner id
+    uint32_t m_port;               //!< index known to m_receiver
+    bool m_txEventPending;         //!< a TransmitComplete is scheduled
+    bool m_linkUp;                 //!< cable state as last notified
+    bool m_paused;                 //!< PFC: data class paused
+    bool m_txNotify;               //!< call m_receiver->TxDrained on dequeue
+    uint64_t m_txPackets;          //!< frames sent
+    uint64_t m_txBytes;            //!< bytes sent
+    uint64_t m_rxPackets;          //!< frames received
+    double m_rxLossRate;           //!< RxLossRate
+    TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< full frames (IPv6 header included)
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;   //!< frame put on the wire
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< frame received
+
+    Ptr<Node> m_node;                              //!< owner
+    uint32_t m_ifIndex;                            //!< interface index
+    Mac48Address m_address;                        //!< nominal address
+    uint16_t m_mtu;                                //!< MTU (IPv6 packet)
+    DataRate m_dataRate;                           //!< line rate
+    Time m_pauseStart;                             //!< PFC: when the current pause began
+    Time m_pausedTime;                             //!< PFC: paused time of the pauses that ended
+    Time m_ignorePauseUntil;                       //!< PFC watchdog: pauses ignored until then
+    Time m_watchdog;                               //!< PfcWatchdog attribute (0: off)
+    Time m_watchdogRestore;                        //!< PfcWatchdogRestore attribute
+    EventId m_resumeEvent;                         //!< PFC: end of the current pause
+    EventId m_watchdogEvent;                       //!< PFC watchdog check
+    uint64_t m_pausesSent;                         //!< PAUSE frames sent
+    uint64_t m_pausesReceived;                     //!< PAUSE frames received
+    uint64_t m_watchdogTriggers;                   //!< pauses broken by the watchdog
+    NetDevice::ReceiveCallback m_rxCallback;       //!< standard receive path
+    NetDevice::PromiscReceiveCallback m_promiscRx; //!< promiscuous receive path
+    TracedCallback<> m_linkChangeCallbacks;        //!< link change listeners
+    TracedCallback<uint16_t> m_pauseTxTrace;       //!< PAUSE sent (quanta)
+    TracedCallback<uint16_t> m_pauseRxTrace;       //!< PAUSE received (quanta)
+    TracedCallback<bool> m_pausedTrace;            //!< data class paused / resumed
+    Ptr<UniformRandomVariable> m_rxLoss;           //!< RxLossRate draws (created when needed)
+};
+
+} // namespace ns3
+
+#endif /* MRC_NET_DEVICE_H */

@@ -1,0 +1,322 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/mrc-l4-protocol.h"
+
+#include "ns3/mrc-adaptive-spray.h"
+#include "ns3/mrc-header.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-nscc.h"
+
+#include "ns3/integer.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcL4Protocol");
+NS_OBJECT_ENSURE_REGISTERED(MrcL4Protocol);
+
+TypeId
+MrcL4Protocol::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::MrcL4Protocol")
+              .SetParent<Object>()
+              .SetGroupName("Mrc")
+              .AddConstructor<MrcL4Protocol>()
+              .AddAttribute("PathSelector",
+                            "TypeId of new queue pairs' path selection (a MrcPathSelector)",
+                            TypeIdValue(MrcAdaptiveSpray::GetTypeId()),
+                            MakeTypeIdAccessor(&MrcL4Protocol::m_selectorType),
+                            MakeTypeIdChecker())
+              .AddAttribute("CongestionControl",
+                            "TypeId of new queue pairs' congestion control (a MrcCongestionOps)",
+                            TypeIdValue(MrcNscc::GetTypeId()),
+                            MakeTypeIdAccessor(&MrcL4Protocol::m_ccType),
+                            MakeTypeIdChecker())
+              .AddAttribute(
+                  "PortBacklogBytes",
+                  "A NIC port takes a queue pair's next data packet only while less than this "
+                  "many data bytes wait in its queue (besides the frame on the wire), so that "
+                  "a retransmission or a path change applies to the next packet out, as in a "
+                  "NIC whose transmit scheduler pulls packets from its queue pairs when a port "
+                  "has room. 0: no limit (queue pairs push everything their window allows "
+                  "into the port queues)",
+                  UintegerValue(4096),
+                  MakeUintegerAccessor(&MrcL4Protocol::m_backlogLimit),
+                  MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+MrcL4Protocol::MrcL4Protocol()
+    : m_host(0)
+    , m_nicRate(0)
+    , m_planeMask(0)
+    , m_unknownQp(0)
+    , m_backlogLimit(4096)
+    , m_waking(false)
+{
+    m_qpFactory.SetTypeId(MrcQueuePair::GetTypeId());
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+MrcL4Protocol::~MrcL4Protocol() = default;
+
+void
+MrcL4Protocol::DoDispose()
+{
+    for (auto& qp : m_qps)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    m_portWaiters.clear();
+    for (auto& p : m_ports)
+    {
+        p->SetTxNotify(false);
+        p->SetFrameReceiver(nullptr, 0);
+    }
+    m_ports.clear();
+    m_paths = nullptr;
+    m_rng = nullptr;
+    Object::DoDispose();
+}
+
+void
+MrcL4Protocol::Setup(uint32_t host,
+                     const std::vector<Ptr<MrcNetDevice>>& ports,
+                     Ptr<MrcPathProvider> paths,
+                     uint64_t nicRate,
+                     Time baseRtt)
+{
+    NS_ABORT_MSG_IF(ports.size() > 64, "MrcL4Protocol: at most 64 planes");
+    m_host = host;
+    m_ports = ports;
+    m_paths = paths;
+    m_nicRate = nicRate;
+    m_baseRtt = baseRtt;
+    m_addresses.clear();
+    for (uint32_t p = 0; p < ports.size(); ++p)
+    {
+        ports[p]->SetFrameReceiver(this, p);
+        ports[p]->SetTxNotify(m_backlogLimit > 0);
+        ports[p]->AddLinkChangeCallback(MakeCallback(&MrcL4Protocol::PortChanged, this));
+        m_addresses.push_back(paths->GetHostAddress(host, p));
+    }
+    PortChanged();
+}
+
+void
+MrcL4Protocol::PortChanged()
+{
+    uint64_t mask = 0;
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        if (m_ports[p]->IsLinkUp())
+        {
+            mask |= uint64_t(1) << p;
+        }
+    }
+    if (mask == m_planeMask)
+    {
+        return;
+    }
+    NS_LOG_INFO("host " << m_host << " planes up: " << std::hex << mask);
+    m_planeMask = mask;
+    for (auto& qp : m_qps)
+    {
+        qp->NotifyPlanesChanged();
+    }
+}
+
+void
+MrcL4Protocol::SetQueuePairFactory(const ObjectFactory& factory)
+{
+    m_qpFactory = factory;
+}
+
+void
+MrcL4Protocol::SetPathSelectorFactory(const ObjectFactory& factory)
+{
+    m_selectorFactory = factory;
+}
+
+void
+MrcL4Protocol::SetCongestionOpsFactory(const ObjectFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
+Ptr<MrcQueuePair>
+MrcL4Protocol::CreateQueuePair()
+{
+    Ptr<MrcQueuePair> qp = m_qpFactory.Create<MrcQueuePair>();
+    m_qps.push_back(qp);
+    return qp;
+}
+
+std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>
+MrcL4Protocol::ConnectPair(Ptr<MrcL4Protocol> peer, int32_t port)
+{
+    Ptr<MrcQueuePair> qa = CreateQueuePair();
+    Ptr<MrcQueuePair> qb = peer->CreateQueuePair();
+    if (port >= 0)
+    {
+        qa->SetAttribute("Port", IntegerValue(port));
+        qb->SetAttribute("Port", IntegerValue(port));
+    }
+    Connect(qa, peer->m_host, peer->GetNQueuePairs() - 1);
+    peer->Connect(qb, m_host, GetNQueuePairs() - 1);
+    return {qa, qb};
+}
+
+void
+MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remoteQpn)
+{
+    NS_ABORT_MSG_IF(m_paths == nullptr, "MrcL4Protocol: Setup() first");
+    NS_ABORT_MSG_IF(remoteHost >= m_paths->GetNHosts() || remoteHost == m_host,
+                    "MrcL4Protocol: bad peer host " << remoteHost);
+    uint32_t qpn = 0;
+    while (qpn < m_qps.size() && m_qps[qpn] != qp)
+    {
+        ++qpn;
+    }
+    NS_ABORT_MSG_IF(qpn == m_qps.size(), "MrcL4Protocol: not one of this host's queue pairs");
+    std::vector<MrcPathSet> paths(m_ports.size());
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        paths[p] = m_paths->GetPathSet(m_host, remoteHost, p);
+    }
+    ObjectFactory sf = m_selectorFactory;
+    if (sf.GetTypeId() != m_selectorType)
+    {
+        sf.SetTypeId(m_selectorType);
+    }
+    ObjectFactory cf = m_ccFactory;
+    if (cf.GetTypeId() != m_ccType)
+    {
+        cf.SetTypeId(m_ccType);
+    }
+    // The connection hash a single-path QP pins its path with (an ECMP hash stand-in).
+    uint32_t hash = (m_host * 2654435761u) ^ (remoteHost * 40503u) ^ (qpn * 2246822519u)
+                  ^ (remoteQpn * 3266489917u);
+    hash ^= hash >> 15;
+    const auto nPorts = static_cast<uint32_t>(m_ports.size());
+    const int32_t port = qp->GetPort();
+    if (port >= 0)
+    {
+        // A QP bound to a port: the hash picks the path within that port's plane.
+        hash = hash - hash % nPorts + static_cast<uint32_t>(port) % nPorts;
+    }
+    Ptr<MrcPathSelector> selector = sf.Create<MrcPathSelector>();
+    // A QP that stays on one port is paced at that port's rate, not the whole NIC's.
+    const double rate = selector->UsesOnePort() ? double(m_nicRate) / nPorts : double(m_nicRate);
+    const auto bdp = static_cast<uint32_t>(
+        std::min<double>(rate / 8 * m_baseRtt.GetSeconds(), double(1u << 30)));
+    qp->Setup(this,
+              qpn,
+              remoteHost,
+              remoteQpn,
+              std::move(paths),
+              selector,
+              cf.Create<MrcCongestionOps>(),
+              bdp,
+              m_baseRtt,
+              m_rng,
+              hash);
+}
+
+Ptr<MrcQueuePair>
+MrcL4Protocol::GetQueuePair(uint32_t qpn) const
+{
+    return m_qps.at(qpn);
+}
+
+uint32_t
+MrcL4Protocol::GetNQueuePairs() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
+uint32_t
+MrcL4Protocol::GetHost() const
+{
+    return m_host;
+}
+
+void
+MrcL4Protocol::SendPacket(
+    uint32_t plane, const Ipv6Address& dst, uint32_t flowLabel, uint8_t tc, Ptr<Packet> packet)
+{
+    MrcIpv6Fields h(
+        m_addresses[plane], dst, flowLabel, tc, static_cast<uint16_t>(packet->GetSize()));
+    m_ports[plane]->SendFrame(packet, h);
+}
+
+Time
+MrcL4Protocol::GetTxStartTime(uint32_t plane) const
+{
+    return m_ports[plane]->GetTxStartTime();
+}
+
+void
+MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header)
+{
+    MrcHeader h;
+    if (packet->GetSize() < MrcHeader::SIZE)
+    {
+        ++m_unknownQp;
+        return;
+    }
+    packet->RemoveHeader(h);
+    if (h.GetDstQpn() >= m_qps.size())
+    {
+        ++m_unknownQp;
+        return;
+    }
+    m_qps[h.GetDstQpn()]->Receive(packet, h, header.GetTrafficClass(), port);
+}
+
+void
+MrcL4Protocol::WaitForPort(uint32_t qpn)
+{
+    m_portWaiters.push_back(qpn);
+}
+
+void
+MrcL4Protocol::TxDrained(uint32_t /* port */)
+{
+    if (m_portWaiters.empty() || m_waking)
+    {
+        return;
+    }
+    // Serve the waiting queue pairs in turn while a port has room; one that fills the ports
+    // again asks anew, at the back.
+    m_waking = true;
+    for (auto n = m_portWaiters.size(); n > 0 && GetPortsWithRoom() != 0; --n)
+    {
+        const uint32_t qpn = m_portWaiters.front();
+        m_portWaiters.pop_front();
+        m_qps[qpn]->NotifyPortRoom();
+    }
+    m_waking = false;
+}
+
+uint64_t
+MrcL4Protocol::GetUnknownQpDrops() const
+{
+    return m_unknownQp;
+}
+
+int64_t
+MrcL4Protocol::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+} // namespace ns3

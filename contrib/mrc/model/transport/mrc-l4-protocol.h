@@ -1,0 +1,192 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_L4_PROTOCOL_H
+#define MRC_L4_PROTOCOL_H
+
+#include "ns3/mrc-frame-receiver.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-path-provider.h"
+#include "ns3/mrc-queue-pair.h"
+
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class Node;
+
+/**
+ * @ingroup mrc
+ * @brief The MRC transport on a host: one NIC port per plane, and the queue pairs.
+ *
+ * Aggregated to a host node by MrcStackHelper. Like the NIC it models, it does its own IPv6
+ * encapsulation (source routing leaves no routing decision to make but the plane, which the
+ * path selector takes), so it sits directly on the host's MrcNetDevices rather than on ns-3's
+ * Ipv6L3Protocol. Arriving packets are demultiplexed to queue pairs by destination QPN (an
+ * index). The path selector and congestion control of new queue pairs are chosen by TypeId
+ * attributes, as TcpL4Protocol chooses its congestion control.
+ */
+class MrcL4Protocol
+    : public Object
+    , public MrcFrameReceiver
+{
+public:
+    /** @return the TypeId */
+    static TypeId GetTypeId();
+    MrcL4Protocol();
+    ~MrcL4Protocol() override;
+
+    /**
+     * Attach to a host.
+     * @param host host index in the fabric
+     * @param ports the host's NIC ports, one per plane
+     * @param paths the fabric's path provider
+     * @param nicRate the NIC's total rate (all ports)
+     * @param baseRtt the fabric's base RTT
+     */
+    void Setup(uint32_t host,
+               const std::vector<Ptr<MrcNetDevice>>& ports,
+               Ptr<MrcPathProvider> paths,
+               uint64_t nicRate,
+               Time baseRtt);
+
+    /**
+     * Create a queue pair (not yet connected).
+     * @return the queue pair
+     */
+    Ptr<MrcQueuePair> CreateQueuePair();
+    /**
+     * Connect a queue pair of this host to a peer's.
+     * @param qp the local queue pair
+     * @param remoteHost the peer host
+     * @param remoteQpn the peer's QPN
+     */
+    void Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remoteQpn);
+    /**
+     * Create a queue pair here and one at a peer, and connect them to each other.
+     * @param peer the peer host's protocol
+     * @param port bind both to this NIC port (-1: spray over every port)
+     * @return this host's queue pair and the peer's
+     */
+    std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>> ConnectPair(Ptr<MrcL4Protocol> peer,
+                                                                int32_t port = -1);
+    /**
+     * @param qpn a QPN
+     * @return the queue pair
+     */
+    Ptr<MrcQueuePair> GetQueuePair(uint32_t qpn) const;
+    /** @return the number of queue pairs */
+    uint32_t GetNQueuePairs() const;
+    /** @return NIC ports (planes) of this host */
+    uint32_t GetNPorts() const
+    {
+        return static_cast<uint32_t>(m_ports.size());
+    }
+    /** @return this host's index */
+    uint32_t GetHost() const;
+    /** @return bit p set when the NIC port of plane p is up */
+    /**
+     * @param plane a NIC port
+     * @return when a frame handed to that port now would start onto the wire
+     */
+    Time GetTxStartTime(uint32_t plane) const;
+
+    /**
+     * The NIC ports a queue pair may hand a data packet to now: those with less than
+     * PortBacklogBytes of data waiting (every port when PortBacklogBytes is 0).
+     * @return bit p set when port p has room
+     */
+    uint64_t GetPortsWithRoom() const
+    {
+        if (m_backlogLimit == 0)
+        {
+            return ~uint64_t(0);
+        }
+        uint64_t mask = 0;
+        for (uint32_t p = 0; p < m_ports.size(); ++p)
+        {
+            mask |= uint64_t(m_ports[p]->GetQueuedDataBytes() < m_backlogLimit) << p;
+        }
+        return mask;
+    }
+
+    /**
+     * A queue pair has data to send but no usable port has room: call its
+     * MrcQueuePair::NotifyPortRoom when one has (queue pairs are served in the order they
+     * asked, as a NIC's transmit scheduler serves them round-robin).
+     * @param qpn the queue pair
+     */
+    void WaitForPort(uint32_t qpn);
+
+    uint64_t GetLocalPlaneMask() const
+    {
+        return m_planeMask;
+    }
+
+    /** @param factory the factory queue pairs are made with (its attributes apply) */
+    void SetQueuePairFactory(const ObjectFactory& factory);
+    /** @param factory the factory path selectors are made with */
+    void SetPathSelectorFactory(const ObjectFactory& factory);
+    /** @param factory the factory congestion controls are made with */
+    void SetCongestionOpsFactory(const ObjectFactory& factory);
+
+    /**
+     * Send an MRC packet (called by queue pairs).
+     * @param plane the plane (NIC port)
+     * @param dst the destination address (uSID carrier)
+     * @param flowLabel the flow label (derived from the QP and its EV)
+     * @param tc the Traffic Class
+     * @param packet the MRC packet (header included)
+     */
+    void SendPacket(
+        uint32_t plane, const Ipv6Address& dst, uint32_t flowLabel, uint8_t tc, Ptr<Packet> packet);
+
+    /**
+     * Assign the random stream used to build EV sets.
+     * @param stream the stream
+     * @return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // MrcFrameReceiver
+    void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
+    void TxDrained(uint32_t port) override;
+
+    /** @return packets that named no known queue pair */
+    uint64_t GetUnknownQpDrops() const;
+
+private:
+    void DoDispose() override;
+    /** A NIC port went up or down. */
+    void PortChanged();
+
+    uint32_t m_host;                        //!< host index
+    std::vector<Ptr<MrcNetDevice>> m_ports; //!< NIC ports
+    std::vector<Ipv6Address> m_addresses;   //!< own address per plane
+    Ptr<MrcPathProvider> m_paths;           //!< fabric paths
+    uint64_t m_nicRate;                     //!< NIC rate, bit/s
+    Time m_baseRtt;                         //!< base RTT
+    uint64_t m_planeMask;                   //!< ports up
+    std::vector<Ptr<MrcQueuePair>> m_qps;   //!< by QPN
+    ObjectFactory m_qpFactory;              //!< queue pairs
+    ObjectFactory m_selectorFactory;        //!< path selectors
+    ObjectFactory m_ccFactory;              //!< congestion controls
+    TypeId m_selectorType;                  //!< PathSelector attribute
+    TypeId m_ccType;                        //!< CongestionControl attribute
+    Ptr<UniformRandomVariable> m_rng;       //!< EV set randomness
+    uint64_t m_unknownQp;                   //!< packets for unknown QPs
+    uint32_t m_backlogLimit;                //!< PortBacklogBytes
+    std::deque<uint32_t> m_portWaiters;     //!< QPNs waiting for a port with room
+    bool m_waking;                          //!< inside TxDrained
+};
+
+} // namespace ns3
+
+#endif /* MRC_L4_PROTOCOL_H */
