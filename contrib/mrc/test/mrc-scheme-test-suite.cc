@@ -210,6 +210,159 @@ private:
     }
 };
 
+/** One write's post-to-placement time and its sender's completion time. */
+struct OneWrite
+{
+    Time posted{0};    //!< when posted
+    Time placed{0};    //!< when the receiver saw it
+    Time completed{0}; //!< when the sender saw it acknowledged
+
+    /** @param c the receiver's completion */
+    void Placed(const MrcCompletion& c)
+    {
+        placed = Simulator::Now();
+    }
+
+    /** @param c the sender's completion */
+    void Completed(const MrcCompletion& c)
+    {
+        completed = Simulator::Now();
+    }
+};
+
+/**
+ * @param scheme the builder (built here)
+ * @param from sender host
+ * @param to receiver host
+ * @param bytes the write
+ * @return the write's times
+ */
+OneWrite
+TimeOneWrite(Ptr<MrcSchemeHelper> scheme, uint32_t from, uint32_t to, uint64_t bytes)
+{
+    Ptr<MrcClosTopology> fabric = scheme->Build();
+    scheme->AssignStreams(1);
+    auto [a, b] = fabric->GetHost(from)->GetObject<MrcL4Protocol>()->ConnectPair(
+        fabric->GetHost(to)->GetObject<MrcL4Protocol>());
+    OneWrite w;
+    b->SetRecvCompletionCallback(MakeCallback(&OneWrite::Placed, &w));
+    a->SetSendCompletionCallback(MakeCallback(&OneWrite::Completed, &w));
+    w.posted = MicroSeconds(1);
+    Simulator::Schedule(w.posted, &MrcQueuePair::PostWrite, a, bytes, 0);
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    Simulator::Destroy();
+    return w;
+}
+
+/**
+ * @ingroup mrc-test
+ * @brief Cluster B's calibration: a 2-byte write's one-way latency is the paper's 5.09 us
+ * within a T0 and 6.54 us across a T1 (P1, P2), and GetBaseRtt counts the NIC latencies.
+ */
+class MrcClusterBCalibrationTestCase : public TestCase
+{
+public:
+    MrcClusterBCalibrationTestCase()
+        : TestCase("MrcClusterPreset: Cluster B's one-way latencies are the paper's P1 and P2")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        for (const auto& [peer, paperUs] : {std::make_pair(1u, 5.09), std::make_pair(8u, 6.54)})
+        {
+            Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+            std::string err;
+            NS_TEST_ASSERT_MSG_EQ(MrcClusterPreset::Apply("B", s, err), true, err);
+            const OneWrite w = TimeOneWrite(s, 0, peer, 2);
+            const double us = (w.placed - w.posted).GetNanoSeconds() / 1000.0;
+            NS_TEST_ASSERT_MSG_EQ_TOL(us, paperUs, 0.01, "one-way latency to host " << peer);
+        }
+        // The base RTT the transport plans with includes both NICs' pipelines each way.
+        Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+        std::string err;
+        MrcClusterPreset::Apply("B", s, err);
+        Ptr<MrcClosTopology> fabric = s->Build();
+        NS_TEST_ASSERT_MSG_GT(fabric->GetBaseRtt(4212).GetNanoSeconds(),
+                              4 * 2070 + 8 * 215 + 6 * 500,
+                              "NIC latencies, cables and switches, both ways");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-test
+ * @brief Cut-through switches: a frame is taken once its first 64 bytes are in, on ports no
+ * slower than the switch's others; a one-packet write crosses three switches one full
+ * serialization minus a header's sooner each, and the base RTT says so.
+ */
+class MrcCutThroughTestCase : public TestCase
+{
+public:
+    MrcCutThroughTestCase()
+        : TestCase("MrcSwitchNetDevice: cut-through forwarding saves a frame's serialization "
+                   "per switch, only where no egress is faster than the ingress")
+    {
+    }
+
+private:
+    static Ptr<MrcSchemeHelper> Fabric(bool cut, const std::string& uplink)
+    {
+        Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+        s->SetAttribute("Scheme", StringValue("mrc"));
+        s->SetAttribute("Hosts", UintegerValue(8));
+        s->SetAttribute("Planes", UintegerValue(1));
+        s->SetAttribute("HostsPerT0", UintegerValue(4));
+        s->SetAttribute("T1sPerPlane", UintegerValue(2));
+        s->SetSwitchAttribute("CutThrough", BooleanValue(cut));
+        if (!uplink.empty())
+        {
+            s->SetFabricAttribute("UplinkRate", DataRateValue(DataRate(uplink)));
+        }
+        return s;
+    }
+
+    void DoRun() override
+    {
+        // One 4096-byte packet from host 0 to host 4, across a T1: three switches.
+        const OneWrite saf = TimeOneWrite(Fabric(false, ""), 0, 4, 4096);
+        const OneWrite ct = TimeOneWrite(Fabric(true, ""), 0, 4, 4096);
+        const Time frame = DataRate("100Gbps").CalculateBytesTxTime(4096 + 40 + MrcHeader::SIZE);
+        const Time head = DataRate("100Gbps").CalculateBytesTxTime(64);
+        NS_TEST_ASSERT_MSG_EQ((saf.placed - saf.posted) - (ct.placed - ct.posted),
+                              3 * (frame - head),
+                              "three switches, each a frame's serialization less a header's");
+        // The base RTT follows: the same saving each way (the ACK is no longer than 64 bytes
+        // beyond its header, so it gains little).
+        Ptr<MrcSchemeHelper> a = Fabric(false, "");
+        Ptr<MrcSchemeHelper> b = Fabric(true, "");
+        const Time rttSaf = a->Build()->GetBaseRtt(4096 + 40 + MrcHeader::SIZE);
+        Simulator::Destroy();
+        const Time rttCt = b->Build()->GetBaseRtt(4096 + 40 + MrcHeader::SIZE);
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(rttSaf - rttCt, 3 * (frame - head), "base RTT");
+        // Slower uplinks: a T0 takes frames cut-through from its hosts (its fastest ports) but
+        // stores and forwards those from the T1s; the T1s' ports all run at one rate.
+        Ptr<MrcSchemeHelper> slow = Fabric(true, "50Gbps");
+        Ptr<MrcClosTopology> t = slow->Build();
+        Ptr<MrcSwitchNetDevice> t0 = t->GetT0(0, 0);
+        Ptr<MrcSwitchNetDevice> t1 = t->GetT1(0, 0);
+        for (uint32_t k = 0; k < t0->GetNPorts(); ++k)
+        {
+            const bool hostPort = k < 4;
+            NS_TEST_ASSERT_MSG_EQ(
+                t0->GetPort(k)->GetCutThroughBytes(), hostPort ? 64u : 0u, "T0 port " << k);
+        }
+        for (uint32_t k = 0; k < t1->GetNPorts(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(t1->GetPort(k)->GetCutThroughBytes(), 64u, "T1 port " << k);
+        }
+        Simulator::Destroy();
+    }
+};
+
 /**
  * @ingroup mrc-tests
  * @brief The scheme-builder suite.
@@ -223,6 +376,8 @@ public:
         AddTestCase(new MrcSchemePacketTestCase);
         AddTestCase(new MrcSchemeFluidTestCase);
         AddTestCase(new MrcClusterPresetTestCase);
+        AddTestCase(new MrcClusterBCalibrationTestCase);
+        AddTestCase(new MrcCutThroughTestCase);
     }
 };
 

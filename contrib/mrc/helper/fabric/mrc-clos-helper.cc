@@ -104,6 +104,18 @@ MrcClosHelper::GetTypeId()
                             TimeValue(MicroSeconds(1)),
                             MakeTimeAccessor(&MrcClosHelper::m_linkDelay),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute("NicTxLatency",
+                            "A NIC's send pipeline: added to every frame a host port sends "
+                            "(MrcNetDevice::TxLatency of the host ports)",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&MrcClosHelper::m_nicTxLatency),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("NicRxLatency",
+                            "A NIC's receive pipeline: added to every frame a host port "
+                            "receives (MrcNetDevice::RxLatency of the host ports)",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&MrcClosHelper::m_nicRxLatency),
+                            MakeTimeChecker(Time(0)))
               .AddAttribute("HostQueueBytes",
                             "Host NIC port queue limit, bytes",
                             UintegerValue(64000000),
@@ -359,6 +371,14 @@ MrcClosHelper::Connect(Ptr<Node> a,
     pb->SetDataRate(rate);
     pa->SetQueue(MakeQueue(aHost, aLastHop));
     pb->SetQueue(MakeQueue(bHost, false));
+    for (const auto& [dev, host] : {std::make_pair(pa, aHost), std::make_pair(pb, bHost)})
+    {
+        if (host)
+        {
+            dev->SetAttribute("TxLatency", TimeValue(m_nicTxLatency));
+            dev->SetRxLatency(m_nicRxLatency);
+        }
+    }
     if (m_pfc)
     {
         // The watchdog guards switch ports (as on switches deployed with PFC).
@@ -401,6 +421,14 @@ MrcClosHelper::Build()
     TimeValue latency;
     m_switchFactory.Create<MrcSwitchNetDevice>()->GetAttribute("Latency", latency);
     shape.switchLatency = latency.Get();
+    BooleanValue cut;
+    UintegerValue cutBytes;
+    Ptr<MrcSwitchNetDevice> probe = m_switchFactory.Create<MrcSwitchNetDevice>();
+    probe->GetAttribute("CutThrough", cut);
+    probe->GetAttribute("CutThroughBytes", cutBytes);
+    shape.cutThroughBytes = cut.Get() ? static_cast<uint32_t>(cutBytes.Get()) : 0;
+    shape.nicTxLatency = m_nicTxLatency;
+    shape.nicRxLatency = m_nicRxLatency;
 
     const bool ecmp = shape.ecmp;
     const uint32_t nT0 = t.GetNT0();

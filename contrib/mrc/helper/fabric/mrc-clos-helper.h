@@ -170,6 +170,8 @@ private:
     DataRate m_linkRate;   //!< every link's rate
     DataRate m_uplinkRate; //!< UplinkRate
     Time m_linkDelay;      //!< every link's delay
+    Time m_nicTxLatency;   //!< host ports' TxLatency
+    Time m_nicRxLatency;   //!< host ports' RxLatency
     uint32_t m_hostQueue;  //!< host NIC queue, bytes
     Ipv6Address m_block;   //!< locator block
     uint32_t m_blockBits;  //!< locator block length

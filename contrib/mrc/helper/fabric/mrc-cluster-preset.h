@@ -7,6 +7,8 @@
 
 #include "ns3/mrc-scheme-helper.h"
 
+#include "ns3/nstime.h"
+
 #include <string>
 #include <vector>
 
@@ -21,8 +23,9 @@ namespace ns3
  * - `C`: 64 GPUs; MRC on 4 x 100G planes, RoCE on one 400G plane, two tiers (Figs 16-17);
  * - `D`: 16 servers in 4 racks of 4, 4 spines, 400G, one plane (Figs 18-22).
  * The paper gives the NIC ports, rates, planes and, for D, the racks and spines; the T0 sizes
- * of B and C are ours (8 hosts per T0, as many T1s: non-blocking), and so is every latency
- * (MrcClosHelper's defaults until the cluster is calibrated).
+ * of B and C are ours (8 hosts per T0, as many T1s: non-blocking). B's latencies are
+ * calibrated to the paper's point-to-point anchors (a 2-byte write's one-way latency within a
+ * T0 and across a T1); C and D keep MrcClosHelper's defaults (the paper gives no anchor).
  *
  * @code
  * Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
@@ -44,6 +47,15 @@ public:
         uint32_t hostsPerT0;   //!< hosts per T0 (a rack)
         uint32_t t1;           //!< T1s (spines) per plane
         std::string what;      //!< what the paper says of it
+        /**
+         * Latencies calibrated to the paper's point-to-point anchors (B only; 0: the
+         * builder's defaults): cable delay, switch latency, a NIC's send and receive
+         * pipelines. docs/calibration.md gives the anchors, the split and its sources.
+         */
+        Time linkDelay{0};
+        Time switchLatency{0}; //!< see linkDelay
+        Time nicTxLatency{0};  //!< see linkDelay
+        Time nicRxLatency{0};  //!< see linkDelay
     };
 
     /** @return the clusters, B, C, D */

@@ -12,6 +12,8 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -133,8 +135,12 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
     }
     const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
     MrcNetDevice* d = PeekPointer(m_devices[dst]);
+    // A cut-through switch port takes the frame once its first bytes are in; the rest follows
+    // at no slower a rate than any egress of that switch drains it.
+    const uint32_t cut = d->GetCutThroughBytes();
+    const Time wire = cut == 0 ? txTime : std::min(txTime, src->GetLeadTime(cut));
     Simulator::ScheduleWithContext(d->GetNodeId(),
-                                   txTime + m_delay + d->GetRxLatency(),
+                                   wire + m_delay + src->GetTxLatency() + d->GetRxLatency(),
                                    new DeliveryEvent(this, std::move(frame), header, dst, m_epoch));
     return true;
 }

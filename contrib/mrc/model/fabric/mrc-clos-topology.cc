@@ -11,6 +11,8 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -108,14 +110,32 @@ Time
 MrcClosTopology::GetBaseRtt(uint32_t packetBytes) const
 {
     const DataRate up = GetUplinkRate();
+    const DataRate host = m_shape.linkRate;
     const uint32_t ctrlBytes = MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE;
     const int64_t links = m_shape.tiers == 3 ? 6 : 4; // one way, hosts in different pods / T0s
-    // Two host links each way; the others switch to switch.
-    const Time data = 2 * m_shape.linkRate.CalculateBytesTxTime(packetBytes)
-                    + (links - 2) * up.CalculateBytesTxTime(packetBytes);
-    const Time ctrl = 2 * m_shape.linkRate.CalculateBytesTxTime(ctrlBytes)
-                    + (links - 2) * up.CalculateBytesTxTime(ctrlBytes);
-    return 2 * links * m_shape.linkDelay + 2 * (links - 1) * m_shape.switchLatency + data + ctrl;
+    // One way: the host link up, the switch-to-switch links, the host link down. A switch
+    // takes a frame once it is complete, or, cut-through, once its first bytes are in on a
+    // port no slower than the switch's others (MrcSwitchNetDevice::CutThrough); the receiving
+    // NIC always takes it whole.
+    const uint32_t cut = m_shape.cutThroughBytes;
+    const uint64_t fastestT0 = std::max(host.GetBitRate(), up.GetBitRate());
+    auto oneWay = [&](uint32_t bytes)
+    {
+        auto wire = [&](const DataRate& rate, bool cutThrough)
+        {
+            return rate.CalculateBytesTxTime(cutThrough ? std::min(bytes, cut) : bytes);
+        };
+        Time t = wire(host, cut > 0 && host.GetBitRate() >= fastestT0); // into a T0
+        for (int64_t k = 0; k < links - 3; ++k)
+        {
+            t += wire(up, cut > 0); // into a T1 (or T2), whose ports all run at the uplink rate
+        }
+        t += wire(up, cut > 0 && up.GetBitRate() >= fastestT0); // back into a T0
+        t += host.CalculateBytesTxTime(bytes);                  // into the NIC
+        return t + links * m_shape.linkDelay + (links - 1) * m_shape.switchLatency
+             + m_shape.nicTxLatency + m_shape.nicRxLatency;
+    };
+    return oneWay(packetBytes) + oneWay(ctrlBytes);
 }
 
 uint64_t

@@ -55,6 +55,9 @@ struct MrcClosShape
     DataRate uplinkRate{"0bps"};        //!< the switch-to-switch links' rate (0: linkRate)
     Time linkDelay{MicroSeconds(1)};    //!< every link's delay
     Time switchLatency{NanoSeconds(0)}; //!< switch forwarding latency
+    uint32_t cutThroughBytes{0};        //!< switches' cut-through bytes (0: store and forward)
+    Time nicTxLatency{0};               //!< host ports' TxLatency (a NIC's send pipeline)
+    Time nicRxLatency{0};               //!< host ports' RxLatency (its receive pipeline)
 };
 
 /**

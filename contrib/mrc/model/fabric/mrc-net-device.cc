@@ -57,6 +57,20 @@ MrcNetDevice::GetTypeId()
                             TimeValue(MilliSeconds(200)),
                             MakeTimeAccessor(&MrcNetDevice::m_watchdogRestore),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute("TxLatency",
+                            "Added to every frame this port sends, after its serialization: a "
+                            "NIC's send pipeline (0 on switch ports, whose latency is the "
+                            "switch's Latency)",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&MrcNetDevice::m_txLatency),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute(
+                  "RxLatency",
+                  "Added to every frame this port receives: a NIC's receive "
+                  "pipeline; on a switch port the switch sets it to its Latency",
+                  TimeValue(Time(0)),
+                  MakeTimeAccessor(&MrcNetDevice::SetRxLatency, &MrcNetDevice::GetRxLatency),
+                  MakeTimeChecker(Time(0)))
               .AddAttribute(
                   "RxLossRate",
                   "Probability that an arriving frame (data or control) is dropped at "
@@ -104,6 +118,8 @@ MrcNetDevice::MrcNetDevice()
     , m_psPerByte(80)
     , m_psRounding(Time::GetResolution() < Time::PS ? 500 : 0)
     , m_rxLatency(0)
+    , m_txLatency(0)
+    , m_cutThroughBytes(0)
     , m_nodeId(0)
     , m_port(0)
     , m_txEventPending(false)
@@ -188,6 +204,12 @@ void
 MrcNetDevice::SetRxLatency(Time latency)
 {
     m_rxLatency = latency;
+}
+
+void
+MrcNetDevice::SetCutThroughBytes(uint32_t bytes)
+{
+    m_cutThroughBytes = bytes;
 }
 
 void

@@ -162,8 +162,37 @@ public:
         return m_nodeId;
     }
 
+    /** @return the delay added to every frame this port sends (a NIC's send pipeline) */
+    Time GetTxLatency() const
+    {
+        return m_txLatency;
+    }
+
+    /**
+     * @return 0 when a frame arriving at this port is received once its last bit is in
+     * (store and forward), else the bytes after which it is (cut-through: set by the switch)
+     */
+    uint32_t GetCutThroughBytes() const
+    {
+        return m_cutThroughBytes;
+    }
+
+    /**
+     * @param bytes the first bytes of a frame
+     * @return how long this port takes to put them on the wire
+     */
+    Time GetLeadTime(uint32_t bytes) const
+    {
+        return PicoSeconds(m_psPerByte * bytes);
+    }
+
     /** @param latency delay added to every arrival at this port */
     void SetRxLatency(Time latency);
+    /**
+     * @param bytes 0: frames arriving here are received when complete; else after their
+     * first @p bytes (cut-through, valid when no port of the switch is faster than this one)
+     */
+    void SetCutThroughBytes(uint32_t bytes);
     /** @param rate the line rate */
     void SetDataRate(DataRate rate);
     /** @return the line rate */
@@ -302,6 +331,8 @@ private:
     uint64_t m_psPerByte;          //!< serialization time per byte, picoseconds
     uint64_t m_psRounding;         //!< 500 when Time has nanosecond resolution (round to nearest)
     Time m_rxLatency;              //!< added to arrivals
+    Time m_txLatency;              //!< TxLatency attribute: added to departures
+    uint32_t m_cutThroughBytes;    //!< 0, or receive a frame after this many bytes
     uint32_t m_nodeId;             //!< owner id
     uint32_t m_port;               //!< index known to m_receiver
     bool m_txEventPending;         //!< a TransmitComplete is scheduled

@@ -77,6 +77,22 @@ MrcSwitchNetDevice::GetTypeId()
                             MakeTimeAccessor(&MrcSwitchNetDevice::SetLatency,
                                              &MrcSwitchNetDevice::GetLatency),
                             MakeTimeChecker(Time(0)))
+              .AddAttribute("CutThrough",
+                            "Cut-through forwarding: a frame arriving on a port no slower than "
+                            "any of this switch's ports is taken once its first CutThroughBytes "
+                            "are in (its forwarding starts then; the rest arrives as fast as an "
+                            "egress can send it); on other ports, and when false, store and "
+                            "forward (the whole frame first)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcSwitchNetDevice::SetCutThrough,
+                                                &MrcSwitchNetDevice::GetCutThrough),
+                            MakeBooleanChecker())
+              .AddAttribute("CutThroughBytes",
+                            "Cut-through: bytes of a frame needed to forward it (its headers; "
+                            "64, as cut-through switches document it)",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&MrcSwitchNetDevice::m_cutThroughBytes),
+                            MakeUintegerChecker<uint32_t>(1, 9000))
               .AddAttribute("EcmpHashing",
                             "ECMP on member loss: resilient (only the lost member's flows move) "
                             "or modulo (every flow is rehashed over the usable members)",
@@ -138,6 +154,8 @@ MrcSwitchNetDevice::MrcSwitchNetDevice()
     , m_pfcHeadroomAttr(0)
     , m_pfcQuanta(65535)
     , m_latency(NanoSeconds(500))
+    , m_cutThrough(false)
+    , m_cutThroughBytes(64)
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())
     , m_received(0)
@@ -153,6 +171,7 @@ MrcSwitchNetDevice::DoInitialize()
 {
     // The simulation is starting: from now on the static table is immutable.
     m_frozen = true;
+    UpdateCutThrough(); // the ports' rates are final now
     if (m_pfc)
     {
         SetupPfc();
@@ -311,7 +330,36 @@ MrcSwitchNetDevice::AddPort(Ptr<MrcNetDevice> port)
     m_ports.push_back(port);
     port->SetFrameReceiver(this, index);
     port->SetRxLatency(m_latency);
+    UpdateCutThrough();
     return index;
+}
+
+void
+MrcSwitchNetDevice::SetCutThrough(bool on)
+{
+    m_cutThrough = on;
+    UpdateCutThrough();
+}
+
+bool
+MrcSwitchNetDevice::GetCutThrough() const
+{
+    return m_cutThrough;
+}
+
+void
+MrcSwitchNetDevice::UpdateCutThrough()
+{
+    uint64_t fastest = 0;
+    for (const auto& p : m_ports)
+    {
+        fastest = std::max(fastest, p->GetDataRate().GetBitRate());
+    }
+    for (const auto& p : m_ports)
+    {
+        const bool cut = m_cutThrough && p->GetDataRate().GetBitRate() >= fastest;
+        p->SetCutThroughBytes(cut ? m_cutThroughBytes : 0);
+    }
 }
 
 uint32_t

@@ -310,6 +310,12 @@ private:
     void SetLatency(Time latency);
     /** @return the forwarding latency */
     Time GetLatency() const;
+    /** @param on the CutThrough attribute */
+    void SetCutThrough(bool on);
+    /** @return the CutThrough attribute */
+    bool GetCutThrough() const;
+    /** Set each port's cut-through bytes from CutThrough and the ports' rates. */
+    void UpdateCutThrough();
 
     Ptr<Node> m_node;                                //!< owner
     std::vector<Ptr<MrcNetDevice>> m_ports;          //!< ports
@@ -341,6 +347,8 @@ private:
     std::vector<EventId> m_refresh;                  //!< PFC: XOFF refresh timers
     std::vector<uint8_t> m_portUsable;               //!< ECMP: local detection state
     Time m_latency;                                  //!< forwarding latency
+    bool m_cutThrough;                               //!< CutThrough attribute
+    uint32_t m_cutThroughBytes;                      //!< CutThroughBytes attribute
     uint32_t m_ifIndex;                              //!< interface index
     Mac48Address m_address;                          //!< nominal address
     uint64_t m_received;                             //!< packets received
