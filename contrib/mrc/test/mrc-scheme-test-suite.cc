@@ -13,6 +13,8 @@
 #include "ns3/core-module.h"
 #include "ns3/test.h"
 
+#include <set>
+
 using namespace ns3;
 
 namespace
@@ -294,6 +296,106 @@ private:
 
 /**
  * @ingroup mrc-test
+ * @brief The OCP API's explicit EV mode, as the paper's Fig 12 runs it: 16 given paths (2 per
+ * plane), one of them dropping 20 % of its packets. That EV is retired, the backup of its plane
+ * takes over, no packet leaves on a path outside the two lists, and the write completes at
+ * nearly the NIC's rate.
+ */
+class MrcExplicitEvsTestCase : public TestCase
+{
+public:
+    MrcExplicitEvsTestCase()
+        : TestCase("MrcPathSelector: explicit EVs with backups; a lossy EV is replaced by its "
+                   "plane's backup")
+    {
+    }
+
+private:
+    /** What the sender did. */
+    struct Seen
+    {
+        MrcPathSelector* sel{nullptr};                 //!< the sender's selector
+        std::set<std::pair<uint16_t, uint16_t>> paths; //!< (plane, path) of every data packet
+        uint64_t onBackup{0};                          //!< data packets on plane 0's backup
+        bool lossyRetired{false};                      //!< the EV on 0:0 went ASSUMED_BAD
+        uint64_t received{0};                          //!< bytes placed at the receiver
+        Time done{0};                                  //!< when the write was placed
+
+        void Tx(Ptr<const Packet>, uint32_t, uint16_t ev, uint8_t cause)
+        {
+            if (cause == MrcQueuePair::TX_PROBE)
+            {
+                return;
+            }
+            const auto& e = sel->GetEv(ev);
+            paths.insert({e.plane, e.path});
+            onBackup += (e.plane == 0 && e.path == 2) ? 1 : 0;
+        }
+
+        void State(uint16_t ev, uint8_t, uint8_t to, uint8_t)
+        {
+            const auto& e = sel->GetEv(ev);
+            if (e.plane == 0 && e.path == 0 && to == MrcPathSelector::ASSUMED_BAD)
+            {
+                lossyRetired = true;
+            }
+        }
+
+        void Placed(const MrcCompletion& c)
+        {
+            received += c.bytes;
+            done = Simulator::Now();
+        }
+    };
+
+    void DoRun() override
+    {
+        Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(MrcClusterPreset::Apply("B", s, err), true, err);
+        Ptr<MrcClosTopology> fabric = s->Build();
+        s->AssignStreams(1);
+        auto [a, b] = fabric->GetHost(0)->GetObject<MrcL4Protocol>()->ConnectPair(
+            fabric->GetHost(8)->GetObject<MrcL4Protocol>());
+        std::string evs;
+        std::string backups;
+        for (uint32_t p = 0; p < 8; ++p)
+        {
+            const std::string q = std::to_string(p);
+            evs += (p ? "," : "") + q + ":0," + q + ":1";
+            backups += (p ? "," : "") + q + ":2";
+        }
+        a->SetExplicitEvs(evs, backups);
+        Seen seen;
+        seen.sel = PeekPointer(a->GetPathSelector());
+        NS_TEST_ASSERT_MSG_EQ(seen.sel->GetNEvs(), 16u, "the given set");
+        a->TraceConnectWithoutContext("Tx", MakeCallback(&Seen::Tx, &seen));
+        a->GetPathSelector()->TraceConnectWithoutContext("EvStateChange",
+                                                         MakeCallback(&Seen::State, &seen));
+        b->SetRecvCompletionCallback(MakeCallback(&Seen::Placed, &seen));
+        // Plane 0's uplink from T0 0 to T1 0 (path 0 of plane 0) drops 20 % of its frames.
+        fabric->GetUplink(0, 0, 0)->SetLossRate(0.2);
+        const uint64_t bytes = 16000000;
+        Simulator::Schedule(MicroSeconds(1), &MrcQueuePair::PostWrite, a, bytes, 0);
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(seen.received, bytes, "every byte placed");
+        NS_TEST_ASSERT_MSG_EQ(seen.lossyRetired, true, "the lossy EV retired");
+        NS_TEST_ASSERT_MSG_GT(seen.onBackup, 100u, "plane 0's backup carries traffic");
+        for (const auto& [plane, path] : seen.paths)
+        {
+            const bool listed = path < 2 || (path == 2 && plane == 0);
+            NS_TEST_ASSERT_MSG_EQ(listed, true, "a path in neither list: " << plane << ":" << path);
+        }
+        // 16 MB at 800G is 160 us; the losses cost a few round trips at most.
+        const double us = (seen.done - MicroSeconds(1)).GetNanoSeconds() / 1000.0;
+        NS_TEST_ASSERT_MSG_LT(us, 1.25 * 160 + 30, "near the NIC's rate");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-test
  * @brief Cut-through switches: a frame is taken once its first 64 bytes are in, on ports no
  * slower than the switch's others; a one-packet write crosses three switches one full
  * serialization minus a header's sooner each, and the base RTT says so.
@@ -378,6 +480,7 @@ public:
         AddTestCase(new MrcClusterPresetTestCase);
         AddTestCase(new MrcClusterBCalibrationTestCase);
         AddTestCase(new MrcCutThroughTestCase);
+        AddTestCase(new MrcExplicitEvsTestCase);
     }
 };
 

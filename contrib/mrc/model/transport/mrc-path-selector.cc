@@ -4,11 +4,14 @@
 
 #include "ns3/mrc-path-selector.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <numeric>
+#include <sstream>
 
 namespace ns3
 {
@@ -63,6 +66,24 @@ MrcPathSelector::GetTypeId()
                             UintegerValue(1),
                             MakeUintegerAccessor(&MrcPathSelector::m_skipRotations),
                             MakeUintegerChecker<uint32_t>(1, SKIP_HELD - 1))
+              .AddAttribute("ExplicitEvs",
+                            "The OCP API's explicit EV mode: the EV set as plane:path pairs "
+                            "('0:0,0:1,1:0'), used as given instead of a random subset of "
+                            "EvSetSize paths (empty: random)",
+                            StringValue(""),
+                            MakeStringAccessor(&MrcPathSelector::SetExplicitEvs,
+                                               &MrcPathSelector::GetExplicitEvs),
+                            MakeStringChecker())
+              .AddAttribute("BackupEvs",
+                            "Explicit EV mode: the paths that replace a retired EV, as "
+                            "plane:path pairs, each used once, the first of the retired EV's "
+                            "plane that is not in the set and not retired; with none left the "
+                            "EV is not replaced (random mode replaces it with a random path of "
+                            "its plane)",
+                            StringValue(""),
+                            MakeStringAccessor(&MrcPathSelector::SetBackupEvs,
+                                               &MrcPathSelector::GetBackupEvs),
+                            MakeStringChecker())
               .AddAttribute("ProbeSuccesses",
                             "Consecutive answered probes that return a retired EV to GOOD",
                             UintegerValue(3),
@@ -95,6 +116,63 @@ MrcPathSelector::DoDispose()
     Object::DoDispose();
 }
 
+namespace
+{
+/**
+ * @param name the attribute
+ * @param text plane:path pairs, comma-separated
+ * @return the pairs; aborts with a one-line message on bad syntax
+ */
+std::vector<std::pair<uint16_t, uint16_t>>
+ParseEvList(const char* name, const std::string& text)
+{
+    std::vector<std::pair<uint16_t, uint16_t>> out;
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        unsigned plane = 0;
+        unsigned path = 0;
+        char colon = 0;
+        char extra = 0;
+        std::istringstream one(item);
+        const bool ok = (one >> plane >> colon >> path) && colon == ':' && !(one >> extra)
+                     && plane < 0xffff && path < 0xffff;
+        NS_ABORT_MSG_IF(!ok,
+                        "MrcPathSelector::" << name << ": '" << item
+                                            << "' is not plane:path (e.g. 0:3,1:0)");
+        out.emplace_back(static_cast<uint16_t>(plane), static_cast<uint16_t>(path));
+    }
+    return out;
+}
+} // namespace
+
+void
+MrcPathSelector::SetExplicitEvs(std::string evs)
+{
+    m_explicit = ParseEvList("ExplicitEvs", evs);
+    m_explicitText = evs;
+}
+
+std::string
+MrcPathSelector::GetExplicitEvs() const
+{
+    return m_explicitText;
+}
+
+void
+MrcPathSelector::SetBackupEvs(std::string evs)
+{
+    m_backups = ParseEvList("BackupEvs", evs);
+    m_backupText = evs;
+}
+
+std::string
+MrcPathSelector::GetBackupEvs() const
+{
+    return m_backupText;
+}
+
 void
 MrcPathSelector::Init(const std::vector<uint32_t>& pathsPerPlane,
                       Ptr<UniformRandomVariable> rng,
@@ -104,6 +182,11 @@ MrcPathSelector::Init(const std::vector<uint32_t>& pathsPerPlane,
     m_rng = rng;
     m_pathsPerPlane = pathsPerPlane;
     const auto planes = static_cast<uint32_t>(pathsPerPlane.size());
+    if (!m_explicit.empty())
+    {
+        InitExplicit();
+        return;
+    }
     const uint32_t perPlane = std::max<uint32_t>(1, m_setSize / planes);
     m_quota.assign(planes, perPlane);
     // A random subset of each plane's paths: a shuffled list, repeated if the plane has fewer
@@ -132,6 +215,44 @@ MrcPathSelector::Init(const std::vector<uint32_t>& pathsPerPlane,
                 {static_cast<uint16_t>(p), chosen[p][i], GOOD, 0, 0, true, false, false, 0, 0});
         }
     }
+    m_cursor = m_rng->GetInteger(0, m_evs.size() - 1);
+    m_planeCursor = m_evs[m_cursor].plane;
+    m_planeCursors.assign(planes, m_cursor);
+}
+
+void
+MrcPathSelector::Reinit()
+{
+    NS_ABORT_MSG_IF(!m_rng, "MrcPathSelector::Reinit before Init");
+    const std::vector<uint32_t> planes = m_pathsPerPlane;
+    m_nBad = 0;
+    Init(planes, m_rng, 0);
+}
+
+void
+MrcPathSelector::InitExplicit()
+{
+    const auto planes = static_cast<uint32_t>(m_pathsPerPlane.size());
+    for (const auto* list : {&m_explicit, &m_backups})
+    {
+        for (const auto& [plane, path] : *list)
+        {
+            NS_ABORT_MSG_IF(plane >= planes || path >= m_pathsPerPlane[plane],
+                            "MrcPathSelector::"
+                                << (list == &m_explicit ? "ExplicitEvs" : "BackupEvs") << ": "
+                                << plane << ":" << path
+                                << " is not a path of this queue pair (planes 0 to " << planes - 1
+                                << ")");
+        }
+    }
+    m_quota.assign(planes, 0);
+    m_evs.clear();
+    for (const auto& [plane, path] : m_explicit)
+    {
+        m_evs.push_back({plane, path, GOOD, 0, 0, true, false, false, 0, 0});
+        ++m_quota[plane];
+    }
+    m_backupUsed.assign(m_backups.size(), false);
     m_cursor = m_rng->GetInteger(0, m_evs.size() - 1);
     m_planeCursor = m_evs[m_cursor].plane;
     m_planeCursors.assign(planes, m_cursor);
@@ -372,11 +493,36 @@ MrcPathSelector::RetireOne(uint16_t ev, Cause cause)
         }
     }
     std::vector<uint16_t> candidates;
-    for (uint32_t p = 0; p < suspect.size(); ++p)
+    int32_t backup = -1;
+    if (!m_explicit.empty())
     {
-        if (!suspect[p])
+        // Explicit mode: the first unused backup of this plane on a path not in use or retired.
+        std::vector<bool> inUse(m_pathsPerPlane[plane], false);
+        for (const auto& o : m_evs)
         {
-            candidates.push_back(static_cast<uint16_t>(p));
+            if (o.active && o.plane == plane)
+            {
+                inUse[o.path] = true;
+            }
+        }
+        for (uint32_t b = 0; b < m_backups.size() && backup < 0; ++b)
+        {
+            const auto& [bp, bpath] = m_backups[b];
+            if (!m_backupUsed[b] && bp == plane && !suspect[bpath] && !inUse[bpath])
+            {
+                backup = static_cast<int32_t>(b);
+                candidates.push_back(bpath);
+            }
+        }
+    }
+    else
+    {
+        for (uint32_t p = 0; p < suspect.size(); ++p)
+        {
+            if (!suspect[p])
+            {
+                candidates.push_back(static_cast<uint16_t>(p));
+            }
         }
     }
     if (candidates.empty() && CountInState(GOOD) <= m_minActive)
@@ -386,7 +532,15 @@ MrcPathSelector::RetireOne(uint16_t ev, Cause cause)
     SetState(ev, ASSUMED_BAD, cause);
     if (!candidates.empty())
     {
-        const uint16_t path = candidates[m_rng->GetInteger(0, candidates.size() - 1)];
+        uint16_t path = candidates[0];
+        if (backup >= 0)
+        {
+            m_backupUsed[backup] = true;
+        }
+        else
+        {
+            path = candidates[m_rng->GetInteger(0, candidates.size() - 1)];
+        }
         // Reuse a released slot if there is one, so the set stays bounded under many flaps.
         uint32_t slot = 0;
         while (slot < m_evs.size() && m_evs[slot].active)

@@ -222,6 +222,11 @@ public:
     /** @return the number of EV slots (replacements included) */
     uint32_t GetNEvs() const;
     /**
+     * Build the EV set again from the attributes (ExplicitEvs, BackupEvs, EvSetSize), with the
+     * planes and random source Init was given; before the queue pair sends anything.
+     */
+    void Reinit();
+    /**
      * @param ev EV slot
      * @return the EV
      */
@@ -285,6 +290,16 @@ protected:
      * @return the EV slot, a SKIP EV if no GOOD one is usable, or -1
      */
     int32_t Rotate(uint64_t planeMask, int32_t exclude);
+    /** Init in explicit EV mode: the set is ExplicitEvs; aborts on a path that does not exist. */
+    void InitExplicit();
+    /** @param evs the ExplicitEvs attribute */
+    void SetExplicitEvs(std::string evs);
+    /** @return the ExplicitEvs attribute */
+    std::string GetExplicitEvs() const;
+    /** @param evs the BackupEvs attribute */
+    void SetBackupEvs(std::string evs);
+    /** @return the BackupEvs attribute */
+    std::string GetBackupEvs() const;
 
     std::vector<Ev> m_evs;                 //!< the EV set
     std::vector<uint32_t> m_pathsPerPlane; //!< paths per plane
@@ -298,6 +313,11 @@ protected:
     uint32_t m_skipRotations;              //!< SkipRotations attribute
     uint32_t m_probeSuccesses;             //!< ProbeSuccesses attribute
     uint32_t m_nBad;                       //!< active EVs in ASSUMED_BAD
+    std::vector<std::pair<uint16_t, uint16_t>> m_explicit;            //!< ExplicitEvs (plane, path)
+    std::vector<std::pair<uint16_t, uint16_t>> m_backups;             //!< BackupEvs (plane, path)
+    std::vector<bool> m_backupUsed;                                   //!< backups already taken
+    std::string m_explicitText;                                       //!< ExplicitEvs as given
+    std::string m_backupText;                                         //!< BackupEvs as given
     TracedCallback<uint16_t, uint8_t, uint8_t, uint8_t> m_stateTrace; //!< state changes
 };
 

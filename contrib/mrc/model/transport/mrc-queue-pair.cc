@@ -1307,6 +1307,17 @@ MrcQueuePair::EnterError(uint32_t psn)
     }
 }
 
+void
+MrcQueuePair::SetExplicitEvs(const std::string& evs, const std::string& backups)
+{
+    NS_ABORT_MSG_IF(!m_selector, "MrcQueuePair::SetExplicitEvs: the queue pair is not connected");
+    NS_ABORT_MSG_IF(m_dataSent > 0,
+                    "MrcQueuePair::SetExplicitEvs: the queue pair has already sent data");
+    m_selector->SetAttribute("ExplicitEvs", StringValue(evs));
+    m_selector->SetAttribute("BackupEvs", StringValue(backups));
+    m_selector->Reinit();
+}
+
 Ptr<MrcPathSelector>
 MrcQueuePair::GetPathSelector() const
 {

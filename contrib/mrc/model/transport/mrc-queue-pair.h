@@ -172,6 +172,14 @@ public:
 
     /** @return the path selector */
     Ptr<MrcPathSelector> GetPathSelector() const;
+    /**
+     * The OCP API's explicit EV mode for this queue pair: exactly these paths, and these to
+     * replace a retired one (MrcPathSelector's ExplicitEvs and BackupEvs). Before its first
+     * packet; aborts with a one-line message otherwise or on a path that does not exist.
+     * @param evs plane:path pairs, comma-separated
+     * @param backups the same, or empty
+     */
+    void SetExplicitEvs(const std::string& evs, const std::string& backups);
     /** @return the congestion control */
     Ptr<MrcCongestionOps> GetCongestionOps() const;
     /** @return the local QPN */
