@@ -206,7 +206,7 @@ ClaimC7(Context& ctx)
     const uint32_t victimSrc = k;
     std::vector<uint32_t> senders;
     const uint32_t nT0 = fab.hosts / k;
-    for (uint32_t i = 0; senders.size() < 16 && i < k * (nT0 - 1); ++i)
+    for (uint32_t i = 0; senders.size() < 16 && i < k * nT0; ++i)
     {
         const uint32_t h = (1 + i % (nT0 - 1)) * k + i / (nT0 - 1);
         if (h < fab.hosts && h != victimSrc)
