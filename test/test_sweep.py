@@ -544,7 +544,10 @@ def test_ctrl_c_stops_the_sweep_and_leaves_a_consistent_directory(tmp_path):
     out = tmp_path / "f"
     spec = fake_spec(tmp_path, points=[{"x": 1, "mode": "sleep"}])
     p = subprocess.Popen([PYTHON, SWEEP, "run", spec, "--out", str(out), "--build-dir", fake_build(tmp_path)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         # as at a terminal: a shell running the tests in the background would
+                         # hand the sweep SIGINT ignored, and Ctrl-C would never reach it
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         log = out / "logs" / "x=1,mode=sleep,seed=1.stdout.log"
         deadline = time.monotonic() + 30

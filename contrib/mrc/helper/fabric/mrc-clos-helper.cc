@@ -419,11 +419,11 @@ MrcClosHelper::Build()
     shape.linkDelay = m_linkDelay;
     // The switches' latency, as the factory (Config defaults included) makes them.
     TimeValue latency;
-    m_switchFactory.Create<MrcSwitchNetDevice>()->GetAttribute("Latency", latency);
-    shape.switchLatency = latency.Get();
     BooleanValue cut;
     UintegerValue cutBytes;
     Ptr<MrcSwitchNetDevice> probe = m_switchFactory.Create<MrcSwitchNetDevice>();
+    probe->GetAttribute("Latency", latency);
+    shape.switchLatency = latency.Get();
     probe->GetAttribute("CutThrough", cut);
     probe->GetAttribute("CutThroughBytes", cutBytes);
     shape.cutThroughBytes = cut.Get() ? static_cast<uint32_t>(cutBytes.Get()) : 0;

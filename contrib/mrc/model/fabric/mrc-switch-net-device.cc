@@ -156,6 +156,7 @@ MrcSwitchNetDevice::MrcSwitchNetDevice()
     , m_latency(NanoSeconds(500))
     , m_cutThrough(false)
     , m_cutThroughBytes(64)
+    , m_fastestPort(0)
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())
     , m_received(0)
@@ -330,7 +331,18 @@ MrcSwitchNetDevice::AddPort(Ptr<MrcNetDevice> port)
     m_ports.push_back(port);
     port->SetFrameReceiver(this, index);
     port->SetRxLatency(m_latency);
-    UpdateCutThrough();
+    if (m_cutThrough) // store and forward (the default) needs no per-port work
+    {
+        const uint64_t rate = port->GetDataRate().GetBitRate();
+        if (rate > m_fastestPort)
+        {
+            UpdateCutThrough(); // a new fastest port: the others may lose cut-through
+        }
+        else
+        {
+            port->SetCutThroughBytes(rate >= m_fastestPort ? m_cutThroughBytes : 0);
+        }
+    }
     return index;
 }
 
@@ -355,6 +367,7 @@ MrcSwitchNetDevice::UpdateCutThrough()
     {
         fastest = std::max(fastest, p->GetDataRate().GetBitRate());
     }
+    m_fastestPort = fastest;
     for (const auto& p : m_ports)
     {
         const bool cut = m_cutThrough && p->GetDataRate().GetBitRate() >= fastest;

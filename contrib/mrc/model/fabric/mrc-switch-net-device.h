@@ -349,6 +349,7 @@ private:
     Time m_latency;                                  //!< forwarding latency
     bool m_cutThrough;                               //!< CutThrough attribute
     uint32_t m_cutThroughBytes;                      //!< CutThroughBytes attribute
+    uint64_t m_fastestPort;                          //!< bit/s of the fastest port so far
     uint32_t m_ifIndex;                              //!< interface index
     Mac48Address m_address;                          //!< nominal address
     uint64_t m_received;                             //!< packets received

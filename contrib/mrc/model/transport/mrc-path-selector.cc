@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-path-selector.h"
 
+#include "ns3/mrc-text.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
@@ -127,9 +129,11 @@ std::vector<std::pair<uint16_t, uint16_t>>
 ParseEvList(const char* name, const std::string& text)
 {
     std::vector<std::pair<uint16_t, uint16_t>> out;
-    std::istringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
+    if (text.empty())
+    {
+        return out;
+    }
+    for (const std::string& item : MrcText::Split(text, ','))
     {
         unsigned plane = 0;
         unsigned path = 0;
