@@ -6,6 +6,8 @@
                                                  thresholds, sources
   claims_tables.py matrix REAL_DIR MUTANT_DIR... verdicts of the real model and of each mutant,
                                                  and whether each listed mutant was rejected
+  claims_tables.py checks REAL_DIR MUTANT_DIR... per check: the mutants under which it fails
+                                                 (those the claim lists in bold)
   claims_tables.py agreements PAPER_DIR          ours against the paper's, row by row
 
 Each directory is a complete `claims` results directory (run.json and claims.csv) or `paper`
@@ -100,11 +102,37 @@ def matrix(args):
         for c in claims:
             v = meta["claims"].get(c, {}).get("verdict", "")
             short = {"reproduced": "repr.", "partly": "partly", "not reproduced": "not",
-                     "measured": "meas."}.get(v, v)
+                     "measured": "meas.", "does not hold": "not"}.get(v, v)
             if name in must.get(c, []):
                 short = "**%s** %s" % (short, "(rejects)" if v != "reproduced" else "(MISSED)")
             cells.append(short)
         print("| `%s` | %s |" % (name, " | ".join(cells)))
+    return 0
+
+
+def checks(args):
+    real_meta, real_rows = load(args.real)
+    must = {c: v.get("must_reject", []) for c, v in real_meta["claims"].items()}
+    runs = []
+    for d in args.mutants:
+        meta, rows = load(d)
+        if not meta["mutants"]:
+            sys.stderr.write("error: %s: not a mutant run (run.json mutants is empty)\n" % d)
+            return 2
+        runs.append((meta["mutants"].replace(",", "+"),
+                     {(r["claim"], r["metric"]): r["check"] for r in rows}))
+    print("| claim | check | fails under (the claim's own mutants in bold) |")
+    print("| --- | --- | --- |")
+    for r in sorted((r for r in real_rows if r["check"] != "info"),
+                    key=lambda r: order(r["claim"])):
+        key = (r["claim"], r["metric"])
+        # A mutant run that did not include the claim says nothing about its checks.
+        failing = [name for name, got in runs
+                   if any(k[0] == r["claim"] for k in got) and got.get(key) != "pass"]
+        cells = ["**%s**" % n if n in must.get(r["claim"], []) else n for n in failing]
+        if must.get(r["claim"]) and not any(n in must[r["claim"]] for n in failing):
+            cells.append("(**none of its own**)")
+        print("| %s | %s | %s |" % (r["claim"], r["metric"], ", ".join(cells) or "-"))
     return 0
 
 
@@ -136,10 +164,13 @@ def main(argv=None):
     m = sub.add_parser("matrix", help="the real model and the mutants")
     m.add_argument("real")
     m.add_argument("mutants", nargs="+")
+    k = sub.add_parser("checks", help="per check, the mutants it fails under")
+    k.add_argument("real")
+    k.add_argument("mutants", nargs="+")
     a = sub.add_parser("agreements", help="ours against the paper's (a paper run)")
     a.add_argument("dir")
     args = p.parse_args(argv)
-    return {"results": results, "matrix": matrix, "agreements": agreements}[args.cmd](args)
+    return {"results": results, "matrix": matrix, "checks": checks, "agreements": agreements}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -66,20 +66,24 @@ def test_files_and_formats(quick):
     assert "Partial" not in open(os.path.join(out, "claims.md")).read()
     for c in IDS:
         assert meta["claims"][c]["verdict"] in ("reproduced", "partly", "not reproduced",
-                                                "measured")
+                                                "measured", "holds", "does not hold")
     assert "verdict" in stdout and "results:" in stdout
 
 
 def test_every_claim_has_rows_and_a_computed_verdict(quick):
-    _, rows, _ = quick
+    out, rows, _ = quick
+    meta = json.load(open(os.path.join(out, "run.json")))
     for c in IDS:
         mine = [r for r in rows if r["claim"] == c]
         assert mine, c
         checks = [r["check"] for r in mine if r["check"] != "info"]
         assert set(checks) <= {"pass", "fail"}, c
+        structural = meta["claims"][c]["kind"] == "structural"
         expected = ("measured" if not checks
-                    else "reproduced" if all(x == "pass" for x in checks)
-                    else "partly" if "pass" in checks else "not reproduced")
+                    else ("holds" if structural else "reproduced")
+                    if all(x == "pass" for x in checks)
+                    else "partly" if "pass" in checks
+                    else "does not hold" if structural else "not reproduced")
         assert {r["verdict"] for r in mine} == {expected}, c
         for r in mine:
             if r["check"] != "info":
@@ -131,6 +135,14 @@ def test_production_rows_at_flow_level(tmp_path):
     assert float(port[0]["mrc"]) <= 0.125 + 1e-9 < float(port[0]["baseline"])
     lost = [x for x in rows if x["claim"] == "C3" and "job time lost" in x["metric"]][0]
     assert float(lost["mrc"]) < float(lost["baseline"])
+    # The flow-level comparisons are paired too: the same placement and fault times.
+    meta = json.load(open(os.path.join(out, "run.json")))
+    prod = [(c, l, cmp) for c, ls in meta["pairing"].items() for l, cmp in ls.items()
+            if l.startswith("production")]
+    assert len(prod) >= 6, prod
+    for c, l, cmp in prod:
+        assert set(cmp["schemes"]) == {"mrc", "roce"}, (c, l)
+        assert cmp["paired"], (c, l, cmp)
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -3,10 +3,15 @@
 
 Each claim lists the mutants (model variants that break one mechanism) its checks must
 reject (`claims --listMutants`, the table in experiments/claims/claims.cc). At the tiny scale
-this test runs the real model and asserts every claim with checks is *reproduced*, then runs
-every mutant on the claims that list it and asserts none of them is *reproduced* there. It
-asserts verdicts only, never a claim's internal counters. About a minute on two cores.
+this test runs the real model and asserts every mechanism claim is *reproduced* (structural
+ones *hold*), then runs every mutant on the claims that list it and asserts none of them is
+*reproduced* there, and that every check of a mechanism claim fails under at least one of the
+claim's mutants (a check no mutant can flip is not evidence: it belongs in an information row).
+It asserts verdicts and pass/fail of checks only, never a claim's internal counters. About a
+minute on two cores.
 """
+
+import csv
 
 import concurrent.futures
 import json
@@ -19,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD_DIR = os.environ.get("MRC_BUILD_DIR", os.path.join(ROOT, "build"))
 CLAIMS = os.path.join(BUILD_DIR, "bin", "claims")
 JOBS = int(os.environ.get("MRC_JOBS", os.cpu_count() or 2))
+DIRS = {}  # mutant ("" for the real model) -> its results directory, filled by the fixture
 
 
 def table():
@@ -40,7 +46,12 @@ def verdicts(out, mutant, claims):
     assert p.returncode == 0, "%s: %s" % (mutant, p.stderr[-2000:])
     meta = json.load(open(os.path.join(out, "run.json")))
     assert meta["mutants"] == (mutant or "").replace("+", ",")
-    return {c: v["verdict"] for c, v in meta["claims"].items()}
+    checks = {}
+    with open(os.path.join(out, "claims.csv")) as f:
+        for row in csv.DictReader(f):
+            if row["check"] != "info":
+                checks[(row["claim"], row["metric"])] = row["check"]
+    return {c: v["verdict"] for c, v in meta["claims"].items()}, checks
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +69,7 @@ def matrix(tmp_path_factory):
         futures = {m: pool.submit(verdicts, str(base / (m or "real")), m, claims)
                    for m, claims in jobs.items()}
         results = {m: f.result() for m, f in futures.items()}
+    DIRS.update({m: str(base / (m or "real")) for m in jobs})
     return rows, by_mutant, results
 
 
@@ -71,9 +83,11 @@ def test_every_mechanism_claim_names_mutants(matrix):
 
 def test_the_real_model_reproduces(matrix):
     _, _, results = matrix
-    real = results[""]
+    real, checks = results[""]
+    expected = {"C1": "holds", "C11": "holds", "C13": "measured"}
     for claim, verdict in real.items():
-        assert verdict == ("measured" if claim == "C13" else "reproduced"), (claim, verdict)
+        assert verdict == expected.get(claim, "reproduced"), (claim, verdict)
+    assert all(v == "pass" for v in checks.values()), checks
 
 
 def test_every_listed_mutant_is_rejected(matrix):
@@ -81,9 +95,23 @@ def test_every_listed_mutant_is_rejected(matrix):
     failures = []
     for mutant, claims in by_mutant.items():
         for claim in claims:
-            if results[mutant][claim] == "reproduced":
+            if results[mutant][0][claim] == "reproduced":
                 failures.append("%s still reproduced under %s" % (claim, mutant))
     assert not failures, failures
+
+
+def test_every_check_fails_under_one_of_its_mutants(matrix):
+    rows, _, results = matrix
+    _, real = results[""]
+    unflipped = []
+    for (claim, metric) in real:
+        if not rows[claim]:
+            continue  # structural and measured claims: no transport mechanism to break
+        # A row missing under a mutant (its run did not get that far) counts as failed.
+        if all(results[m][1].get((claim, metric)) == "pass" for m in rows[claim]):
+            unflipped.append("%s: %s passes under every one of %s"
+                             % (claim, metric, ",".join(rows[claim])))
+    assert not unflipped, unflipped
 
 
 def test_mutant_names_are_the_models():
@@ -95,3 +123,22 @@ def test_mutant_names_are_the_models():
         for m in mutants:
             for part in m.split("+"):
                 assert part in known, part
+
+
+def test_the_docs_table_of_checks(matrix):
+    """analysis/claims_tables.py checks: the per-check table docs/claims.md carries."""
+    rows, _, _ = matrix
+    dirs = DIRS
+    p = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "analysis", "claims_tables.py"),
+                        "checks", dirs[""]] + [d for m, d in dirs.items() if m],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    lines = [l for l in p.stdout.splitlines() if l.startswith("| C")]
+    assert lines and "none of its own" not in p.stdout
+    for l in lines:
+        claim, cells = l.split(" | ")[0][2:], l.split(" | ")[2]
+        assert (cells == "- |") == (not rows[claim]), l
+    # Given a mutant run in place of the real one, it refuses.
+    p = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "analysis", "claims_tables.py"),
+                        "checks", dirs[""], dirs[""]], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "not a mutant run" in p.stderr

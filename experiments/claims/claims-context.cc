@@ -174,7 +174,10 @@ Context::ProductionJob() const
 }
 
 const TrainingResult&
-Context::Production(const std::string& key, Scheme scheme, const FaultPlan& faults)
+Context::Production(const std::string& key,
+                    const std::string& label,
+                    Scheme scheme,
+                    const FaultPlan& faults)
 {
     const std::string k = key.empty() ? "#" + std::to_string(runs) : "prod-" + key;
     auto it = cache.find(k);
@@ -184,6 +187,8 @@ Context::Production(const std::string& key, Scheme scheme, const FaultPlan& faul
     }
     ++runs;
     TrainingResult r = RunFluidTraining(scheme, ProductionFabric(), ProductionJob(), faults, seed);
+    pairing.push_back(
+        PairRecord{claim, label, SchemeName(scheme), r.placementDigest, r.faultDigest});
     std::cerr << "  run " << runs << ": training at flow level, " << SchemeName(scheme) << ", "
               << productionGpus << " GPUs, " << r.stepsDone << "/" << r.stepsPlanned << " steps, "
               << std::fixed << std::setprecision(1) << r.wall << " s" << std::endl;

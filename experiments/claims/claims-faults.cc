@@ -178,7 +178,7 @@ CostRows(ClaimReport& c,
 {
     c.Info("cost of one " + what + ": job time lost", "us", lostUsM, lostUsB);
     c.Info("cost of one " + what + ": bytes retransmitted", "B", retxM, retxB);
-    c.Info("production: " + what + "s per 1 s step", "", perStepM, perStepB);
+    c.Info("production: " + what + " events per 1 s step (assumed)", "", perStepM, perStepB);
     c.Info("production: extrapolated step-time inflation",
            "%",
            std::max(0.0, lostUsM) * perStepM / PRODUCTION_STEP_US * 100,
@@ -191,8 +191,9 @@ CostRows(ClaimReport& c,
  * @param ctx the context
  * @param c the report
  * @param what the fault, for the row names
- * @param plans per sample, MRC's and the baseline's faults, with start times in units of the
- * reference step (scaled here) and durations in us; the job time lost is averaged over them
+ * @param plans per sample, MRC's and the baseline's faults, with start times and durations in
+ * units of MRC's fault-free step (scaled here, the same absolute times for both schemes); the
+ * job time lost is averaged over them
  * @param lostM set to MRC's mean job time lost, us
  * @param lostB set to the baseline's
  */
@@ -233,24 +234,29 @@ ProductionRows(Context& ctx,
                double& lostM,
                double& lostB)
 {
-    const TrainingResult& refM = ctx.Production("ref-mrc", MRC, FaultPlan());
-    const TrainingResult& refB = ctx.Production("ref-roce", ROCE, FaultPlan());
+    const TrainingResult& refM = ctx.Production("ref-mrc", "production reference", MRC, {});
+    const TrainingResult& refB = ctx.Production("ref-roce", "production reference", ROCE, {});
+    // One time base for both schemes (MRC's fault-free step), so that both get their faults at
+    // the same absolute times, as the packet-level comparisons do.
+    const double unit = Mean(refM.stepUs);
     std::vector<double> lm;
     std::vector<double> lb;
     uint64_t failedM = 0;
     uint64_t failedB = 0;
-    for (auto& pp : plans)
+    for (std::size_t k = 0; k < plans.size(); ++k)
     {
-        for (auto& f : pp.first.faults)
+        auto& pp = plans[k];
+        for (auto* plan : {&pp.first, &pp.second})
         {
-            f.atUs *= Mean(refM.stepUs);
+            for (auto& f : plan->faults)
+            {
+                f.atUs *= unit;
+                f.durationUs *= unit;
+            }
         }
-        for (auto& f : pp.second.faults)
-        {
-            f.atUs *= Mean(refB.stepUs);
-        }
-        const TrainingResult& m = ctx.Production("", MRC, pp.first);
-        const TrainingResult& b = ctx.Production("", ROCE, pp.second);
+        const std::string label = "production, " + what + " " + std::to_string(k);
+        const TrainingResult& m = ctx.Production("", label, MRC, pp.first);
+        const TrainingResult& b = ctx.Production("", label, ROCE, pp.second);
         lm.push_back(TimeLost(m, refM));
         lb.push_back(TimeLost(b, refB));
         failedM += m.failedJobs;
@@ -400,13 +406,17 @@ ClaimC2(Context& ctx)
             "us",
             meanM,
             meanB,
-            "MRC < baseline",
-            !std::isnan(meanM) && !std::isnan(meanB) && meanM < meanB,
-            "paper: MRC routes around a flap in microseconds, a routed RoCE fabric does not");
+            "MRC < 1 ms and MRC < baseline",
+            !std::isnan(meanM) && !std::isnan(meanB) && meanM < 1000 && meanM < meanB,
+            "paper: MRC routes around a flap in microseconds, a routed RoCE fabric does not; "
+            "ours: 1 ms is 15 of MRC's 65.5 us timeouts, and 1/150 of the 150 ms a routed "
+            "fabric needs to detect the flap");
     if (ctx.production)
     {
         // Three flaps of 100 us, one per run, of different plane-0 T0-T1 links, in step 2.
         const FabricSpec pf = ctx.ProductionFabric();
+        const double pstep
+            = Mean(ctx.Production("ref-mrc", "production reference", MRC, {}).stepUs);
         std::vector<std::pair<FaultPlan, FaultPlan>> plans;
         for (uint32_t i = 0; i < 3; ++i)
         {
@@ -414,7 +424,7 @@ ClaimC2(Context& ctx)
             link << "plane0/t0-" << (i * 37) % (pf.hosts / pf.hostsPerT0) << "/t1-"
                  << (i * 53) % pf.t1;
             FaultPlan p;
-            p.faults.push_back(FaultSpec{1.3 + 0.1 * i, "link_flap", link.str(), 100});
+            p.faults.push_back(FaultSpec{1.3 + 0.1 * i, "link_flap", link.str(), 100 / pstep});
             plans.emplace_back(p, p);
         }
         double lostPM = NAN;
@@ -475,20 +485,8 @@ ClaimC3(Context& ctx)
     c.Info("T1 switches rebooted", "", fab.planes, 1);
     c.Info("share of T1 capacity down", "%", 100.0 / fab.t1, 100.0 / fab.t1);
     c.Info("down for", "us", downUs, downUs);
-    c.Check("job completed",
-            "",
-            doneM,
-            doneB,
-            "MRC: yes (1)",
-            doneM,
-            "paper: the job goes on through T1 reboots");
-    c.Check("failed QPs",
-            "",
-            m.failedQps,
-            b.failedQps,
-            "MRC: 0",
-            m.failedQps == 0,
-            "paper: no job impact");
+    c.Info("job completed (1: yes)", "", doneM, doneB);
+    c.Info("failed QPs", "", m.failedQps, b.failedQps);
     // The step the T1s fail in, and the step they return in, each against the fault-free
     // mean (steps are back to back from time 0: the failure is in step 1, the return in 2).
     auto stepAt = [](const TrainingResult& r, uint32_t k)
@@ -499,21 +497,18 @@ ClaimC3(Context& ctx)
     const double failB = stepAt(b, 1) / Mean(refB.stepUs);
     const double backM = stepAt(m, 2) / Mean(refM.stepUs);
     const double backB = stepAt(b, 2) / Mean(refB.stepUs);
+    // The job going on is part of this check: a job that stops or fails a QP has no
+    // step that passes.
     c.Check("the step the T1s fail in / fault-free mean step",
             "",
             failM,
             failB,
-            "MRC < 1.5 (no stall)",
-            failM < 1.5,
-            "ours: a step that waits for a timer of a second or more, or loses half its "
-            "bandwidth, is 1.5x longer; MRC's own 65.5 us timeout is well within it");
-    c.Check("the step the T1s return in / fault-free mean step",
-            "",
-            backM,
-            backB,
-            "MRC < 1.5",
-            backM < 1.5,
-            "paper (Fig 11): a transient when the T1 returns, no stall");
+            "MRC < 1.5 (no stall), the job completes, no failed QP",
+            failM < 1.5 && doneM && m.failedQps == 0,
+            "paper: the job goes on through T1 reboots; ours: a step that waits for a timer "
+            "of a second or more, or loses half its bandwidth, is 1.5x longer; MRC's own "
+            "65.5 us timeout is well within it");
+    c.Info("the step the T1s return in / fault-free mean step", "", backM, backB);
     const double restored
         = m.evsRetiredEver == 0 ? NAN : 1.0 - double(m.evsRetiredAtEnd) / double(m.evsRetiredEver);
     c.Info("EVs retired by the reboots", "", m.evsRetiredEver, NAN);
@@ -572,16 +567,17 @@ ClaimC3(Context& ctx)
                         "they return in.");
     if (ctx.production)
     {
+        // As above: the same share of T1 capacity on both sides (T1 0 of every plane against
+        // T1 0 of the baseline's only plane), down at 1.3 steps and back one step later.
         const FabricSpec pf = ctx.ProductionFabric();
         FaultPlan ppm;
-        for (uint32_t k = 0; k < 4; ++k)
+        for (uint32_t k = 0; k < pf.planes; ++k)
         {
-            std::ostringstream t;
-            t << "plane" << (k % pf.planes) << "/t1-" << (k / pf.planes + k) % pf.t1;
-            ppm.faults.push_back(FaultSpec{1.3, "switch_reboot", t.str(), 0});
+            ppm.faults.push_back(
+                FaultSpec{1.3, "switch_reboot", "plane" + std::to_string(k) + "/t1-0", 1});
         }
         FaultPlan ppb;
-        ppb.faults.push_back(FaultSpec{1.3, "switch_reboot", "plane0/t1-0", 0});
+        ppb.faults.push_back(FaultSpec{1.3, "switch_reboot", "plane0/t1-0", 1});
         double lostPM = NAN;
         double lostPB = NAN;
         ProductionRows(ctx, c, "set of T1 reboots", {{ppm, ppb}}, lostPM, lostPB);
@@ -623,13 +619,12 @@ ClaimC4(Context& ctx)
     const double readmitM = Recovery(rm, bin, up, 0.95 * beforeM);
     const double readmitB = Recovery(rb, bin, up, 0.95 * beforeB);
     c.Info("NIC rate before the loss", "Gb/s", beforeM, beforeB);
-    c.Check("rate during the loss / before",
-            "",
-            duringM / beforeM,
-            duringB / beforeB,
-            "MRC >= 1 - 1/planes - 0.05",
-            duringM / beforeM >= 1 - 1.0 / fab.planes - 0.05,
-            "physical: one port of P lost leaves (P-1)/P of the NIC; 0.05 for sampling");
+    // Information: every mutant keeps (P-1)/P of the NIC here (the sender knows its own
+    // port is down), so this row cannot tell a broken model from MRC.
+    c.Info("rate during the loss / before (the bound: 1 - 1/planes)",
+           "",
+           duringM / beforeM,
+           duringB / beforeB);
     c.Info("rate after the port returns / before",
            "",
            MeanRate(rm, bin, up + 2 * bin, endM) / beforeM,
@@ -749,19 +744,19 @@ ClaimC4(Context& ctx)
                         "of the first.");
     if (ctx.production)
     {
-        const double pstep = Mean(ctx.Production("ref-mrc", MRC, FaultPlan()).stepUs);
-        const double pstepB = Mean(ctx.Production("ref-roce", ROCE, FaultPlan()).stepUs);
+        const double pstep
+            = Mean(ctx.Production("ref-mrc", "production reference", MRC, {}).stepUs);
         FaultPlan ppm;
-        ppm.faults.push_back(FaultSpec{0.5, "nic_port_down", "host0/plane7", 2 * pstep});
+        ppm.faults.push_back(FaultSpec{0.5, "nic_port_down", "host0/plane7", 2});
         FaultPlan ppb;
-        ppb.faults.push_back(FaultSpec{0.5, "nic_port_down", "host0/plane0", 2 * pstepB});
+        ppb.faults.push_back(FaultSpec{0.5, "nic_port_down", "host0/plane0", 2});
         double lostPM = NAN;
         double lostPB = NAN;
         ProductionRows(ctx, c, "NIC port loss of two steps", {{ppm, ppb}}, lostPM, lostPB);
         c.Info("production, flow level: time lost to the port loss / its duration",
                "",
                lostPM / (2 * pstep),
-               lostPB / (2 * pstepB));
+               lostPB / (2 * pstep));
     }
     return c;
 }
@@ -818,13 +813,9 @@ ClaimC5(Context& ctx)
             "MRC < 100 us",
             retireM < 100,
             "paper: within tens of microseconds");
-    c.Check("failure to 90% of the rate before",
-            "us",
-            recM,
-            recB,
-            "MRC < 100 us",
-            recM < 100,
-            "paper: within tens of microseconds; 100 us is a few RTTs here");
+    // Information: losing 1 of the flow's paths never takes the rate below 90 %, whatever
+    // finds the loss, so no mutant fails this row; the two rows above time the bypass.
+    c.Info("failure to 90% of the rate before", "us", recM, recB);
     c.Check("baseline: failure to 90% of the rate before",
             "us",
             NAN,
@@ -975,13 +966,9 @@ ClaimC8(Context& ctx)
                 "MRC < 50 us (at once); the baseline never retires a path",
                 bad < 50,
                 "paper (Fig 12): the EV goes inactive immediately; ours: 50 us, a few RTTs");
-        c.Check(pct + " loss: rate during the loss / before",
-                "",
-                dM,
-                dB,
-                "MRC > baseline and MRC > 0.8",
-                dM > dB && dM > 0.8,
-                "paper (Fig 12): line rate holds; ours: 0.8 for the losses before detection");
+        // Information: one lossy path of many leaves the rate near line rate under every
+        // mutant; the rows around it time the retirement and the return.
+        c.Info(pct + " loss: rate during the loss / before", "", dM, dB);
         if (loss == 0.2)
         {
             c.Check(pct + " loss: loss end to an EV restored by probes",

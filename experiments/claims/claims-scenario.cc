@@ -566,11 +566,18 @@ RunFluidTraining(
     std::vector<Ptr<MrcFluidJob>> jobs;
     std::vector<bool> started;
     uint32_t remaining = 0;
+    std::ostringstream placed;
     for (uint32_t j = 0; j < spec.jobs; ++j)
     {
         std::string err;
         const auto hosts = MrcTrainingJob::Place(policy, ranks, fab.hosts, used, rng, err);
         NS_ABORT_MSG_IF(hosts.empty(), "claims: placement: " << err);
+        r.placement.push_back(hosts);
+        for (uint32_t h : hosts)
+        {
+            placed << h << " ";
+        }
+        placed << "\n";
         Ptr<MrcFluidJob> job = CreateObject<MrcFluidJob>();
         job->SetAttribute("JobId", UintegerValue(j));
         job->SetAttribute("Steps", UintegerValue(spec.steps));
@@ -611,6 +618,8 @@ RunFluidTraining(
                                 Us(f.atUs), f.action, target, Us(f.durationUs), err, f.rate),
                             "claims: fault " << f.action << " " << target << ": " << err);
     }
+    r.placementDigest = Digest(placed.str());
+    r.faultDigest = FaultDigest(faults->GetInjector());
     faults->GetInjector()->TraceConnectWithoutContext(
         "Fault",
         MakeBoundCallback(

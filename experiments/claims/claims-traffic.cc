@@ -437,13 +437,9 @@ ClaimC10(Context& ctx)
             "MRC <= 0.5 x baseline",
             Cov(m.flowGbps) <= 0.5 * Cov(b.flowGbps),
             "paper: spraying 'sharply' lowers variance; ours: half");
-    c.Check("Jain's index",
-            "",
-            Jain(m.flowGbps),
-            Jain(b.flowGbps),
-            "MRC >= baseline",
-            Jain(m.flowGbps) >= Jain(b.flowGbps),
-            "paper: fairer per-flow throughput under spraying");
+    // Information: Jain's index ranks the same spread as the CoV above, less sharply (a
+    // single-path MRC is still above the baseline here).
+    c.Info("Jain's index", "", Jain(m.flowGbps), Jain(b.flowGbps));
     c.Info("min / max transfer throughput",
            "",
            Quantile(m.flowGbps, 0) / Quantile(m.flowGbps, 1),
@@ -503,9 +499,9 @@ ClaimC12(Context& ctx)
             "",
             Cov(m.flowGbps),
             Cov(multi.flowGbps),
-            "baseline > MRC",
-            Cov(multi.flowGbps) > Cov(m.flowGbps),
-            "paper: it congests badly (collisions make uneven transfers)");
+            "MRC <= 0.5 x baseline",
+            Cov(m.flowGbps) <= 0.5 * Cov(multi.flowGbps),
+            "paper: it congests badly (collisions make uneven transfers); ours: half, as C10");
     c.Info("PFC pauses sent", "", m.pauses, multi.pauses);
     c.Info("PFC pauses sent, single-plane RoCE", "", NAN, single.pauses);
     Figure f;

@@ -115,13 +115,15 @@ struct Context
     /** @return the production job: every GPU, 3 steps of a 1 GiB hierarchical all-reduce */
     JobSpec ProductionJob() const;
     /**
-     * Run the production job at flow level.
+     * Run the production job at flow level, recorded in pairing under label.
      * @param key cache key (empty: do not cache)
+     * @param label the comparison (the same for the schemes compared)
      * @param scheme MRC or ROCE
      * @param faults faults
      * @return the result
      */
     const TrainingResult& Production(const std::string& key,
+                                     const std::string& label,
                                      Scheme scheme,
                                      const FaultPlan& faults);
 };

@@ -67,11 +67,18 @@ Report::Verdict() const
     {
         return "measured";
     }
+    // A structural claim's checks are arithmetic or placement, which no transport mutant can
+    // change: they hold or not, and are not counted as a reproduced mechanism.
+    const bool structural = kind == "structural";
     if (passed == checks)
     {
-        return "reproduced";
+        return structural ? "holds" : "reproduced";
     }
-    return passed > 0 ? "partly" : "not reproduced";
+    if (passed > 0)
+    {
+        return "partly";
+    }
+    return structural ? "does not hold" : "not reproduced";
 }
 
 std::string
@@ -266,7 +273,9 @@ Markdown(const Suite& suite,
        << date << ", wall time " << std::fixed << std::setprecision(0) << wall << " s. "
        << suite.describe() << "\n\n"
        << "Verdicts are computed from the checks: all pass, *reproduced*; some, *partly*; "
-          "none, *not reproduced*; no check (information only), *measured*. Each threshold "
+          "none, *not reproduced*; no check (information only), *measured*. A structural claim "
+          "(arithmetic or placement, which no transport mutant changes) *holds* or *does not "
+          "hold*. Each threshold "
           "states where it comes from. The schemes of a comparison run the same placement, jobs "
           "and fault schedule (absolute times; `pairing` in run.json).\n\n"
        << "| " << suite.selectOption << " | statement | verdict | checks passed |\n"

@@ -138,7 +138,7 @@ struct Report
                int agrees);
     /**
      * @return reproduced (every check passed), partly (some), not reproduced (none), or
-     *         measured (no check)
+     *         measured (no check); a structural report holds or does not hold instead
      */
     std::string Verdict() const;
 };
