@@ -396,6 +396,48 @@ private:
 
 /**
  * @ingroup mrc-test
+ * @brief An explicit EV set of one path that loses packets: every resend must go on that one
+ * path (there is no other), and the write completes.
+ */
+class MrcExplicitSingleEvTestCase : public TestCase
+{
+public:
+    MrcExplicitSingleEvTestCase()
+        : TestCase("MrcPathSelector: with one explicit EV, a lost packet is resent on it")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(MrcClusterPreset::Apply("B", s, err), true, err);
+        Ptr<MrcClosTopology> fabric = s->Build();
+        s->AssignStreams(1);
+        auto [a, b] = fabric->GetHost(0)->GetObject<MrcL4Protocol>()->ConnectPair(
+            fabric->GetHost(8)->GetObject<MrcL4Protocol>());
+        a->SetExplicitEvs("0:0", "");
+        NS_TEST_ASSERT_MSG_EQ(a->GetPathSelector()->GetNEvs(), 1u, "the given set");
+        uint64_t received = 0;
+        b->SetRecvCompletionCallback(MakeBoundCallback(
+            +[](uint64_t* n, const MrcCompletion& c)
+            {
+                *n += c.bytes;
+            },
+            &received));
+        fabric->GetUplink(0, 0, 0)->SetLossRate(0.05);
+        const uint64_t bytes = 2000000;
+        Simulator::Schedule(MicroSeconds(1), &MrcQueuePair::PostWrite, a, bytes, 0);
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(received, bytes, "every byte placed, through the one lossy path");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-test
  * @brief Cut-through switches: a frame is taken once its first 64 bytes are in, on ports no
  * slower than the switch's others; a one-packet write crosses three switches one full
  * serialization minus a header's sooner each, and the base RTT says so.
@@ -481,6 +523,7 @@ public:
         AddTestCase(new MrcClusterBCalibrationTestCase);
         AddTestCase(new MrcCutThroughTestCase);
         AddTestCase(new MrcExplicitEvsTestCase);
+        AddTestCase(new MrcExplicitSingleEvTestCase);
     }
 };
 

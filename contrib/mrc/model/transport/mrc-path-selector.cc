@@ -318,7 +318,10 @@ int32_t
 MrcPathSelector::SelectFresh(uint64_t planeMask, int32_t exclude)
 {
     // One pass, like Select: a SKIP EV loses one rotation per pass, not one per attempt.
-    return Rotate(planeMask, exclude);
+    const int32_t ev = Rotate(planeMask, exclude);
+    // The excluded EV when it is the only one usable (an explicit set of one path, or every
+    // other EV of the usable planes retired): resending on it beats never resending.
+    return ev >= 0 || exclude < 0 ? ev : Rotate(planeMask, -1);
 }
 
 void

@@ -136,7 +136,8 @@ public:
      */
     virtual int32_t Select(uint64_t planeMask);
     /**
-     * Pick an EV for a retransmission: never the one the packet was lost on.
+     * Pick an EV for a retransmission: not the one the packet was lost on, unless it is the
+     * only one usable (an explicit set of one path): resending there beats never resending.
      * @param planeMask usable planes
      * @param exclude the EV the packet last used
      * @return the EV slot, or -1
