@@ -629,13 +629,10 @@ ClaimC4(Context& ctx)
            "",
            MeanRate(rm, bin, up + 2 * bin, endM) / beforeM,
            MeanRate(rb, bin, up + 2 * bin, endB) / beforeB);
-    c.Check("time from port up to 95% of the rate before",
-            "us",
-            readmitM,
-            readmitB,
-            "MRC < 1 ms, by itself",
-            readmitM < 1000,
-            "paper: the plane returns by itself; ours: 1 ms is 20 probe intervals");
+    // Information: the sender's own port coming back makes its plane usable again whatever
+    // the model; only EVs retired by losses in flight need probes, and at 8 planes those are
+    // too few for no-probe to keep the rate under 95 %, so no mutant fails this row.
+    c.Info("time from port up to 95% of the rate before", "us", readmitM, readmitB);
     // The remote side: a peer sending to host 0 while host 0 has lost a port, long enough for
     // unanswered probes to back off to their longest interval, then the port returns. The peer
     // stops spraying onto the plane, and probes it again as soon as it is back, because host
