@@ -122,6 +122,12 @@ MakeScheme(Scheme scheme, const FabricSpec& fab)
 {
     Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
     s->SetAttribute("Scheme", StringValue(SchemeName(scheme)));
+    if (!fab.latencies.empty())
+    {
+        // The preset's cables, switches and NICs; its shape is overridden below.
+        std::string err;
+        NS_ABORT_MSG_UNLESS(MrcClusterPreset::Apply(fab.latencies, s, err), "claims: " << err);
+    }
     s->SetAttribute("Hosts", UintegerValue(fab.hosts));
     s->SetAttribute("Planes", UintegerValue(fab.planes));
     s->SetAttribute("PlaneRate", DataRateValue(DataRate(fab.planeRate)));
@@ -656,6 +662,7 @@ RunFlows(
     const std::size_t n = run.flows.size();
     r.fctUs.assign(n, NAN);
     std::vector<Ptr<MrcQueuePair>> senders;                // each flow's first QP
+    std::vector<Ptr<MrcQueuePair>> flow0;                  // flow 0's QPs
     std::vector<std::vector<Ptr<MrcQueuePair>>> receivers; // each flow's receiving QPs
     std::vector<uint32_t> qpsLeft(n, 0);                   // per flow, its QPs not yet done
     struct Done
@@ -688,9 +695,17 @@ RunFlows(
             // A flow of several QPs (as ib_write_bw -q, or NCCL's QPs per peer) splits its bytes.
             const uint64_t bytes = f.bytes / nq + (q < f.bytes % nq ? 1 : 0);
             auto qps = w.scheme->GetStack().Connect(f.src, f.dst);
+            if (!f.evs.empty() && scheme == MRC)
+            {
+                qps.first->SetExplicitEvs(f.evs, f.backupEvs);
+            }
             if (q == 0)
             {
                 senders.push_back(qps.first);
+            }
+            if (i == 0)
+            {
+                flow0.push_back(qps.first);
             }
             receivers.back().push_back(qps.second);
             const uint32_t serial = i == 0 && run.serialMessages > 1 ? run.serialMessages - 1 : 0;
@@ -748,8 +763,12 @@ RunFlows(
         std::ostringstream os;
         for (const auto& f : run.flows)
         {
-            os << f.src << " " << f.dst << " " << f.bytes << " " << f.startUs << " " << f.qps
-               << "\n";
+            os << f.src << " " << f.dst << " " << f.bytes << " " << f.startUs << " " << f.qps;
+            if (!f.evs.empty())
+            {
+                os << " evs " << f.evs << " backups " << f.backupEvs;
+            }
+            os << "\n";
         }
         os << "busy " << run.busyUplinkAtUs << " " << run.busyAction << " serial "
            << run.serialMessages << " tail " << run.failTail << " " << run.failTailMessage << "\n";
@@ -804,9 +823,9 @@ RunFlows(
     // using the path of the uplink that died.
     std::map<std::pair<uint16_t, uint16_t>, double> lastUse;
     const double watchFrom = run.busyUplinkAtUs > 0 ? run.busyUplinkAtUs : run.watchSendsFromUs;
-    if (n > 0 && watchFrom > 0)
+    for (std::size_t q = 0; n > 0 && watchFrom > 0 && q < (run.traceAllQps ? flow0.size() : 1); ++q)
     {
-        senders[0]->TraceConnectWithoutContext(
+        flow0[q]->TraceConnectWithoutContext(
             "Tx",
             MakeBoundCallback(
                 +[](std::map<std::pair<uint16_t, uint16_t>, double>* last,
@@ -826,14 +845,15 @@ RunFlows(
                     }
                 },
                 &lastUse,
-                PeekPointer(senders[0]->GetPathSelector()),
+                PeekPointer(flow0[q]->GetPathSelector()),
                 watchFrom,
                 run.watchSendsUntilUs));
     }
-    // EV state changes of flow 0 (the flow the failover claims look at).
-    if (n > 0)
+    // EV state changes of flow 0 (the flow the failover claims look at): its first QP, or
+    // every one of its QPs (FlowRun::traceAllQps).
+    for (std::size_t q = 0; n > 0 && q < (run.traceAllQps ? flow0.size() : 1); ++q)
     {
-        Ptr<MrcPathSelector> sel = senders[0]->GetPathSelector();
+        Ptr<MrcPathSelector> sel = flow0[q]->GetPathSelector();
         sel->TraceConnectWithoutContext(
             "EvStateChange",
             MakeBoundCallback(

@@ -57,6 +57,8 @@ struct FabricSpec
     double reconvergenceUs = 2000000;     //!< RoCE: BGP-like reconvergence (deployed)
     uint32_t evSetSize = 0;               //!< MRC: EVs per queue pair (0: the model's default)
     uint32_t evMinActive = 0;             //!< MRC: EvMinActive (0: the model's default)
+    /** MrcClusterPreset whose latencies (cables, switches, NICs) the fabric takes ("": none) */
+    std::string latencies;
 };
 
 /**
@@ -183,6 +185,9 @@ struct FlowSpec
     uint64_t bytes;   //!< message size
     double startUs;   //!< posted at
     uint32_t qps = 1; //!< queue pairs carrying it (the bytes split evenly)
+    /** MRC: the OCP API's explicit EV mode, plane:path pairs for each of its QPs ("": random) */
+    std::string evs;
+    std::string backupEvs; //!< MRC, with evs: the backup EVs (plane:path pairs)
 };
 
 /** A run of point-to-point flows. */
@@ -217,6 +222,9 @@ struct FlowRun
     double watchSendsFromUs = 0;
     /** ... until this time */
     double watchSendsUntilUs = 1e18;
+    /** FlowResult's EV changes (badEvs, heldEvs, goodEvs) and last sends per plane from every
+     * QP of flow 0, not its first only (evs0 stays the first's) */
+    bool traceAllQps = false;
     int32_t queueT0 = -1;   //!< sample this T0's (plane 0) port queue every bin (-1: none)
     uint32_t queuePort = 0; //!< ... this port (0..HostsPerT0-1: the host links)
 };

@@ -88,8 +88,9 @@ main(int argc, char* argv[])
     Scale scale;
     evidence::Suite suite;
     suite.program = "paper";
-    suite.usage = "Reproduces the MRC paper's testbed experiments figure by figure (Cluster C: "
-                  "Figs 16-17; Cluster D: Figs 18-22), MRC and the RoCE baselines on the paper's "
+    suite.usage = "Reproduces the MRC paper's testbed experiments figure by figure (Cluster B: "
+                  "Figs 9-12 and 14; Cluster C: Figs 16-17; Cluster D: Figs 18-22), MRC and the "
+                  "RoCE baselines on the paper's "
                   "setups, and writes "
                   "checks.csv, agreements.csv (ours against the paper's values), figures.csv, "
                   "paper.md, run.json and a PNG and a PDF per figure.";
@@ -107,6 +108,11 @@ main(int argc, char* argv[])
     const std::vector<
         std::pair<std::string, std::pair<Report (*)(Context&, const Scale&), std::string>>>
         figures = {
+            {"F9", {&Figure9, "no-port-bitmap,no-probe,rto-only+slow-rto"}},
+            {"F10", {&Figure10, ""}},
+            {"F11", {&Figure11, "no-probe,rto-only+slow-rto"}},
+            {"F12", {&Figure12, "rto-only,rto-only+slow-rto"}},
+            {"F14", {&Figure14, "rto-only,no-spray"}},
             {"F16", {&Figure16, "no-spray,rto-only+slow-rto"}},
             {"F17", {&Figure17, "no-spray"}},
             {"F18", {&Figure18, "no-spray,no-nscc"}},
@@ -133,7 +139,10 @@ main(int argc, char* argv[])
     suite.describe = [&scale]()
     {
         std::ostringstream os;
-        os << "Cluster C (Figs 16-17, MrcClusterPreset C): 64 GPUs, MRC on 4 x 100G planes, "
+        os << "Cluster B (Figs 9-14, MrcClusterPreset B with its calibrated latencies): 32 "
+              "hosts with 800G NICs as 8 x 100G ports on 8 planes, 8 hosts per T0, 8 T1s per "
+              "plane; ib_write_bw as 4 QPs. "
+              "Cluster C (Figs 16-17, MrcClusterPreset C): 64 GPUs, MRC on 4 x 100G planes, "
               "RoCE on one 400G plane; collectives of "
            << scale.sizes.front() / 1000000 << " MB to " << scale.sizes.back() / 1000000 << " MB, "
            << scale.iterations

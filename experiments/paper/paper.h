@@ -62,8 +62,44 @@ bool GetScale(const std::string& name, Scale& s);
  */
 FabricSpec Cluster(const std::string& cluster);
 
+/** @name What the figures share (paper-series.cc) */
+/// @{
+/**
+ * @param samples bytes per bin
+ * @param binUs the bin
+ * @param fromUs start of the window
+ * @param toUs its end
+ * @return the mean rate over the bins inside the window, Gb/s (NaN if none)
+ */
+double MeanGbps(const std::vector<uint64_t>& samples, double binUs, double fromUs, double toUs);
+/**
+ * @param name the series' name
+ * @param samples bytes per bin
+ * @param binUs the bin
+ * @return a throughput-over-time series (x: ms, y: Gb/s)
+ */
+Series Timeline(const std::string& name, const std::vector<uint64_t>& samples, double binUs);
+/**
+ * @param a one series of bins
+ * @param b another
+ * @return their sum, bin by bin
+ */
+std::vector<uint64_t> Sum(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b);
+/**
+ * @param r a run of long-lived flows
+ * @return how many finished before the run's end (the rates of those are not a long-lived
+ * flow's; must be 0)
+ */
+double Finished(const FlowResult& r);
+/// @}
+
 /** @name The figures (paper-cluster-*.cc) */
 /// @{
+Report Figure9(Context& ctx, const Scale& scale);
+Report Figure10(Context& ctx, const Scale& scale);
+Report Figure11(Context& ctx, const Scale& scale);
+Report Figure12(Context& ctx, const Scale& scale);
+Report Figure14(Context& ctx, const Scale& scale);
 Report Figure16(Context& ctx, const Scale& scale);
 Report Figure17(Context& ctx, const Scale& scale);
 Report Figure18(Context& ctx, const Scale& scale);
