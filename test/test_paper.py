@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD_DIR = os.environ.get("MRC_BUILD_DIR", os.path.join(ROOT, "build"))
 PAPER = os.path.join(BUILD_DIR, "bin", "paper")
 JOBS = int(os.environ.get("MRC_JOBS", os.cpu_count() or 2))
-FIGURES = ["9", "10", "11", "12", "14", "16", "17", "18", "19", "20", "21", "22"]
+FIGURES = ["9", "10", "11", "12", "14", "15", "16", "17", "18", "19", "20", "21", "22"]
 
 
 def run(out, figures, mutant=None, plots=False):
@@ -171,6 +171,11 @@ def test_cluster_b(real):
     # Fig 14: both flows near the plane's port rate once flow 2 shares EV A.
     assert value(rows, "F14", "both flows after flow 2 joins / flow 1 alone, the slower",
                  "mrc") >= 0.9
+    # Fig 15: sendrecv near the NIC's rate at flow level on a larger fabric, and the packet
+    # and flow levels within 10 % of each other on Cluster B.
+    assert value(rows, "F15", "2 GB: per-NIC throughput, flow level, 1024 GPUs", "mrc") >= 0.9 * 800
+    assert value(rows, "F15", "packet against flow level on Cluster B, the largest difference",
+                 "mrc") < 0.1
 
 
 def test_every_listed_mutant_is_rejected(real, tmp_path):
@@ -205,7 +210,7 @@ def test_every_listed_mutant_is_rejected(real, tmp_path):
 
 
 @pytest.mark.parametrize("arg,needle", [
-    ("--figure=15", "must be all or a comma-separated list of F9, F10, F11, F12, F14, F16, F17"),
+    ("--figure=13", "must be all or a comma-separated list of F9, F10, F11, F12, F14, F15, F16"),
     ("--figure=18,18", "names F18 twice"),
     ("--scale=huge", "--scale must be one of tiny quick full"),
 ])

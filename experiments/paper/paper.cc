@@ -51,6 +51,9 @@ GetScale(const std::string& name, Scale& s)
         s.roceQps = {1, 16};
         s.mrcQps = {1};
         s.iterations = 2;
+        s.sendrecvSizes = {64000000, 2000000000};
+        s.sendrecvPacketSizes = {16000000};
+        s.sendrecvFluidHosts = 1024;
         return true;
     }
     if (name == "quick")
@@ -62,6 +65,9 @@ GetScale(const std::string& name, Scale& s)
         s.sizes = {4000000, 16000000, 32000000};
         s.roceQps = {1, 8, 16};
         s.iterations = 3;
+        s.sendrecvSizes = {64000000, 256000000, 1000000000, 2000000000};
+        s.sendrecvPacketSizes = {64000000, 256000000};
+        s.sendrecvFluidHosts = 41984;
         return true;
     }
     if (name == "full")
@@ -73,6 +79,9 @@ GetScale(const std::string& name, Scale& s)
         s.sizes = {4000000, 16000000, 64000000, 256000000, 1000000000};
         s.roceQps = {1, 2, 4, 8, 16};
         s.iterations = 3;
+        s.sendrecvSizes = {64000000, 256000000, 1000000000, 2000000000};
+        s.sendrecvPacketSizes = {64000000, 256000000, 1000000000, 2000000000};
+        s.sendrecvFluidHosts = 41984;
         return true;
     }
     return false;
@@ -89,7 +98,7 @@ main(int argc, char* argv[])
     evidence::Suite suite;
     suite.program = "paper";
     suite.usage = "Reproduces the MRC paper's testbed experiments figure by figure (Cluster B: "
-                  "Figs 9-12 and 14; Cluster C: Figs 16-17; Cluster D: Figs 18-22), MRC and the "
+                  "Figs 9-12, 14, 15; Cluster C: Figs 16-17; Cluster D: Figs 18-22), MRC and the "
                   "RoCE baselines on the paper's "
                   "setups, and writes "
                   "checks.csv, agreements.csv (ours against the paper's values), figures.csv, "
@@ -113,6 +122,7 @@ main(int argc, char* argv[])
             {"F11", {&Figure11, "no-probe,rto-only+slow-rto"}},
             {"F12", {&Figure12, "rto-only,rto-only+slow-rto"}},
             {"F14", {&Figure14, "rto-only,no-spray"}},
+            {"F15", {&Figure15, "no-spray"}},
             {"F16", {&Figure16, "no-spray,rto-only+slow-rto"}},
             {"F17", {&Figure17, "no-spray"}},
             {"F18", {&Figure18, "no-spray,no-nscc"}},

@@ -47,6 +47,9 @@ struct Scale
     std::vector<double> losses;    //!< Fig 16: NIC receive loss probabilities (0 first)
     uint32_t iterations;           //!< Figs 16-17: iterations per size (the first a warm-up)
     double collectiveStopUs;       //!< Figs 16-17: simulated time limit of one size's run
+    std::vector<uint64_t> sendrecvSizes;       //!< Fig 15, flow level: message sizes, bytes
+    std::vector<uint64_t> sendrecvPacketSizes; //!< Fig 15, packet level on Cluster B
+    uint32_t sendrecvFluidHosts;               //!< Fig 15, flow level: GPUs
 };
 
 /**
@@ -100,6 +103,7 @@ Report Figure10(Context& ctx, const Scale& scale);
 Report Figure11(Context& ctx, const Scale& scale);
 Report Figure12(Context& ctx, const Scale& scale);
 Report Figure14(Context& ctx, const Scale& scale);
+Report Figure15(Context& ctx, const Scale& scale);
 Report Figure16(Context& ctx, const Scale& scale);
 Report Figure17(Context& ctx, const Scale& scale);
 Report Figure18(Context& ctx, const Scale& scale);
