@@ -91,6 +91,50 @@ Quantile(const std::vector<double>& v, double q)
 }
 
 /**
+ * Print the completion times against each flow's ideal: its bytes at the NIC's line rate plus
+ * the unloaded round trip between its two hosts (one T0, or across the T1s), the same
+ * definition at packet and at flow level; no flow can beat its ideal.
+ * @param fct per sender, its completion (us; negative: not completed)
+ * @param ideal per sender, its ideal (us)
+ * @param size bytes per flow
+ * @return the completed flows
+ */
+uint32_t
+PrintFcts(const std::vector<double>& fct, const std::vector<double>& ideal, uint64_t size)
+{
+    std::vector<double> v;
+    std::vector<double> over;
+    std::vector<double> ideals(ideal);
+    std::sort(ideals.begin(), ideals.end());
+    for (std::size_t h = 0; h < fct.size(); ++h)
+    {
+        if (fct[h] >= 0)
+        {
+            v.push_back(fct[h]);
+            over.push_back(fct[h] / ideal[h]);
+        }
+    }
+    std::sort(v.begin(), v.end());
+    std::sort(over.begin(), over.end());
+    const auto done = static_cast<uint32_t>(v.size());
+    std::cout << std::fixed << std::setprecision(1);
+    std::cout << "flows completed: " << done << " / " << fct.size() << std::endl;
+    if (!v.empty())
+    {
+        std::cout << "fct-us min: " << v.front() << " median: " << Quantile(v, 0.5)
+                  << " p99: " << Quantile(v, 0.99) << " max: " << v.back() << std::endl;
+        std::cout << "ideal-fct-us min: " << ideals.front() << " max: " << ideals.back()
+                  << " (per flow: size / NIC rate + its hosts' base RTT)" << std::endl;
+        std::cout << "median/ideal: " << std::setprecision(3) << Quantile(over, 0.5)
+                  << " min/ideal: " << over.front() << std::endl;
+        std::cout << std::setprecision(1)
+                  << "aggregate goodput: " << double(size) * done * 8 / (v.back() * 1e3) << " Gbps"
+                  << std::endl;
+    }
+    return done;
+}
+
+/**
  * The permutation at flow level (--model=fluid): one flow group per host on an MrcFluidNetwork
  * of the same shape; prints the packet run's FCT lines.
  * @param hosts hosts
@@ -162,32 +206,13 @@ RunFluid(uint32_t hosts,
     Simulator::Run();
     const double wall
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::vector<double> v;
-    for (double f : fct)
+    std::vector<double> ideal(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
     {
-        if (f >= 0)
-        {
-            v.push_back(f);
-        }
+        ideal[h] = double(size) * 8 / (double(bps) * planes) * 1e6
+                 + 2 * net->GetOneWayLatency(h, partner[h]).GetNanoSeconds() / 1000.0;
     }
-    std::sort(v.begin(), v.end());
-    const auto done = static_cast<uint32_t>(v.size());
-    const double baseRtt = 2 * net->GetOneWayLatency(0, hosts - 1).GetNanoSeconds() / 1000.0;
-    const double ideal = double(size) / (net->GetLinkCapacity() * planes) * 1e6 + baseRtt;
-    std::cout << std::fixed << std::setprecision(1);
-    std::cout << "flows completed: " << done << " / " << hosts << std::endl;
-    if (!v.empty())
-    {
-        std::cout << "fct-us min: " << v.front() << " median: " << Quantile(v, 0.5)
-                  << " p99: " << Quantile(v, 0.99) << " max: " << v.back() << std::endl;
-        std::cout << "ideal-fct-us: " << ideal << " (size / NIC payload rate + base RTT " << baseRtt
-                  << " us)" << std::endl;
-        std::cout << "median/ideal: " << std::setprecision(3) << Quantile(v, 0.5) / ideal
-                  << std::endl;
-        std::cout << std::setprecision(1)
-                  << "aggregate goodput: " << double(size) * done * 8 / (v.back() * 1e3) << " Gbps"
-                  << std::endl;
-    }
+    const uint32_t done = PrintFcts(fct, ideal, size);
     std::cout << "fluid: rate computations " << net->GetRecomputations() << " events "
               << Simulator::GetEventCount() << " wall: " << std::setprecision(3) << wall << " s"
               << std::endl;
@@ -489,33 +514,23 @@ main(int argc, char* argv[])
             }
         }
     }
+    std::vector<double> ideal(hosts);
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        if (fct[h] >= 0)
+        ideal[h] = double(size) * 8 / double(fabric->GetNicRate()) * 1e6
+                 + fabric->GetBaseRtt(40 + MrcHeader::SIZE + 4096, h, partner[h]).GetNanoSeconds()
+                       / 1000.0;
+    }
+    const uint64_t trims = fabric->GetTrimmedTotal();
+    done = PrintFcts(fct, ideal, size);
+    for (double f : fct)
+    {
+        if (f >= 0)
         {
-            ++done;
-            v.push_back(fct[h]);
+            v.push_back(f);
         }
     }
     std::sort(v.begin(), v.end());
-    const Time baseRtt = fabric->GetBaseRtt(40 + MrcHeader::SIZE + 4096);
-    const double ideal
-        = double(size) * 8 / double(fabric->GetNicRate()) * 1e6 + baseRtt.GetNanoSeconds() / 1000.0;
-    const uint64_t trims = fabric->GetTrimmedTotal();
-    std::cout << std::fixed << std::setprecision(1);
-    std::cout << "flows completed: " << done << " / " << hosts << std::endl;
-    if (!v.empty())
-    {
-        std::cout << "fct-us min: " << v.front() << " median: " << Quantile(v, 0.5)
-                  << " p99: " << Quantile(v, 0.99) << " max: " << v.back() << std::endl;
-        std::cout << "ideal-fct-us: " << ideal << " (size / NIC rate + base RTT "
-                  << baseRtt.GetNanoSeconds() / 1000.0 << " us)" << std::endl;
-        std::cout << "median/ideal: " << std::setprecision(3) << Quantile(v, 0.5) / ideal
-                  << std::endl;
-        std::cout << std::setprecision(1)
-                  << "aggregate goodput: " << double(size) * done * 8 / (v.back() * 1e3) << " Gbps"
-                  << std::endl;
-    }
     if (roce && fabric->GetNTiers() == 2 && !v.empty())
     {
         // The slowest flows against their collision bound: k QPs on one link get 1/k of it.
@@ -541,7 +556,7 @@ main(int argc, char* argv[])
         for (uint32_t r = 0; r < std::min<uint32_t>(5, hosts); ++r)
         {
             const uint32_t h = order[r];
-            std::cout << " " << std::setprecision(2) << fct[h] / ideal << "x/" << collision[h];
+            std::cout << " " << std::setprecision(2) << fct[h] / ideal[h] << "x/" << collision[h];
         }
         std::cout << std::setprecision(1) << std::endl;
     }

@@ -109,10 +109,25 @@ MrcClosTopology::GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const
 Time
 MrcClosTopology::GetBaseRtt(uint32_t packetBytes) const
 {
+    return BaseRtt(packetBytes, m_shape.tiers == 3 ? 6 : 4);
+}
+
+Time
+MrcClosTopology::GetBaseRtt(uint32_t packetBytes, uint32_t src, uint32_t dst) const
+{
+    // One way: two links under one T0; four across a T1 (within a pod); six across a T2.
+    const uint32_t links = GetT0Of(src) == GetT0Of(dst)                        ? 2
+                         : m_shape.tiers < 3 || GetPodOf(src) == GetPodOf(dst) ? 4
+                                                                               : 6;
+    return BaseRtt(packetBytes, links);
+}
+
+Time
+MrcClosTopology::BaseRtt(uint32_t packetBytes, int64_t links) const
+{
     const DataRate up = GetUplinkRate();
     const DataRate host = m_shape.linkRate;
     const uint32_t ctrlBytes = MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE;
-    const int64_t links = m_shape.tiers == 3 ? 6 : 4; // one way, hosts in different pods / T0s
     // One way: the host link up, the switch-to-switch links, the host link down. A switch
     // takes a frame once it is complete, or, cut-through, once its first bytes are in on a
     // port no slower than the switch's others (MrcSwitchNetDevice::CutThrough); the receiving
@@ -130,8 +145,11 @@ MrcClosTopology::GetBaseRtt(uint32_t packetBytes) const
         {
             t += wire(up, cut > 0); // into a T1 (or T2), whose ports all run at the uplink rate
         }
-        t += wire(up, cut > 0 && up.GetBitRate() >= fastestT0); // back into a T0
-        t += host.CalculateBytesTxTime(bytes);                  // into the NIC
+        if (links > 2)
+        {
+            t += wire(up, cut > 0 && up.GetBitRate() >= fastestT0); // back into a T0
+        }
+        t += host.CalculateBytesTxTime(bytes); // into the NIC
         return t + links * m_shape.linkDelay + (links - 1) * m_shape.switchLatency
              + m_shape.nicTxLatency + m_shape.nicRxLatency;
     };

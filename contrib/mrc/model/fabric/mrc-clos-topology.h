@@ -136,6 +136,14 @@ public:
      * with three tiers): a data packet out over every link and switch, a control packet back
      */
     Time GetBaseRtt(uint32_t packetBytes) const;
+    /**
+     * @param packetBytes IPv6 packet size of a data packet
+     * @param src a host
+     * @param dst another host
+     * @return the unloaded round-trip time between the two: a data packet out over the links
+     * and switches of a path between them (one T0 when they share it), a control packet back
+     */
+    Time GetBaseRtt(uint32_t packetBytes, uint32_t src, uint32_t dst) const;
     /** @return packets trimmed so far by every switch queue of the fabric */
     uint64_t GetTrimmedTotal() const;
     /** @return a host's NIC rate: the link rate times the number of planes */
@@ -247,6 +255,14 @@ public:
     int64_t AssignNicStreams(int64_t stream);
 
 private:
+    /**
+     * @param packetBytes IPv6 packet size of a data packet
+     * @param links links one way (2: under one T0, 4: across a T1, 6: across a T2)
+     * @return the unloaded round trip over that many links: the data packet out, a control
+     * packet back
+     */
+    Time BaseRtt(uint32_t packetBytes, int64_t links) const;
+
     friend class MrcClosHelper; // the builder fills the tables below, once
 
     void DoDispose() override;
