@@ -295,6 +295,24 @@ private:
 };
 
 /**
+ * Cluster B's preset built, its streams assigned, and a queue pair from host 0 to host 8
+ * (under another T0, so across a T1).
+ * @param fabric set to the fabric
+ * @return the sending and the receiving queue pair
+ */
+std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>
+ClusterBPair(Ptr<MrcClosTopology>& fabric)
+{
+    Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
+    std::string err;
+    NS_ABORT_MSG_UNLESS(MrcClusterPreset::Apply("B", s, err), err);
+    fabric = s->Build();
+    s->AssignStreams(1);
+    return fabric->GetHost(0)->GetObject<MrcL4Protocol>()->ConnectPair(
+        fabric->GetHost(8)->GetObject<MrcL4Protocol>());
+}
+
+/**
  * @ingroup mrc-test
  * @brief The OCP API's explicit EV mode, as the paper's Fig 12 runs it: 16 given paths (2 per
  * plane), one of them dropping 20 % of its packets. That EV is retired, the backup of its plane
@@ -350,13 +368,8 @@ private:
 
     void DoRun() override
     {
-        Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
-        std::string err;
-        NS_TEST_ASSERT_MSG_EQ(MrcClusterPreset::Apply("B", s, err), true, err);
-        Ptr<MrcClosTopology> fabric = s->Build();
-        s->AssignStreams(1);
-        auto [a, b] = fabric->GetHost(0)->GetObject<MrcL4Protocol>()->ConnectPair(
-            fabric->GetHost(8)->GetObject<MrcL4Protocol>());
+        Ptr<MrcClosTopology> fabric;
+        auto [a, b] = ClusterBPair(fabric);
         std::string evs;
         std::string backups;
         for (uint32_t p = 0; p < 8; ++p)
@@ -410,13 +423,8 @@ public:
 private:
     void DoRun() override
     {
-        Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
-        std::string err;
-        NS_TEST_ASSERT_MSG_EQ(MrcClusterPreset::Apply("B", s, err), true, err);
-        Ptr<MrcClosTopology> fabric = s->Build();
-        s->AssignStreams(1);
-        auto [a, b] = fabric->GetHost(0)->GetObject<MrcL4Protocol>()->ConnectPair(
-            fabric->GetHost(8)->GetObject<MrcL4Protocol>());
+        Ptr<MrcClosTopology> fabric;
+        auto [a, b] = ClusterBPair(fabric);
         a->SetExplicitEvs("0:0", "");
         NS_TEST_ASSERT_MSG_EQ(a->GetPathSelector()->GetNEvs(), 1u, "the given set");
         uint64_t received = 0;
