@@ -67,6 +67,37 @@ IbWriteBw(uint32_t src, uint32_t dst, double us)
     return FlowSpec{src, dst, BusyBytes(us, NIC_GBPS, IB_QPS), 0, IB_QPS};
 }
 
+/**
+ * @param flows the flows, every one watched
+ * @param scale the scale (its sampling bin)
+ * @param endUs when the run stops
+ * @return a run of long-lived flows sampled every bin
+ */
+FlowRun
+WatchedRun(const std::vector<FlowSpec>& flows, const Scale& scale, double endUs)
+{
+    FlowRun run;
+    run.flows = flows;
+    for (uint32_t k = 0; k < flows.size(); ++k)
+    {
+        run.watch.push_back(k);
+    }
+    run.binUs = scale.binUs;
+    run.stopUs = endUs;
+    return run;
+}
+
+/**
+ * @param phaseUs the scale's phase
+ * @return the time compression of a figure whose events are a phase apart
+ */
+std::string
+PhaseScaling(double phaseUs)
+{
+    return "the paper's seconds between events become " + std::to_string(static_cast<int>(phaseUs))
+         + " us phases";
+}
+
 /** One panel whose capacity changes in phases of equal length. */
 struct Phased
 {
@@ -194,11 +225,7 @@ Figure9(Context& ctx, const Scale& scale)
                                             "host0/plane" + std::to_string(n.second[i].first),
                                             n.second[i].second});
         }
-        FlowRun run;
-        run.flows = {IbWriteBw(1, 0, end), IbWriteBw(0, 1, end)};
-        run.watch = {0, 1};
-        run.binUs = scale.binUs;
-        run.stopUs = end;
+        FlowRun run = WatchedRun({IbWriteBw(1, 0, end), IbWriteBw(0, 1, end)}, scale, end);
         // The remote sender's last packet onto plane 0 after host 0's port 0 goes down.
         run.watchSendsFromUs = P;
         run.watchSendsUntilUs = 2 * P;
@@ -249,11 +276,7 @@ Figure9(Context& ctx, const Scale& scale)
                           "plane" + std::to_string(k % 8) + "/t0-0/t1-" + std::to_string(k / 8),
                           0});
         }
-        FlowRun run;
-        run.flows = {IbWriteBw(0, 8, end)};
-        run.watch = {0};
-        run.binUs = scale.binUs;
-        run.stopUs = end;
+        FlowRun run = WatchedRun({IbWriteBw(0, 8, end)}, scale, end);
         const FlowResult r = ctx.Flows("9c", claims::MRC, fab, run, plan);
         const double before = MeanGbps(r.samples[0], scale.binUs, 0.5 * P, P);
         const double low = WorstWindow(r.samples[0], scale.binUs, P, end, step);
@@ -296,11 +319,7 @@ Figure9(Context& ctx, const Scale& scale)
             plan.faults.push_back(
                 FaultSpec{P, "link_flap", "plane" + std::to_string(p) + "/t0-0/t1-0", P});
         }
-        FlowRun run;
-        run.flows = {IbWriteBw(0, 8, end)};
-        run.watch = {0};
-        run.binUs = scale.binUs;
-        run.stopUs = end;
+        FlowRun run = WatchedRun({IbWriteBw(0, 8, end)}, scale, end);
         const FlowResult r = ctx.Flows("9d", claims::MRC, fab, run, plan);
         const double before = MeanGbps(r.samples[0], scale.binUs, 0.5 * P, P);
         const double during = MeanGbps(r.samples[0], scale.binUs, P, 2 * P);
@@ -345,9 +364,7 @@ Figure9(Context& ctx, const Scale& scale)
         "8, across a T1; 9c disables 20 of its T0's 64 uplinks a quarter phase apart, spread "
         "over the planes (plane k mod 8, T1 k div 8: at most 3 of a plane's 8, so capacity "
         "stays 100G per plane); 9d flaps T1 0's uplink of every plane for one phase.");
-    c.scaling.push_back("the paper's seconds between events become "
-                        + std::to_string(static_cast<int>(P))
-                        + " us phases (9c: a quarter phase between failures)");
+    c.scaling.push_back(PhaseScaling(P) + " (9c: a quarter phase between failures)");
     return c;
 }
 
@@ -362,11 +379,7 @@ Figure10(Context& ctx, const Scale& scale)
     const double end = 3 * P;
     FaultPlan plan;
     plan.faults.push_back(FaultSpec{P, "switch_reboot", "plane0/t0-0", 0});
-    FlowRun run;
-    run.flows = {IbWriteBw(0, 1, end), IbWriteBw(1, 0, end)};
-    run.watch = {0, 1};
-    run.binUs = scale.binUs;
-    run.stopUs = end;
+    FlowRun run = WatchedRun({IbWriteBw(0, 1, end), IbWriteBw(1, 0, end)}, scale, end);
     const FlowResult r = ctx.Flows("10", claims::MRC, ClusterB(), run, plan);
     double worst = INFINITY;
     Figure f;
@@ -398,8 +411,7 @@ Figure10(Context& ctx, const Scale& scale)
     c.notes.push_back("Host 0 and host 1 under T0 0, both directions; T0 0 of plane 0 (both "
                       "hosts' port 0) stops forwarding at one phase and stays down; the steady "
                       "state is the last two phases.");
-    c.scaling.push_back("the paper's seconds between events become "
-                        + std::to_string(static_cast<int>(P)) + " us phases");
+    c.scaling.push_back(PhaseScaling(P));
     return c;
 }
 
@@ -414,11 +426,7 @@ Figure11(Context& ctx, const Scale& scale)
     const double end = 4 * P;
     FaultPlan plan;
     plan.faults.push_back(FaultSpec{P, "switch_reboot", "plane0/t1-0", P});
-    FlowRun run;
-    run.flows = {IbWriteBw(0, 8, end)};
-    run.watch = {0};
-    run.binUs = scale.binUs;
-    run.stopUs = end;
+    FlowRun run = WatchedRun({IbWriteBw(0, 8, end)}, scale, end);
     run.traceAllQps = true;
     const FlowResult r = ctx.Flows("11", claims::MRC, ClusterB(), run, plan);
     const double before = MeanGbps(r.samples[0], scale.binUs, 0.5 * P, P);
@@ -474,8 +482,7 @@ Figure11(Context& ctx, const Scale& scale)
     c.notes.push_back("Host 0 (T0 0) to host 8 (T0 1); plane 0's T1 0 stops forwarding at one "
                       "phase and returns one phase later; steady states are the latter half of "
                       "the outage and the last phase.");
-    c.scaling.push_back("the paper's seconds between events become "
-                        + std::to_string(static_cast<int>(P)) + " us phases");
+    c.scaling.push_back(PhaseScaling(P));
     return c;
 }
 
@@ -514,17 +521,13 @@ Figure12(Context& ctx, const Scale& scale)
     {
         std::ostringstream pct;
         pct << loss * 100 << " %";
-        FlowRun run;
         FlowSpec fwd = IbWriteBw(0, 8, end);
         fwd.evs = evs;
         fwd.backupEvs = backups;
         FlowSpec rev = IbWriteBw(8, 0, end);
         rev.evs = evs;
         rev.backupEvs = backups;
-        run.flows = {fwd, rev};
-        run.watch = {0, 1};
-        run.binUs = scale.binUs;
-        run.stopUs = end;
+        FlowRun run = WatchedRun({fwd, rev}, scale, end);
         // The busier of plane 0's two uplinks in use turns lossy at P, until the end.
         run.busyUplinkAtUs = P;
         run.busyAction = "lossy";
@@ -620,8 +623,7 @@ Figure12(Context& ctx, const Scale& scale)
                       "drops that share of its frames, both ways, until the end. The retirement is "
                       "timed from the cable's first lost frame, which may be the other "
                       "direction's; the check is on the paper's 20 %, the other rates are rows.");
-    c.scaling.push_back("the paper's seconds between events become "
-                        + std::to_string(static_cast<int>(P)) + " us phases");
+    c.scaling.push_back(PhaseScaling(P));
     return c;
 }
 
@@ -636,15 +638,11 @@ Figure14(Context& ctx, const Scale& scale)
     const double P = scale.phaseUs;
     const double end = 3 * P;
     // Clients under T0 0, servers under T0 1: EV A (plane 0, T1 0) is one shared uplink.
-    FlowRun run;
     FlowSpec one = FlowSpec{0, 8, BusyBytes(end, 100, 1), 0, 1};
     one.evs = "0:0,0:1";
     FlowSpec two = FlowSpec{1, 9, BusyBytes(end, 100, 1), P, 1};
     two.evs = "0:0";
-    run.flows = {one, two};
-    run.watch = {0, 1};
-    run.binUs = scale.binUs;
-    run.stopUs = end;
+    const FlowRun run = WatchedRun({one, two}, scale, end);
     // The OCP API's examples set ev_min_active to a quarter of the EVs: none of two. The
     // model's floor keeps at least one EV GOOD, so that B can take all of flow 1.
     FabricSpec fab = ClusterB();
@@ -693,8 +691,7 @@ Figure14(Context& ctx, const Scale& scale)
                       "and B (plane 0, T1 1); flow 2: host 1 to host 9 from one phase, EV A only. "
                       "Both are limited to the plane's 100G NIC port; the shared uplink of A "
                       "would carry 150G if flow 1 kept half its packets on it.");
-    c.scaling.push_back("the paper's seconds between events become "
-                        + std::to_string(static_cast<int>(P)) + " us phases");
+    c.scaling.push_back(PhaseScaling(P));
     return c;
 }
 
