@@ -89,6 +89,7 @@ struct Summary
     std::vector<double> steps;         //!< step durations (us)
     std::vector<double> flowGbps;      //!< per-transfer throughput
     uint64_t retx = 0;                 //!< retransmissions
+    uint64_t spurious = 0;             //!< retransmissions found unnecessary
     uint64_t timeouts = 0;             //!< retransmission timer expiries
     uint64_t trims = 0;                //!< trimmed packets
     uint64_t retirements = 0;          //!< EV transitions to ASSUMED_BAD
@@ -470,6 +471,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         {
             Ptr<MrcQueuePair> qp = l4->GetQueuePair(q);
             s.retx += qp->GetRetransmissions();
+            s.spurious += qp->GetSpuriousRetransmissions();
             s.timeouts += qp->GetTimeouts();
             s.failedQps += qp->IsInError() ? 1 : 0;
             if (s.rtoUs == 0)
@@ -762,6 +764,13 @@ PrintTable(const std::vector<Summary>& runs,
         [](const Summary& r)
         {
             return r.fluid ? NAN : double(r.retx); // packet level only
+        },
+        0);
+    row(
+        "spurious retransmissions (the original arrived)",
+        [](const Summary& r)
+        {
+            return r.fluid ? NAN : double(r.spurious); // packet level only
         },
         0);
     row(

@@ -24,8 +24,8 @@ JOBS = int(os.environ.get("MRC_JOBS", os.cpu_count() or 2))
 FIGURES = ["9", "10", "11", "12", "14", "15", "16", "17", "18", "19", "20", "21", "22"]
 
 
-def run(out, figures, mutant=None, plots=False):
-    args = [PAPER, "--scale=tiny", "--plots=%d" % plots, "--out=" + out,
+def run(out, figures, mutant=None, plots=False, scale="tiny"):
+    args = [PAPER, "--scale=" + scale, "--plots=%d" % plots, "--out=" + out,
             "--figure=" + ",".join(figures)]
     if mutant:
         args.append("--mutant=" + mutant.replace("+", ","))
@@ -103,13 +103,19 @@ def test_permutation(real):
     assert value(rows, "F20", "20a' RoCE, PFC only, 1 QP: slowest flow", "baseline") <= 0.6 * 400
 
 
-def test_failures(real):
+def test_failures(real, tmp_path):
     _, _, rows, agreements = real
-    # 19a: no impact at 400G; 19b/c: back at line rate once the links return.
+    # 19a: no impact at 400G.
     for a in agreements:
         if a["figure"] == "F19" and a["setup"] == "19a":
             assert a["agrees"] == "yes", a
-    assert value(rows, "F19", "19b, 19c: throughput / capacity once every link is restored",
+    # 19b/c: back at line rate once the links return, measured at the quick scale (a second of
+    # run time): in the tiny scale's 2.5 ms phases the returning paths miss a fifth of the last
+    # phase (0.82), which the quick scale's longer phases do not show (0.97).
+    out = str(tmp_path / "f19")
+    run(out, ["19"], scale="quick")
+    quick = list(csv.DictReader(open(os.path.join(out, "checks.csv"))))
+    assert value(quick, "F19", "19b, 19c: throughput / capacity once every link is restored",
                  "mrc") >= 0.9
 
 
@@ -176,6 +182,16 @@ def test_cluster_b(real):
     assert value(rows, "F15", "2 GB: per-NIC throughput, flow level, 1024 GPUs", "mrc") >= 0.9 * 800
     assert value(rows, "F15", "packet against flow level on Cluster B, the largest difference",
                  "mrc") < 0.1
+    # At 128 MB the lossless exchange builds queues whose RTTs reach 45 us and reorder packets by
+    # more than a BDP: loss detection must not take that for loss (a fixed one-BDP count rule
+    # resent 234,254 packets there and reached 0.48 of the NIC's rate).
+    assert value(rows, "F15", "packet level, Cluster B, the largest size: per-NIC throughput / "
+                 "800G", "mrc") >= 0.85
+    packets = 32 * 128e6 / 4096 * 2  # hosts x packets per message x iterations
+    assert value(rows, "F15", "128 MB, packet level: retransmissions, RTO expiries",
+                 "mrc") < 0.01 * packets
+    assert value(rows, "F15", "128 MB, packet level: retransmissions, RTO expiries",
+                 "baseline") == 0
 
 
 def test_every_listed_mutant_is_rejected(real, tmp_path):

@@ -303,14 +303,20 @@ UplinkPort(const World& w, uint32_t plane, uint32_t t0, uint32_t j)
  * Sum the per-QP and per-port counters of a run.
  * @param w the world
  * @param retx set to retransmissions
+ * @param spurious set to retransmissions found unnecessary (the earlier transmission arrived)
  * @param timeouts set to RTO expiries
  * @param failedQps set to QPs in error
  * @param pauses set to PFC pauses sent by switch ports
  */
 void
-Counters(const World& w, uint64_t& retx, uint64_t& timeouts, uint64_t& failedQps, uint64_t& pauses)
+Counters(const World& w,
+         uint64_t& retx,
+         uint64_t& spurious,
+         uint64_t& timeouts,
+         uint64_t& failedQps,
+         uint64_t& pauses)
 {
-    retx = timeouts = failedQps = pauses = 0;
+    retx = spurious = timeouts = failedQps = pauses = 0;
     for (uint32_t h = 0; h < w.fabric->GetNHosts(); ++h)
     {
         Ptr<MrcL4Protocol> l4 = w.scheme->GetStack().GetL4(h);
@@ -318,6 +324,7 @@ Counters(const World& w, uint64_t& retx, uint64_t& timeouts, uint64_t& failedQps
         {
             Ptr<MrcQueuePair> qp = l4->GetQueuePair(q);
             retx += qp->GetRetransmissions();
+            spurious += qp->GetSpuriousRetransmissions();
             timeouts += qp->GetTimeouts();
             failedQps += qp->IsInError() ? 1 : 0;
         }
@@ -501,7 +508,7 @@ RunTraining(
 
     CollectJobs(jobs, started, r);
     uint64_t pauses = 0;
-    Counters(w, r.retx, r.timeouts, r.failedQps, pauses);
+    Counters(w, r.retx, r.spurious, r.timeouts, r.failedQps, pauses);
     r.pauses = pauses;
     UintegerValue payload;
     w.scheme->GetStack().GetL4(0)->GetQueuePair(0)->GetAttribute("PayloadSize", payload);
@@ -1012,7 +1019,7 @@ RunFlows(
             r.deadPathLastUseUs = it->second;
         }
     }
-    Counters(w, r.retx, r.timeouts, r.failedQps, r.pauses);
+    Counters(w, r.retx, r.spurious, r.timeouts, r.failedQps, r.pauses);
     r.retirements = w.retirements;
     r.retireCauses = w.causes;
     r.trims = w.fabric->GetTrimmedTotal();

@@ -127,6 +127,7 @@ struct TrainingResult
     uint64_t failedQps = 0;        //!< QPs in error
     uint64_t failedJobs = 0;       //!< failed jobs
     uint64_t retx = 0;             //!< retransmitted packets
+    uint64_t spurious = 0;         //!< retransmissions found unnecessary (the original arrived)
     uint64_t retxBytes = 0;        //!< retransmitted payload bytes (approximate: packets x MTU)
     uint64_t timeouts = 0;         //!< RTO expiries
     uint64_t retirements = 0;      //!< EV transitions to ASSUMED_BAD
@@ -255,6 +256,7 @@ struct FlowResult
         = std::vector<uint64_t>(16, 0);    //!< those transitions by MrcPathSelector::Cause
     uint64_t timeouts = 0;                 //!< RTO expiries
     uint64_t retx = 0;                     //!< retransmissions
+    uint64_t spurious = 0;                 //!< retransmissions found unnecessary
     uint64_t trims = 0;                    //!< trimmed packets
     uint64_t pauses = 0;                   //!< PFC pauses sent
     uint64_t failedQps = 0;                //!< QPs in error

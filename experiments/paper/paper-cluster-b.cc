@@ -796,6 +796,10 @@ Figure15(Context& ctx, const Scale& scale)
                "",
                static_cast<double>(p.retx),
                static_cast<double>(p.timeouts));
+        c.Info(label(bytes) + ", packet level: spurious retransmissions (the original arrived)",
+               "",
+               static_cast<double>(p.spurious),
+               NAN);
         c.Info(label(bytes) + ", packet level: EV retirements, QPs in error",
                "",
                static_cast<double>(p.retirements),

@@ -52,7 +52,7 @@ GetScale(const std::string& name, Scale& s)
         s.mrcQps = {1};
         s.iterations = 2;
         s.sendrecvSizes = {64000000, 2000000000};
-        s.sendrecvPacketSizes = {16000000};
+        s.sendrecvPacketSizes = {128000000};
         s.sendrecvFluidHosts = 1024;
         return true;
     }

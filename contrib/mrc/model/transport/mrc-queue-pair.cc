@@ -69,8 +69,9 @@ MrcQueuePair::GetTypeId()
                             MakeTimeAccessor(&MrcQueuePair::m_rtoUnit),
                             MakeTimeChecker(NanoSeconds(1)))
               .AddAttribute("AckTimeoutExponent",
-                            "t in the retransmission timeout AckTimeoutUnit x 2^t",
-                            UintegerValue(6),
+                            "t in the retransmission timeout AckTimeoutUnit x 2^t (8: 262 us, "
+                            "the OCP MRC API's example)",
+                            UintegerValue(8),
                             MakeUintegerAccessor(&MrcQueuePair::m_rtoExponent),
                             MakeUintegerChecker<uint32_t>(0, 31))
               .AddAttribute("RetryLimit",
@@ -83,8 +84,10 @@ MrcQueuePair::GetTypeId()
                             MakeUintegerChecker<uint32_t>(1, 65535))
               .AddAttribute("ReorderThreshold",
                             "Out-of-order loss detection: a transmission is lost once a packet "
-                            "sent this many transmissions after it is acknowledged. 0 chooses "
-                            "the bandwidth-delay product in packets (at least 16)",
+                            "sent this many transmissions after it is acknowledged. 0: adaptive, "
+                            "the bandwidth-delay product in packets (at least 16), raised after "
+                            "a spurious retransmission to the distance the late original was "
+                            "overtaken by plus an eighth, up to four times that",
                             UintegerValue(0),
                             MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
                             MakeUintegerChecker<uint32_t>())
@@ -178,6 +181,7 @@ MrcQueuePair::MrcQueuePair()
     , m_retryLimit(7)
     , m_reorderThreshold(0)
     , m_reorderPkts(16)
+    , m_reorderPktsMin(16)
     , m_recvWindow(65536)
     , m_recovery("selective")
     , m_l4(nullptr)
@@ -273,6 +277,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_cc->SetRateIncreaseCallback(MakeCallback(&MrcQueuePair::OnPacingRateIncrease, this));
     m_reorderPkts
         = m_reorderThreshold > 0 ? m_reorderThreshold : std::max<uint32_t>(16, bdp / m_payloadSize);
+    m_reorderPktsMin = m_reorderPkts;
     m_probeWait = m_probeInterval;
     // Adaptive by default. The ceiling is RACK's reordering window: a quarter of the base RTT,
     // doubled (up to one base RTT) whenever a retransmission turns out spurious, halved again
@@ -490,6 +495,7 @@ MrcQueuePair::TrySend()
                             0,
                             0,
                             0,
+                            0,
                             TX_NEW,
                             false,
                             false,
@@ -577,6 +583,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     p.ev = h.GetEv();
     p.evGen = e.generation;
     p.sentAt = wire;
+    p.prevSeq = p.txSeq;
     p.txSeq = m_txSeq++;
     p.lost = false;
     ++p.tries;
@@ -766,6 +773,16 @@ MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp)
             m_reorderWindow = std::min(m_reorderWindow * 2, m_baseRtt);
             m_lastSpurious = Simulator::Now();
         }
+        if (m_reorderThreshold == 0 && p.tries == 2 && m_ackedTxSeq > p.prevSeq)
+        {
+            // The count rule adapts as TCP's reordering degree does (Linux's
+            // tcp_check_sack_reordering): the threshold grows to the distance the late
+            // original was overtaken by, plus an eighth, up to four times its start; beyond
+            // that the time rule finds losses sooner than a count could.
+            const uint64_t seen = m_ackedTxSeq - p.prevSeq;
+            const uint64_t want = std::min<uint64_t>(seen + seen / 8, 4ULL * m_reorderPktsMin);
+            m_reorderPkts = std::max<uint32_t>(m_reorderPkts, static_cast<uint32_t>(want));
+        }
     }
     return p.len;
 }
@@ -862,11 +879,9 @@ MrcQueuePair::DetectLosses()
         // (time rule, which also finds losses near the end of a message, where too few
         // packets follow). "The RTT the paths currently show" is the largest RTT measured
         // over the last few base RTTs, not only the newest: sprayed paths differ by their
-        // queueing delay, and a packet on the slowest healthy path is not lost.
-        // (The recent maximum counts up to half the timeout: in an incast the last-hop queues
-        // make RTTs of tens of microseconds, and the rule must still fire before the timeout,
-        // which would retire the EV whatever IncastLossGuard says.)
-        const Time deadline = s.at + std::max(m_rackRtt, std::min(m_rttMax[0], m_rto / 2)) + window;
+        // queueing delay, and a packet on the slowest healthy path is not lost. (Whatever is
+        // slower than that and the timeout together is the timeout's.)
+        const Time deadline = s.at + std::max(m_rackRtt, m_rttMax[0]) + window;
         if (s.txSeq + m_reorderPkts >= m_ackedTxSeq && now < deadline)
         {
             m_reorderEvent.Cancel();

@@ -58,15 +58,17 @@ struct MrcCompletion
  * MrcGoBackNRecovery, RoCE's). With selective recovery:
  * - a NACK for a trimmed packet retransmits exactly that packet;
  * - out-of-order detection (as UEC's): a transmission is lost once a packet sent
- *   ReorderThreshold transmissions after it (by default one bandwidth-delay product of packets)
- *   is acknowledged, or once something sent after it is acknowledged and it is older than the
- *   newest RTT plus ReorderWindow (by default adaptive, as RACK's: a quarter of the base RTT,
- *   doubled up to one base RTT after a spurious retransmission; this rule finds losses near the
- *   end of a message, where too few packets follow); retransmissions are watched the same way;
+ *   ReorderThreshold transmissions after it is acknowledged (by default adaptive: one
+ *   bandwidth-delay product of packets, raised after a spurious retransmission to the distance
+ *   the late original was overtaken by, up to four BDPs), or once something sent after it is
+ *   acknowledged and it is older than the largest recent RTT plus ReorderWindow (by default
+ *   adaptive, as RACK's: a quarter of the base RTT, doubled up to one base RTT after a spurious
+ *   retransmission; this rule finds losses near the end of a message, where too few packets
+ *   follow); retransmissions are watched the same way;
  * - a loss retires the EV it was sent on (ASSUMED_BAD), and every other packet still in flight
  *   on that EV is retransmitted at once;
- * - the retransmission timeout (AckTimeoutUnit x 2^AckTimeoutExponent, 1.024 us x 2^6 by
- *   default) only covers the tail.
+ * - the retransmission timeout (AckTimeoutUnit x 2^AckTimeoutExponent, 1.024 us x 2^8 =
+ *   262 us by default, the OCP API's example) only covers the tail.
  * Feedback (ECN echo, NACK, loss) changes an EV's state only if the EV slot still names the
  * path the packet took (slots carry a generation). Only timeouts spend the retry budget (per
  * packet, as in UEC): a packet's timeout beyond RetryLimit puts the QP in the error state
@@ -331,6 +333,7 @@ private:
         uint64_t offset;   //!< offset within the message
         Time sentAt;       //!< last (re)transmission time, at the wire
         uint64_t txSeq;    //!< send-order number of the last transmission
+        uint64_t prevSeq;  //!< send-order number of the transmission before it
         uint16_t ev;       //!< EV of the last transmission
         uint16_t evGen;    //!< generation of that EV slot then
         uint16_t tries;    //!< transmissions so far
@@ -512,6 +515,7 @@ private:
     uint32_t m_retryLimit;       //!< RetryLimit
     uint32_t m_reorderThreshold; //!< ReorderThreshold (0: automatic)
     uint32_t m_reorderPkts;      //!< the threshold in force
+    uint32_t m_reorderPktsMin;   //!< the automatic threshold's start (and floor)
     Time m_probeMaxInterval;     //!< ProbeMaxInterval
     Time m_reorderWindowAttr;    //!< ReorderWindow attribute (0: base RTT)
     Time m_reorderWindow;        //!< the reorder window in force
