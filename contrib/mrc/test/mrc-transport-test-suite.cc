@@ -716,6 +716,105 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief The retransmission timer backs off as the OCP MRC API specifies: LinearRetries
+ * timeouts of one timeout each, then each twice the one before; RetryLimit 0 never fails.
+ */
+class MrcRtoBackoffTestCase : public TestCase
+{
+public:
+    MrcRtoBackoffTestCase()
+        : TestCase("retransmission timer: linear retries, then exponential backoff; RetryLimit "
+                   "0 never gives up")
+    {
+    }
+
+private:
+    /** Transmission times of the one packet. */
+    std::vector<Time> m_sends;
+
+    /**
+     * Tx trace.
+     * @param psn the packet's PSN
+     * @param cause why it was sent
+     */
+    void Tx(Ptr<const Packet>, uint32_t psn, uint16_t, uint8_t cause)
+    {
+        if (psn == 0 && (cause == MrcQueuePair::TX_NEW || cause == MrcQueuePair::TX_RETX_TIMEOUT))
+        {
+            m_sends.push_back(Simulator::Now());
+        }
+    }
+
+    /**
+     * One 100-byte write on a single path whose uplinks are down from the start.
+     * @param retryLimit RetryLimit
+     * @param stop when the run stops
+     * @param failedAt set to when the QP failed (0: it did not)
+     */
+    void Run(uint32_t retryLimit, Time stop, Time& failedAt)
+    {
+        m_sends.clear();
+        Net n = MakeNet(
+            1,
+            1,
+            2,
+            2,
+            "ns3::MrcSinglePath",
+            32,
+            1,
+            {{"RetryLimit", retryLimit}, {"LinearRetries", 3}, {"AckTimeoutExponent", 4}});
+        for (uint32_t j = 0; j < 2; ++j)
+        {
+            n.fabric->GetUplink(0, 0, j)->SetUp(false);
+        }
+        auto qps = n.stack.Connect(0, 1);
+        qps.first->TraceConnectWithoutContext("Tx", MakeCallback(&MrcRtoBackoffTestCase::Tx, this));
+        failedAt = Time(0);
+        qps.first->TraceConnectWithoutContext("QpError",
+                                              MakeCallback(+[](Time* t, uint32_t, uint32_t)
+                                                           {
+                                                               *t = Simulator::Now();
+                                                           })
+                                                  .Bind(&failedAt));
+        qps.first->PostWrite(100, 0);
+        Simulator::Stop(stop);
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        const Time rto = NanoSeconds(1024 * 16);
+        Time failedAt;
+        Run(6, MilliSeconds(10), failedAt);
+        // The first transmission and 6 retransmissions, 3 after one timeout each, then after
+        // 2, 4 and 8; the 7th timeout, after 16, fails the QP.
+        const std::vector<int64_t> waits = {1, 1, 1, 2, 4, 8};
+        NS_TEST_ASSERT_MSG_EQ(m_sends.size(), waits.size() + 1, "RetryLimit + 1 transmissions");
+        for (std::size_t k = 0; k < waits.size(); ++k)
+        {
+            const Time gap = m_sends[k + 1] - m_sends[k];
+            NS_TEST_EXPECT_MSG_EQ_TOL(gap.GetNanoSeconds(),
+                                      waits[k] * rto.GetNanoSeconds(),
+                                      50,
+                                      "wait before retransmission " << k + 1);
+        }
+        NS_TEST_ASSERT_MSG_EQ(failedAt.IsStrictlyPositive(), true, "the QP failed");
+        NS_TEST_EXPECT_MSG_EQ_TOL((failedAt - m_sends.back()).GetNanoSeconds(),
+                                  16 * rto.GetNanoSeconds(),
+                                  50,
+                                  "after one more, doubled wait");
+        // RetryLimit 0: never fails; the waits keep doubling (1, 1, 1, 2, 4, ... 2^16 at most).
+        Run(0, MilliSeconds(40), failedAt);
+        NS_TEST_ASSERT_MSG_EQ(failedAt.IsZero(), true, "RetryLimit 0: the QP never fails");
+        // Sent at 0, 1, 2, 3, 5, 9, 17, ..., 2049 timeouts of 16.4 us: 14 within 40 ms (2441
+        // timeouts); linear retries would have sent 2442.
+        NS_TEST_ASSERT_MSG_EQ(m_sends.size(), 14u, "exponential, not linear, retransmissions");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Forged data packets whose fields no sender could write are dropped before they touch
  * the receiver's state (found by fuzzing: an MSN far ahead grew the receiver by gigabytes).
  */
@@ -956,6 +1055,7 @@ public:
         AddTestCase(new MrcPathFailureTestCase(true));
         AddTestCase(new MrcPortDownTestCase);
         AddTestCase(new MrcSinglePathTestCase);
+        AddTestCase(new MrcRtoBackoffTestCase);
         AddTestCase(new MrcDeterminismTestCase);
         AddTestCase(new MrcForgedPacketTestCase);
         AddTestCase(new MrcImmediateAckTestCase);

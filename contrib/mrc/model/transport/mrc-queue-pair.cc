@@ -78,10 +78,18 @@ MrcQueuePair::GetTypeId()
                             "Retry budget of each packet (as UEC's per-packet retry limit): "
                             "retransmissions after a timeout it may use; its next timeout fails "
                             "the QP. Only timeouts spend it: trims, NACKs and out-of-order losses "
-                            "never do",
+                            "never do. 0: never fail (the OCP MRC API's 25)",
                             UintegerValue(7),
                             MakeUintegerAccessor(&MrcQueuePair::m_retryLimit),
-                            MakeUintegerChecker<uint32_t>(1, 65535))
+                            MakeUintegerChecker<uint32_t>(0, 65535))
+              .AddAttribute("LinearRetries",
+                            "Retransmission timer backoff, as the OCP MRC API specifies: a "
+                            "packet's first LinearRetries timeouts each wait one timeout; every "
+                            "later one waits twice as long as the one before (up to 2^16 "
+                            "timeouts). With RetryLimit at most this, the timer never backs off",
+                            UintegerValue(7),
+                            MakeUintegerAccessor(&MrcQueuePair::m_linearRetries),
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("ReorderThreshold",
                             "Out-of-order loss detection: a transmission is lost once a packet "
                             "sent this many transmissions after it is acknowledged. 0: adaptive, "
@@ -179,6 +187,7 @@ MrcQueuePair::MrcQueuePair()
     , m_cnpsReceived(0)
     , m_rtoExponent(6)
     , m_retryLimit(7)
+    , m_linearRetries(7)
     , m_reorderThreshold(0)
     , m_reorderPkts(16)
     , m_reorderPktsMin(16)
@@ -598,7 +607,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     if (m_rtoEvent.IsExpired())
     {
         m_rtoEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
-            wire + m_rto - Simulator::Now(), this);
+            wire + TimeoutOf(p) - Simulator::Now(), this);
     }
     m_l4->SendPacket(e.plane,
                      m_paths[e.plane].Get(e.path),
@@ -1161,7 +1170,7 @@ MrcQueuePair::OnRto()
             m_sentOrder.pop_front();
             continue;
         }
-        if (s.at + m_rto > now)
+        if (s.at + TimeoutOf(p) > now)
         {
             break;
         }
@@ -1169,7 +1178,8 @@ MrcQueuePair::OnRto()
         ++m_timeouts;
         fired = true;
         // Only timeouts spend the retry budget (trims and out-of-order losses never do).
-        if (++p.timeouts > m_retryLimit)
+        p.timeouts += p.timeouts < UINT16_MAX ? 1 : 0;
+        if (m_retryLimit > 0 && p.timeouts > m_retryLimit)
         {
             EnterError(s.psn);
             return;
@@ -1189,6 +1199,16 @@ MrcQueuePair::OnRto()
     TrySend();
 }
 
+Time
+MrcQueuePair::TimeoutOf(const TxPkt& p) const
+{
+    if (p.timeouts < m_linearRetries)
+    {
+        return m_rto;
+    }
+    return m_rto * (int64_t(1) << std::min<uint32_t>(p.timeouts - m_linearRetries + 1, 16));
+}
+
 void
 MrcQueuePair::ArmRto()
 {
@@ -1204,7 +1224,7 @@ MrcQueuePair::ArmRto()
             const TxPkt& p = m_txPkts[s.psn - m_psnBase];
             if (!p.acked && !p.lost && p.txSeq == s.txSeq)
             {
-                const Time left = s.at + m_rto - Simulator::Now();
+                const Time left = s.at + TimeoutOf(p) - Simulator::Now();
                 m_rtoEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
                     left.IsStrictlyPositive() ? left : Time(0), this);
                 return;

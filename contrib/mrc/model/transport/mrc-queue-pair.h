@@ -425,6 +425,12 @@ private:
     void CompleteSends();
     /** Retransmission timer. */
     void OnRto();
+    /**
+     * @param p a packet in flight
+     * @return how long its latest transmission waits before it times out (the timeout, backed
+     * off after LinearRetries timeouts of that packet)
+     */
+    Time TimeoutOf(const TxPkt& p) const;
     /** Arm the retransmission timer for the oldest packet in flight. */
     void ArmRto();
     /** Probe timer: probe retired EVs, count unanswered probes as failures. */
@@ -513,6 +519,7 @@ private:
     uint64_t m_cnpsReceived;     //!< CNPs received
     uint32_t m_rtoExponent;      //!< AckTimeoutExponent
     uint32_t m_retryLimit;       //!< RetryLimit
+    uint32_t m_linearRetries;    //!< LinearRetries
     uint32_t m_reorderThreshold; //!< ReorderThreshold (0: automatic)
     uint32_t m_reorderPkts;      //!< the threshold in force
     uint32_t m_reorderPktsMin;   //!< the automatic threshold's start (and floor)
