@@ -6,6 +6,7 @@
                                                  thresholds, sources
   claims_tables.py matrix REAL_DIR MUTANT_DIR... verdicts of the real model and of each mutant,
                                                  and whether each listed mutant was rejected
+                                                 (several runs of one mutant make one row)
   claims_tables.py checks REAL_DIR MUTANT_DIR... per check: the mutants under which it fails
                                                  (those the claim lists in bold)
   claims_tables.py agreements PAPER_DIR          ours against the paper's, row by row
@@ -91,19 +92,25 @@ def matrix(args):
             sys.stderr.write("error: %s: not a mutant run (run.json mutants is empty)\n" % d)
             return 2
         runs.append(meta)
+    # Runs of one mutant on different claims (e.g. one per cluster) make one row.
+    merged = {}
+    for meta in runs:
+        name = meta["mutants"].replace(",", "+")
+        merged.setdefault(name, {}).update(meta["claims"])
     claims = sorted(real_meta["claims"], key=order)
     print("| mutant | " + " | ".join(claims) + " |")
     print("| --- |" + " --- |" * len(claims))
     print("| (real model) | " + " | ".join(
         real_meta["claims"][c]["verdict"] for c in claims) + " |")
-    for meta in runs:
-        name = meta["mutants"].replace(",", "+")
+    for name, got in merged.items():
         cells = []
         for c in claims:
-            v = meta["claims"].get(c, {}).get("verdict", "")
+            v = got.get(c, {}).get("verdict", "")
             short = {"reproduced": "repr.", "partly": "partly", "not reproduced": "not",
                      "measured": "meas.", "does not hold": "not"}.get(v, v)
-            if name in must.get(c, []):
+            if not v:
+                short = "(not run)" if name in must.get(c, []) else ""
+            elif name in must.get(c, []):
                 short = "**%s** %s" % (short, "(rejects)" if v != "reproduced" else "(MISSED)")
             cells.append(short)
         print("| `%s` | %s |" % (name, " | ".join(cells)))
@@ -127,8 +134,11 @@ def checks(args):
                     key=lambda r: order(r["claim"])):
         key = (r["claim"], r["metric"])
         # A mutant run that did not include the claim says nothing about its checks.
-        failing = [name for name, got in runs
-                   if any(k[0] == r["claim"] for k in got) and got.get(key) != "pass"]
+        failing = []
+        for name, got in runs:
+            if (any(k[0] == r["claim"] for k in got) and got.get(key) != "pass"
+                    and name not in failing):
+                failing.append(name)
         cells = ["**%s**" % n if n in must.get(r["claim"], []) else n for n in failing]
         if must.get(r["claim"]) and not any(n in must[r["claim"]] for n in failing):
             cells.append("(**none of its own**)")

@@ -767,7 +767,7 @@ PrintTable(const std::vector<Summary>& runs,
         },
         0);
     row(
-        "spurious retransmissions (the original arrived)",
+        "spurious retransmissions",
         [](const Summary& r)
         {
             return r.fluid ? NAN : double(r.spurious); // packet level only
