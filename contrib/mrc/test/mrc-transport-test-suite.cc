@@ -787,9 +787,9 @@ private:
         const Time rto = NanoSeconds(1024 * 16);
         Time failedAt;
         Run(6, MilliSeconds(10), failedAt);
-        // The first transmission and 6 retransmissions, 3 after one timeout each, then after
-        // 2, 4 and 8; the 7th timeout, after 16, fails the QP.
-        const std::vector<int64_t> waits = {1, 1, 1, 2, 4, 8};
+        // The first transmission and 6 retransmissions: the first and the 3 linear retries wait
+        // one timeout each, then 2 and 4; the 7th timeout, after 8, fails the QP.
+        const std::vector<int64_t> waits = {1, 1, 1, 1, 2, 4};
         NS_TEST_ASSERT_MSG_EQ(m_sends.size(), waits.size() + 1, "RetryLimit + 1 transmissions");
         for (std::size_t k = 0; k < waits.size(); ++k)
         {
@@ -801,15 +801,15 @@ private:
         }
         NS_TEST_ASSERT_MSG_EQ(failedAt.IsStrictlyPositive(), true, "the QP failed");
         NS_TEST_EXPECT_MSG_EQ_TOL((failedAt - m_sends.back()).GetNanoSeconds(),
-                                  16 * rto.GetNanoSeconds(),
+                                  8 * rto.GetNanoSeconds(),
                                   50,
                                   "after one more, doubled wait");
-        // RetryLimit 0: never fails; the waits keep doubling (1, 1, 1, 2, 4, ... 2^16 at most).
+        // RetryLimit 0: never fails; the waits keep doubling (1, 1, 1, 1, 2, 4, ... 2^16 at most).
         Run(0, MilliSeconds(40), failedAt);
         NS_TEST_ASSERT_MSG_EQ(failedAt.IsZero(), true, "RetryLimit 0: the QP never fails");
-        // Sent at 0, 1, 2, 3, 5, 9, 17, ..., 2049 timeouts of 16.4 us: 14 within 40 ms (2441
+        // Sent at 0, 1, 2, 3, 4, 6, 10, 18, ..., 2050 timeouts of 16.4 us: 15 within 40 ms (2441
         // timeouts); linear retries would have sent 2442.
-        NS_TEST_ASSERT_MSG_EQ(m_sends.size(), 14u, "exponential, not linear, retransmissions");
+        NS_TEST_ASSERT_MSG_EQ(m_sends.size(), 15u, "exponential, not linear, retransmissions");
     }
 };
 

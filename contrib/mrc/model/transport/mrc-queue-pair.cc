@@ -84,9 +84,10 @@ MrcQueuePair::GetTypeId()
                             MakeUintegerChecker<uint32_t>(0, 65535))
               .AddAttribute("LinearRetries",
                             "Retransmission timer backoff, as the OCP MRC API specifies: a "
-                            "packet's first LinearRetries timeouts each wait one timeout; every "
-                            "later one waits twice as long as the one before (up to 2^16 "
-                            "timeouts). With RetryLimit at most this, the timer never backs off",
+                            "packet's first transmission and its first LinearRetries "
+                            "retransmissions after a timeout each wait one timeout; every later "
+                            "one waits twice as long as the one before (up to 2^16 timeouts). "
+                            "With RetryLimit at most this, the timer never backs off",
                             UintegerValue(7),
                             MakeUintegerAccessor(&MrcQueuePair::m_linearRetries),
                             MakeUintegerChecker<uint32_t>())
@@ -1202,11 +1203,11 @@ MrcQueuePair::OnRto()
 Time
 MrcQueuePair::TimeoutOf(const TxPkt& p) const
 {
-    if (p.timeouts < m_linearRetries)
+    if (p.timeouts <= m_linearRetries)
     {
-        return m_rto;
+        return m_rto; // the first transmission and the first LinearRetries retransmissions
     }
-    return m_rto * (int64_t(1) << std::min<uint32_t>(p.timeouts - m_linearRetries + 1, 16));
+    return m_rto * (int64_t(1) << std::min<uint32_t>(p.timeouts - m_linearRetries, 16));
 }
 
 void
