@@ -427,8 +427,8 @@ private:
     void OnRto();
     /**
      * @param p a packet in flight
-     * @return how long its latest transmission waits before it times out (the timeout, backed
-     * off after LinearRetries timeouts of that packet)
+     * @return how long its latest transmission waits before it times out: the timeout, doubled
+     * for each of that packet's timeouts beyond LinearRetries
      */
     Time TimeoutOf(const TxPkt& p) const;
     /** Arm the retransmission timer for the oldest packet in flight. */
