@@ -69,6 +69,8 @@ CASES = [
     ("mrc-bench-forwarding", ["--size=63"], "--size", []),
     ("claims", ["--claim=C1,C1"], "--claim", ["twice"]),
     ("claims", ["--seed=1.5"], "--seed", []),
+    ("claims", ["--jobs=0"], "--jobs", ["32"]),
+    ("paper", ["--jobs=abc"], "--jobs", []),
     # ns-3 attributes: the type, the attribute and the value are checked before ns-3 sees them
     # (ns-3.37 itself terminates on a word given to a number or time attribute).
     ("quickstart", ["--ns3::MrcQueuePair::LossRecovery=bogus"], "--ns3::MrcQueuePair::LossRecovery",
@@ -96,7 +98,7 @@ def test_bad_value_is_one_line(tmp_path, case):
     base = []
     if prog == "quickstart":
         base = QUICK + ["--out=%s" % (tmp_path / "out")]
-    elif prog == "claims":
+    elif prog in ("claims", "paper"):
         base = ["--scale=tiny", "--plots=0", "--out=%s" % (tmp_path / "out")]
     cwd = tmp_path / "cwd"
     cwd.mkdir()
@@ -111,3 +113,13 @@ def test_bad_value_is_one_line(tmp_path, case):
         assert needle in msg, msg
     assert not (tmp_path / "out").exists(), "a results directory was left behind"
     assert os.listdir(cwd) == [], "files were left behind: %s" % os.listdir(cwd)
+
+
+def test_bad_mrc_jobs_is_one_line(tmp_path):
+    env = dict(os.environ, MRC_JOBS="two")
+    p = subprocess.run([os.path.join(BIN, "paper"), "--scale=tiny", "--plots=0",
+                        "--out=%s" % (tmp_path / "out")], capture_output=True, text=True,
+                       timeout=60, env=env, cwd=str(tmp_path))
+    assert p.returncode == 1
+    assert p.stderr.strip() == "error: MRC_JOBS must be an integer from 1 to 32 (got 'two')"
+    assert not (tmp_path / "out").exists()

@@ -24,9 +24,10 @@ JOBS = int(os.environ.get("MRC_JOBS", os.cpu_count() or 2))
 FIGURES = ["9", "10", "11", "12", "14", "15", "16", "17", "18", "19", "20", "21", "22"]
 
 
-def run(out, figures, mutant=None, plots=False, scale="tiny"):
+def run(out, figures, mutant=None, plots=False, scale="tiny", jobs=1):
+    # One worker per program by default: the tests run programs in parallel themselves.
     args = [PAPER, "--scale=" + scale, "--plots=%d" % plots, "--out=" + out,
-            "--figure=" + ",".join(figures)]
+            "--figure=" + ",".join(figures), "--jobs=%d" % jobs]
     if mutant:
         args.append("--mutant=" + mutant.replace("+", ","))
     p = subprocess.run(args, capture_output=True, text=True, timeout=900)
@@ -153,6 +154,26 @@ def test_collectives(real):
     roce = [float(r["baseline"]) for r in a2a if r["baseline"]]
     assert len(mrc) == 1 and len(roce) == 2
     assert mrc[0] > max(roce)
+
+
+def test_parallel_runs_give_the_same_results(real, tmp_path):
+    # Figs 16-17 run their collectives ahead in worker processes (--jobs): every file of the
+    # results but the wall times must be what the sequential run wrote.
+    out, _, _, _ = real
+    par = str(tmp_path / "parallel")
+    meta = run(par, ["16", "17"], jobs=2)
+    assert meta["complete"] is True
+
+    def rows(d, name):
+        return [r for r in csv.DictReader(open(os.path.join(d, name)))
+                if r["figure"] in ("F16", "F17")]
+
+    for name in ("checks.csv", "figures.csv", "agreements.csv"):
+        seq = rows(out, name)
+        assert seq, name
+        assert rows(par, name) == seq, name
+    assert meta["claims"]["F16"]["simulations"] == json.load(
+        open(os.path.join(out, "run.json")))["claims"]["F16"]["simulations"]
 
 
 def test_cluster_b(real):

@@ -114,6 +114,7 @@ main(int argc, char* argv[])
             return false;
         }
         ctx.seed = suite.seed;
+        ctx.jobs = suite.jobs;
         ctx.production = production;
         ctx.productionGpus = productionGpus;
         return GetScale(suite.scale, ctx.scale);

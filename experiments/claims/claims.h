@@ -15,6 +15,7 @@
 #include "../common/evidence.h"
 #include "claims-scenario.h"
 
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -54,6 +55,16 @@ using evidence::Row;                  //!< a measured metric
 using evidence::Series;               //!< a series of a figure
 using ClaimReport = evidence::Report; //!< what a claim measured
 
+/** A training run to be run ahead of its use, in a worker process (Context::Prefetch). */
+struct TrainingRequest
+{
+    std::string label; //!< as for Context::Training
+    Scheme scheme;     //!< scheme
+    FabricSpec fab;    //!< fabric
+    JobSpec job;       //!< job
+    FaultPlan faults;  //!< faults
+};
+
 /** Results shared between claims (the fault-free training runs). */
 struct Context
 {
@@ -65,6 +76,20 @@ struct Context
     uint32_t productionGpus = 131072;            //!< --productionGpus
     std::string claim;                           //!< the claim running
     std::vector<PairRecord> pairing;             //!< every run's digests
+    uint32_t jobs = 1;                           //!< --jobs: worker processes of Prefetch
+    /** Results of Prefetch, by label and scheme, until Training takes them (in order). */
+    std::map<std::string, std::deque<TrainingResult>> prefetched;
+
+    /**
+     * Run independent training runs ahead, up to `jobs` at a time, each in a forked worker
+     * process whose result comes back through a pipe. A later Training call with the same
+     * label and scheme takes its result instead of simulating, so the program's runs, their
+     * order, their records and what it prints are those of a sequential run (every run sets
+     * its seed and builds its world from scratch). A worker that fails leaves its run to
+     * Training, which then runs it in this process. With jobs 1 this does nothing.
+     * @param requests the runs, in the order Training will ask for them
+     */
+    void Prefetch(const std::vector<TrainingRequest>& requests);
 
     /**
      * Run a training job.

@@ -12,11 +12,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace ns3
 {
@@ -368,6 +370,29 @@ RunSuite(Suite& suite, int argc, char* argv[])
     cmd.AddValue("scale", suite.scaleHelp, suite.scale);
     cmd.AddValue("seed", "Random seed", suite.seed);
     cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
+    {
+        const char* env = std::getenv("MRC_JOBS");
+        const unsigned cpus = std::thread::hardware_concurrency();
+        suite.jobs = std::max(1u, std::min(32u, cpus));
+        if (env && *env)
+        {
+            char* end = nullptr;
+            const unsigned long v = std::strtoul(env, &end, 10);
+            if (*end != '\0' || v < 1 || v > 32)
+            {
+                std::cerr << "error: MRC_JOBS must be an integer from 1 to 32 (got '" << env << "')"
+                          << std::endl;
+                return 1;
+            }
+            suite.jobs = static_cast<uint32_t>(v);
+        }
+    }
+    cmd.AddValue("jobs",
+                 "Simulations run at once, in worker processes, where a figure or claim has "
+                 "independent runs (default MRC_JOBS, else the CPU count; the results do not "
+                 "depend on it)",
+                 suite.jobs);
+    cmd.SetRange("jobs", 1, 32);
     cmd.AddValue("out", "Results directory (default results/" + suite.program + "-<time>)", out);
     cmd.AddValue("overwrite",
                  "Replace a previous run's files in --out (only those its manifest lists)",

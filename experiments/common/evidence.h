@@ -183,6 +183,7 @@ struct Suite
     std::string scale;               //!< --scale (default set by the program)
     std::string scaleHelp;           //!< its help
     uint32_t seed = 1;               //!< --seed
+    uint32_t jobs = 1;               //!< --jobs (default MRC_JOBS, else the CPU count)
     std::string checksFile;          //!< claims.csv or checks.csv
     std::string mdFile;              //!< claims.md or paper.md
     std::string title;               //!< the Markdown page's title

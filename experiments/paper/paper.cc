@@ -144,6 +144,7 @@ main(int argc, char* argv[])
     suite.setup = [&](const std::string&)
     {
         ctx.seed = suite.seed;
+        ctx.jobs = suite.jobs;
         return GetScale(suite.scale, scale);
     };
     suite.describe = [&scale]()
