@@ -331,8 +331,8 @@ Context::Prefetch(const std::vector<TrainingRequest>& requests)
                      order.end(),
                      [&requests](std::size_t a, std::size_t b)
                      {
-                         return requests[a].job.bytes * requests[a].job.steps >
-                                requests[b].job.bytes * requests[b].job.steps;
+                         return requests[a].job.bytes * requests[a].job.steps
+                              > requests[b].job.bytes * requests[b].job.steps;
                      });
     std::size_t next = 0;
     std::size_t done = 0;
@@ -392,12 +392,11 @@ Context::Prefetch(const std::vector<TrainingRequest>& requests)
             }
             close(fds[1]);
             MrcInterrupt::AddChild(pid);
-            running.push_back(
-                Worker{pid,
-                       fds[0],
-                       PrefetchKey(q.label, q.scheme, q.fab, q.job, q.faults),
-                       {},
-                       q.label + ", " + SchemeName(q.scheme)});
+            running.push_back(Worker{pid,
+                                     fds[0],
+                                     PrefetchKey(q.label, q.scheme, q.fab, q.job, q.faults),
+                                     {},
+                                     q.label + ", " + SchemeName(q.scheme)});
             ++next;
         }
         if (running.empty())
@@ -442,9 +441,9 @@ Context::Prefetch(const std::vector<TrainingRequest>& requests)
             Fields(r, d);
             if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && d.ok && d.at == w.data.size())
             {
-                std::cerr << "  ran ahead " << ++done << "/" << requests.size() << ": "
-                          << w.what << ", " << std::fixed
-                          << std::setprecision(1) << r.wall << " s" << std::endl;
+                std::cerr << "  ran ahead " << ++done << "/" << requests.size() << ": " << w.what
+                          << ", " << std::fixed << std::setprecision(1) << r.wall << " s"
+                          << std::endl;
                 prefetched[w.key].push_back(std::move(r));
             }
             else if (!MrcInterrupt::Requested())
