@@ -71,6 +71,10 @@ CASES = [
     ("claims", ["--seed=1.5"], "--seed", []),
     ("claims", ["--jobs=0"], "--jobs", ["32"]),
     ("paper", ["--jobs=abc"], "--jobs", []),
+    ("paper", ["--sizes=4000000,1000"], "--sizes", ["65536"]),
+    ("paper", ["--sizes=8000000,4000000"], "--sizes", ["increasing"]),
+    ("paper", ["--roceQps=2,16"], "--roceQps", ["starting with 1"]),
+    ("paper", ["--mrcQps=1,x"], "--mrcQps", []),
     # ns-3 attributes: the type, the attribute and the value are checked before ns-3 sees them
     # (ns-3.37 itself terminates on a word given to a number or time attribute).
     ("quickstart", ["--ns3::MrcQueuePair::LossRecovery=bogus"], "--ns3::MrcQueuePair::LossRecovery",

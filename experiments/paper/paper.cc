@@ -23,6 +23,8 @@
 
 #include "ns3/core-module.h"
 
+#include <algorithm>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -87,6 +89,98 @@ GetScale(const std::string& name, Scale& s)
     return false;
 }
 
+/**
+ * Parse a comma-separated list of whole numbers.
+ * @param text the list
+ * @param lo the least value accepted
+ * @param hi the largest value accepted
+ * @param out set to the values
+ * @return false (out unchanged) if an item is not a whole number in [lo, hi] or the list is
+ * empty
+ */
+bool
+ParseList(const std::string& text, uint64_t lo, uint64_t hi, std::vector<uint64_t>& out)
+{
+    std::vector<uint64_t> v;
+    std::istringstream is(text);
+    std::string item;
+    while (std::getline(is, item, ','))
+    {
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos
+            || item.size() > 19)
+        {
+            return false;
+        }
+        const uint64_t x = std::stoull(item);
+        if (x < lo || x > hi)
+        {
+            return false;
+        }
+        v.push_back(x);
+    }
+    if (v.empty() || text.back() == ',')
+    {
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+/**
+ * Apply --sizes, --roceQps and --mrcQps to a scale.
+ * @param sizes --sizes (empty: the scale's)
+ * @param roceQps --roceQps (empty: the scale's)
+ * @param mrcQps --mrcQps (empty: the scale's)
+ * @param s the scale
+ * @return false after one line on stderr for a bad value
+ */
+bool
+ApplyOverrides(const std::string& sizes,
+               const std::string& roceQps,
+               const std::string& mrcQps,
+               Scale& s)
+{
+    std::vector<uint64_t> v;
+    auto increasing = [](const std::vector<uint64_t>& x)
+    {
+        return std::adjacent_find(x.begin(), x.end(), std::greater_equal<uint64_t>()) == x.end();
+    };
+    if (!sizes.empty())
+    {
+        if (!ParseList(sizes, 65536, 16000000000ULL, v) || !increasing(v))
+        {
+            std::cerr << "error: --sizes must be increasing byte counts from 65536 to "
+                         "16000000000, comma-separated (got '"
+                      << sizes << "')" << std::endl;
+            return false;
+        }
+        s.sizes = v;
+    }
+    if (!roceQps.empty())
+    {
+        if (!ParseList(roceQps, 1, 64, v) || v.front() != 1 || !increasing(v))
+        {
+            std::cerr << "error: --roceQps must be increasing queue-pair counts from 1 to 64 "
+                         "starting with 1, comma-separated (got '"
+                      << roceQps << "')" << std::endl;
+            return false;
+        }
+        s.roceQps.assign(v.begin(), v.end());
+    }
+    if (!mrcQps.empty())
+    {
+        if (!ParseList(mrcQps, 1, 64, v) || v.front() != 1 || !increasing(v))
+        {
+            std::cerr << "error: --mrcQps must be increasing queue-pair counts from 1 to 64 "
+                         "starting with 1, comma-separated (got '"
+                      << mrcQps << "')" << std::endl;
+            return false;
+        }
+        s.mrcQps.assign(v.begin(), v.end());
+    }
+    return true;
+}
+
 } // namespace paper
 } // namespace ns3
 
@@ -141,11 +235,29 @@ main(int argc, char* argv[])
                                  },
                                  f.second.second});
     }
+    std::string sizes;
+    std::string roceQps;
+    std::string mrcQps;
+    suite.addOptions = [&](MrcCommandLine& cmd)
+    {
+        cmd.AddValue("sizes",
+                     "Figs 16-17: collective sizes in bytes, comma-separated (default: the "
+                     "scale's; the first is the small size of Fig 16's latency-bound row)",
+                     sizes);
+        cmd.AddValue("roceQps",
+                     "Fig 16: RoCE's queue pairs per peer, comma-separated, from 1 (default: "
+                     "the scale's; the last is the one Figs 16-17 compare MRC with)",
+                     roceQps);
+        cmd.AddValue("mrcQps",
+                     "Fig 16: MRC's queue pairs per peer, comma-separated, from 1 (default: "
+                     "the scale's)",
+                     mrcQps);
+    };
     suite.setup = [&](const std::string&)
     {
         ctx.seed = suite.seed;
         ctx.jobs = suite.jobs;
-        return GetScale(suite.scale, scale);
+        return GetScale(suite.scale, scale) && ApplyOverrides(sizes, roceQps, mrcQps, scale);
     };
     suite.describe = [&scale]()
     {
