@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -120,6 +121,8 @@ struct Flow
     std::vector<MrcCompletion> recvs;                  //!< receive completions, in delivery order
     std::vector<std::pair<uint64_t, uint64_t>> placed; //!< (remote offset, bytes) placements
     uint32_t errors = 0;                               //!< QpError traces
+    uint32_t retired = 0;                              //!< requester EVs to ASSUMED_BAD
+    std::map<uint8_t, uint32_t> retiredBy;             //!< those by MrcPathSelector::Cause
     uint32_t errorPsn = 0;                             //!< the PSN that failed the QP
     Time errorAt;                                      //!< when it failed
 
@@ -156,6 +159,19 @@ struct Flow
         errorAt = Simulator::Now();
     }
 
+    /**
+     * EvStateChange trace sink of the requester's path selector.
+     * @param to the new state
+     */
+    void OnEv(uint16_t /* ev */, uint8_t /* from */, uint8_t to, uint8_t cause)
+    {
+        if (to == MrcPathSelector::ASSUMED_BAD)
+        {
+            ++retired;
+            ++retiredBy[cause];
+        }
+    }
+
     /** Post the next message (scheduled at its time). @param i its index */
     void Post(std::size_t i)
     {
@@ -181,15 +197,17 @@ struct Scenario
     std::string faults;      //!< fault schedule (CSV)
     uint32_t nFaults;        //!< faults in it
     std::vector<Flow> flows; //!< the workload
+    std::string shape;       //!< the incast family's traffic shape (empty: the mixed family)
 
     /** @return a one-line description */
     std::string Describe() const
     {
         std::ostringstream os;
-        os << planes << " planes x " << t0 << " T0 x " << hostsPerT0 << " hosts, " << t1 << " T1; "
-           << selector << " " << evs << " EVs; data queue " << dataQueueBytes << " B, trim "
-           << (trim ? "on" : "off") << "; loss " << loss << " on " << lossyLinks << " links; "
-           << nFaults << " faults; " << flows.size() << " QPs";
+        os << (shape.empty() ? "" : shape + "; ") << planes << " planes x " << t0 << " T0 x "
+           << hostsPerT0 << " hosts, " << t1 << " T1; " << selector << " " << evs
+           << " EVs; data queue " << dataQueueBytes << " B, trim " << (trim ? "on" : "off")
+           << "; loss " << loss << " on " << lossyLinks << " links; " << nFaults << " faults; "
+           << flows.size() << " QPs";
         return os.str();
     }
 };
@@ -304,6 +322,125 @@ DrawScenario(uint64_t seed)
 }
 
 /**
+ * Draw a scenario of the incast-heavy family: trimming on (the fabric MRC is specified for),
+ * fabrics of up to 64 hosts, and traffic that congests the last hop: an N-to-1 incast with N up
+ * to every other host, an all-to-all, or several incasts at once; half the seeds also fail
+ * links and switches of planes 1.. (plane 0 never fails) while the incast runs, and a quarter
+ * put random loss on some cables.
+ * @param seed the seed
+ * @return the scenario
+ */
+Scenario
+DrawIncastScenario(uint64_t seed)
+{
+    Draw d(seed * 31 + 7);
+    Scenario s;
+    s.planes = static_cast<uint32_t>(d.Int(2, 4));
+    s.hostsPerT0 = static_cast<uint32_t>(d.Int(2, 16));
+    s.t0 = static_cast<uint32_t>(d.Int(2, 4));
+    s.t1 = static_cast<uint32_t>(d.Int(2, 4));
+    s.selector = d.Chance(0.75) ? "ns3::MrcAdaptiveSpray" : "ns3::MrcObliviousSpray";
+    s.evs = 16u << d.Int(0, 2);
+    s.dataQueueBytes = d.Chance(0.5) ? static_cast<uint32_t>(d.Int(30, 200)) * 1000 : 0;
+    s.trim = true;
+    s.loss = d.Chance(0.75) ? 0.0 : 0.001 * static_cast<double>(d.Int(1, 10));
+    s.lossyLinks = s.loss > 0 ? static_cast<uint32_t>(d.Int(1, 4)) : 0;
+    const uint32_t hosts = s.hostsPerT0 * s.t0;
+
+    std::ostringstream f;
+    f << "time_us,action,target,duration_us\n";
+    s.nFaults = d.Chance(0.5) ? static_cast<uint32_t>(d.Int(1, 4)) : 0;
+    for (uint32_t k = 0; k < s.nFaults; ++k)
+    {
+        const uint32_t plane = static_cast<uint32_t>(d.Int(1, s.planes - 1));
+        const uint64_t at = d.Int(0, 200);
+        const uint64_t dur = d.Int(20, 600);
+        const uint32_t i = static_cast<uint32_t>(d.Int(0, s.t0 - 1));
+        const uint32_t j = static_cast<uint32_t>(d.Int(0, s.t1 - 1));
+        switch (d.Int(0, 3))
+        {
+            case 0:
+                f << at << ",link_flap,plane" << plane << "/t0-" << i << "/t1-" << j << "," << dur;
+                break;
+            case 1:
+                f << at << ",switch_reboot,plane" << plane << "/t1-" << j << "," << dur;
+                break;
+            case 2:
+                f << at << ",nic_port_down,host" << d.Int(0, hosts - 1) << "/plane" << plane << ","
+                  << dur;
+                break;
+            default:
+                f << at << ",link_down,plane" << plane << "/t0-" << i << "/t1-" << j << ",\n"
+                  << at + dur << ",link_up,plane" << plane << "/t0-" << i << "/t1-" << j << ",";
+                break;
+        }
+        f << "\n";
+    }
+    s.faults = f.str();
+
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    const uint64_t kind = d.Int(0, 9);
+    if (kind < 5)
+    {
+        // N to 1, N from half the hosts to all the others.
+        const uint32_t sink = static_cast<uint32_t>(d.Int(0, hosts - 1));
+        const uint32_t n = static_cast<uint32_t>(d.Int((hosts - 1 + 1) / 2, hosts - 1));
+        for (uint32_t q = 0; q < n; ++q)
+        {
+            pairs.emplace_back((sink + 1 + q) % hosts, sink);
+        }
+        s.shape = std::to_string(n) + "-to-1 incast";
+    }
+    else if (kind < 8)
+    {
+        // All-to-all among up to 16 of the hosts (every ordered pair one QP).
+        const uint32_t n = std::min<uint32_t>(hosts, static_cast<uint32_t>(d.Int(4, 16)));
+        const uint32_t first = static_cast<uint32_t>(d.Int(0, hosts - 1));
+        for (uint32_t a = 0; a < n; ++a)
+        {
+            for (uint32_t b = 0; b < n; ++b)
+            {
+                if (a != b)
+                {
+                    pairs.emplace_back((first + a) % hosts, (first + b) % hosts);
+                }
+            }
+        }
+        s.shape = "all-to-all of " + std::to_string(n);
+    }
+    else
+    {
+        // Several incasts at once: 2 to 4 sinks, every other host writing to one of them.
+        const uint32_t sinks = std::min<uint32_t>(hosts / 2, static_cast<uint32_t>(d.Int(2, 4)));
+        for (uint32_t h = sinks; h < hosts; ++h)
+        {
+            pairs.emplace_back(h, h % sinks);
+        }
+        s.shape = std::to_string(sinks) + " incasts at once";
+    }
+    for (const auto& pr : pairs)
+    {
+        Flow fl;
+        fl.src = pr.first;
+        fl.dst = pr.second;
+        const uint32_t nMsgs = static_cast<uint32_t>(d.Int(1, 2));
+        uint64_t offset = d.Int(0, 1 << 20);
+        uint64_t at = d.Int(0, 10);
+        for (uint32_t m = 0; m < nMsgs; ++m)
+        {
+            // Log-uniform from 16 KB to 256 KB per message.
+            const uint64_t len
+                = std::max<uint64_t>(1, static_cast<uint64_t>(std::pow(2.0, 14 + d.Real() * 4)));
+            fl.msgs.push_back({len, offset, d.Chance(0.5), MicroSeconds(at)});
+            offset += len;
+            at += d.Int(0, 30);
+        }
+        s.flows.push_back(fl);
+    }
+    return s;
+}
+
+/**
  * @ingroup mrc-tests
  * @brief Random small fabrics, workloads and fault mixes, each checked for the transport's and
  * the fabric's invariants.
@@ -314,16 +451,66 @@ public:
     /**
      * @param first first seed
      * @param count seeds
+     * @param incast the incast-heavy family (DrawIncastScenario) instead of the mixed one
      */
-    MrcRandomInvariantsTestCase(uint64_t first, uint64_t count)
-        : TestCase("random fabrics, workloads and fault mixes: exactly once, in order, "
-                   "identities hold, runs end")
+    MrcRandomInvariantsTestCase(uint64_t first, uint64_t count, bool incast = false)
+        : TestCase(incast ? "random incasts and all-to-alls with trimming, with and without "
+                            "failures: exactly once, in order, identities hold, runs end; "
+                            "without failures and loss no retransmission timeout"
+                          : "random fabrics, workloads and fault mixes: exactly once, in order, "
+                            "identities hold, runs end")
         , m_first(first)
         , m_count(count)
+        , m_incast(incast)
     {
     }
 
 private:
+    /**
+     * @param f the fabric
+     * @return every drop in its queues and switches, by reason ("" if none)
+     */
+    static std::string DropSummary(Ptr<MrcClosTopology> f)
+    {
+        std::map<std::string, uint64_t> by;
+        auto queue = [&](Ptr<MrcTrimmingQueue> q)
+        {
+            for (uint32_t r = 0; r < MrcTrimmingQueue::DROP_REASON_COUNT; ++r)
+            {
+                by[MrcTrimmingQueue::DropReasonName(r)] += q->GetDropped(r);
+            }
+        };
+        for (uint32_t h = 0; h < f->GetNHosts(); ++h)
+        {
+            for (uint32_t p = 0; p < f->GetNPlanes(); ++p)
+            {
+                queue(f->GetHostPort(h, p)->GetQueue());
+            }
+        }
+        NodeContainer sw = f->GetSwitches();
+        for (uint32_t n = 0; n < sw.GetN(); ++n)
+        {
+            Ptr<MrcSwitchNetDevice> d = DynamicCast<MrcSwitchNetDevice>(sw.Get(n)->GetDevice(0));
+            for (uint32_t r = 0; d && r < MrcSwitchNetDevice::DROP_REASON_COUNT; ++r)
+            {
+                by[MrcSwitchNetDevice::DropReasonName(r)] += d->GetDropped(r);
+            }
+            for (uint32_t i = 0; d && i < d->GetNPorts(); ++i)
+            {
+                queue(d->GetPort(i)->GetQueue());
+            }
+        }
+        std::ostringstream os;
+        for (const auto& kv : by)
+        {
+            if (kv.second > 0)
+            {
+                os << (os.str().empty() ? "" : ", ") << kv.first << " " << kv.second;
+            }
+        }
+        return os.str();
+    }
+
     /**
      * Check every queue's and switch's accounting identity.
      * @param f the fabric
@@ -413,7 +600,7 @@ private:
      */
     std::string RunSeed(uint64_t seed)
     {
-        Scenario s = DrawScenario(seed);
+        Scenario s = m_incast ? DrawIncastScenario(seed) : DrawScenario(seed);
         const uint32_t oldRun = RngSeedManager::GetRun();
         RngSeedManager::SetRun(seed);
         std::map<std::string, uint32_t> fabricAttrs;
@@ -481,6 +668,8 @@ private:
             fl.b->SetRecvCompletionCallback(MakeCallback(&Flow::OnRecv, &fl));
             fl.b->TraceConnectWithoutContext("Place", MakeCallback(&Flow::OnPlace, &fl));
             fl.a->TraceConnectWithoutContext("QpError", MakeCallback(&Flow::OnError, &fl));
+            fl.a->GetPathSelector()->TraceConnectWithoutContext("EvStateChange",
+                                                                MakeCallback(&Flow::OnEv, &fl));
             for (std::size_t i = 0; i < fl.msgs.size(); ++i)
             {
                 Simulator::Schedule(fl.msgs[i].postAt, &Flow::Post, &fl, i);
@@ -652,6 +841,37 @@ private:
                     << " lost on cables (" << queued << " still queued)";
             }
         }
+        uint64_t timeouts = 0;
+        uint64_t retired = 0;
+        uint64_t spurious = 0;
+        uint64_t dataPackets = 0;
+        std::map<uint8_t, uint32_t> retiredBy;
+        for (const auto& fl : s.flows)
+        {
+            for (const auto& kv : fl.retiredBy)
+            {
+                retiredBy[kv.first] += kv.second;
+            }
+            timeouts += fl.a->GetTimeouts();
+            retired += fl.retired;
+            spurious += fl.a->GetSpuriousRetransmissions();
+            dataPackets += fl.a->GetDataPacketsSent();
+        }
+        if (!(s.nFaults == 0 && s.loss == 0))
+        {
+            m_retiredWithFaults += retired;
+        }
+        if (bad.str().empty() && m_incast && s.nFaults == 0 && s.loss == 0 && timeouts > 0)
+        {
+            // Congestion alone: every loss is a trim, resolved by its NACK, never a timeout.
+            bad << "congestion only (no fault, no loss), yet " << timeouts
+                << " retransmission timeouts and " << retired << " EVs retired (causes";
+            for (const auto& kv : retiredBy)
+            {
+                bad << " " << unsigned(kv.first) << ":" << kv.second;
+            }
+            bad << "; " << f->GetTrimmedTotal() << " trims; drops: " << DropSummary(f) << ")";
+        }
         if (bad.str().empty() && m_watchdogFired)
         {
             bad << "everything completed, but the run did not end by itself within "
@@ -668,6 +888,10 @@ private:
         m_retx += retx;
         m_trims += f->GetTrimmedTotal();
         m_faults += m_boundaries;
+        m_timeouts += timeouts;
+        m_retired += retired;
+        m_spurious += spurious;
+        m_dataPackets += dataPackets;
         std::string result = bad.str();
         if (!result.empty())
         {
@@ -675,6 +899,7 @@ private:
             os << "seed " << seed << " [" << s.Describe() << ", " << m_boundaries
                << " fault boundaries, last completion at " << end.As(Time::US) << "]: " << result
                << "\n  faults: " << OneLine(s.faults) << "\n  replay: MRC_RANDOM_SEED=" << seed
+               << (m_incast ? " MRC_RANDOM_FAMILY=incast" : "")
                << " ./build/bin/mrc-test-runner --suite=mrc-random --verbose";
             result = os.str();
         }
@@ -692,7 +917,8 @@ private:
             const std::string r = RunSeed(seed);
             if (m_count >= 1000 && (seed - m_first + 1) % 1000 == 0)
             {
-                std::cerr << "mrc-random: " << seed - m_first + 1 << "/" << m_count << " seeds, "
+                std::cerr << "mrc-random" << (m_incast ? " (incast)" : "") << ": "
+                          << seed - m_first + 1 << "/" << m_count << " seeds, "
                           << failed + (r.empty() ? 0 : 1) << " failed\n";
             }
             NS_TEST_EXPECT_MSG_EQ(r, "", "randomised invariants");
@@ -702,21 +928,31 @@ private:
                 ++failed;
             }
         }
-        std::cout << "mrc-random: " << m_count << " seeds from " << m_first << ", " << failed
-                  << " failed; " << m_bytes << " bytes placed, " << m_retx << " retransmissions, "
-                  << m_trims << " trims, " << m_faults << " fault boundaries\n";
+        std::cout << "mrc-random" << (m_incast ? " (incast)" : "") << ": " << m_count
+                  << " seeds from " << m_first << ", " << failed << " failed; " << m_bytes
+                  << " bytes placed, " << m_dataPackets << " data packets, " << m_retx
+                  << " retransmissions (" << m_spurious << " spurious), " << m_trims << " trims, "
+                  << m_timeouts << " timeouts, " << m_retired << " EVs retired ("
+                  << m_retired - m_retiredWithFaults << " in runs without faults or loss), "
+                  << m_faults << " fault boundaries\n";
     }
 
-    uint64_t m_first;              //!< first seed
-    uint64_t m_count;              //!< seeds
-    Ptr<MrcClosTopology> m_fabric; //!< the current run's fabric
-    std::string m_identityError;   //!< first identity violation at a fault boundary
-    uint32_t m_boundaries = 0;     //!< fault boundaries seen
-    bool m_watchdogFired = false;  //!< the run did not end by itself
-    uint64_t m_bytes = 0;          //!< bytes placed, all seeds
-    uint64_t m_retx = 0;           //!< retransmissions, all seeds
-    uint64_t m_trims = 0;          //!< trims, all seeds
-    uint64_t m_faults = 0;         //!< fault boundaries, all seeds
+    uint64_t m_first;                 //!< first seed
+    uint64_t m_count;                 //!< seeds
+    Ptr<MrcClosTopology> m_fabric;    //!< the current run's fabric
+    std::string m_identityError;      //!< first identity violation at a fault boundary
+    uint32_t m_boundaries = 0;        //!< fault boundaries seen
+    bool m_watchdogFired = false;     //!< the run did not end by itself
+    uint64_t m_bytes = 0;             //!< bytes placed, all seeds
+    uint64_t m_retx = 0;              //!< retransmissions, all seeds
+    uint64_t m_trims = 0;             //!< trims, all seeds
+    uint64_t m_faults = 0;            //!< fault boundaries, all seeds
+    bool m_incast;                    //!< the incast-heavy family
+    uint64_t m_timeouts = 0;          //!< retransmission timeouts, all seeds
+    uint64_t m_retired = 0;           //!< EVs retired, all seeds
+    uint64_t m_retiredWithFaults = 0; //!< of those, in seeds with faults or random loss
+    uint64_t m_spurious = 0;          //!< spurious retransmissions, all seeds
+    uint64_t m_dataPackets = 0;       //!< data packets sent (first sends and resends), all seeds
 };
 
 /**
@@ -758,12 +994,16 @@ public:
         const char* one = std::getenv("MRC_RANDOM_SEED");
         if (one != nullptr && *one != '\0')
         {
-            AddTestCase(new MrcRandomInvariantsTestCase(EnvOr("MRC_RANDOM_SEED", 1), 1));
+            const char* family = std::getenv("MRC_RANDOM_FAMILY");
+            const bool incast = family != nullptr && std::string(family) == "incast";
+            AddTestCase(new MrcRandomInvariantsTestCase(EnvOr("MRC_RANDOM_SEED", 1), 1, incast));
         }
         else
         {
             AddTestCase(new MrcRandomInvariantsTestCase(EnvOr("MRC_RANDOM_FIRST", 1),
                                                         EnvOr("MRC_RANDOM_COUNT", 200)));
+            AddTestCase(new MrcRandomInvariantsTestCase(
+                EnvOr("MRC_RANDOM_FIRST", 1), EnvOr("MRC_RANDOM_INCAST_COUNT", 40), true));
         }
     }
 };

@@ -61,7 +61,7 @@ MrcGoBackNRecovery::OnSequenceNack(MrcQueuePair& qp, const MrcHeader& h)
     // Cumulative: everything below the expected PSN arrived.
     for (uint32_t q = qp.m_psnBase; q < expected; ++q)
     {
-        qp.AckPsn(q, 0);
+        qp.AckPsn(q, 0, false);
     }
     const MrcQueuePair::TxPkt& p = qp.m_txPkts[expected - qp.m_psnBase];
     // Ignore a NAK for a gap already being repaired (its resend is recent and in flight).

@@ -77,10 +77,11 @@ public:
     /** Flag bits. */
     enum Flags : uint8_t
     {
-        FLAG_LAST = 1,     //!< last packet of its message
-        FLAG_RETX = 2,     //!< retransmission
-        FLAG_ECN_ECHO = 4, //!< ACK: the triggering packet arrived CE-marked
-        FLAG_ACK_REQ = 8   //!< data: the receiver should acknowledge at once
+        FLAG_LAST = 1,      //!< last packet of its message
+        FLAG_RETX = 2,      //!< retransmission
+        FLAG_ECN_ECHO = 4,  //!< ACK: the triggering packet arrived CE-marked
+        FLAG_ACK_REQ = 8,   //!< data: the receiver should acknowledge at once
+        FLAG_DUPLICATE = 16 //!< ACK: the triggering PSN had arrived before (a D-SACK, RFC 2883)
     };
 
     /** NACK reasons. */

@@ -87,7 +87,8 @@ MrcAdaptiveSpray::OnSuspectedLoss(uint16_t ev)
     }
     if (m_evs[ev].state == GOOD && CountInState(GOOD) <= m_minActive)
     {
-        Retire(ev, CAUSE_SACK_LOSS); // at the floor no EV can wait out a verdict in SKIP
+        // At the floor no EV can wait out the verdict in SKIP: it stays GOOD until the
+        // verdict (a lost packet retires it then), as nothing is retired for a queue.
         return;
     }
     // Hold the EV, and the EVs naming the same path, in SKIP until the verdict: nothing more

@@ -163,16 +163,19 @@ public:
      */
     virtual void OnLoss(uint16_t ev, Cause cause);
     /**
-     * A packet sent on this EV is late enough to be presumed lost (the out-of-order time
-     * rule), which queueing skew between paths can also explain. The base class treats it as
-     * a loss (OnLoss with CAUSE_SACK_LOSS); a selector that holds the EV until the verdict
-     * (EV::IsHeld) gets OnLossVerdict.
+     * A packet sent on this EV is presumed lost by the out-of-order rules (enough sent after
+     * it acknowledged, or late), which queueing skew between paths can also explain. The base
+     * class treats it as a loss (OnLoss with CAUSE_SACK_LOSS); a selector that leaves the EV
+     * out of ASSUMED_BAD (held in SKIP, EV::IsHeld, or left GOOD at the EvMinActive floor)
+     * gets OnLossVerdict once the queue pair knows whether the packet was lost.
      * @param ev the EV
      */
     virtual void OnSuspectedLoss(uint16_t ev);
     /**
-     * The verdict on a loss OnSuspectedLoss reported: the retransmission was acknowledged
-     * while the original never was (lost), or the original arrived after all.
+     * The verdict on a loss OnSuspectedLoss reported: the original never arrived (lost: the
+     * retransmission was acknowledged and the original was not reported within one more
+     * out-of-order deadline), or it arrived after all (acknowledged, or reported by the
+     * receiver as a duplicate of the retransmission).
      * @param ev the EV
      * @param lost the original was lost
      */

@@ -122,8 +122,13 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
     m_lastRxCe = ce;
     if (duplicate)
     {
+        // Answered at once, and reported as a duplicate (D-SACK, RFC 2883): the sender learns
+        // that an earlier transmission arrived, so its retransmission was not needed, even when
+        // that transmission's own acknowledgement did not say which copy it was.
         ++m_dups;
+        m_lastRxDuplicate = true;
         SendAck();
+        m_lastRxDuplicate = false;
         return;
     }
     if (m_inOrderOnly && psn != m_rxCum)
@@ -286,7 +291,8 @@ MrcQpReceiver::SendSack(uint32_t base)
     ++m_acksSent;
     MrcHeader a;
     a.SetOpcode(MrcHeader::ACK);
-    a.SetFlags(m_lastRxCe ? MrcHeader::FLAG_ECN_ECHO : 0);
+    a.SetFlags((m_lastRxCe ? MrcHeader::FLAG_ECN_ECHO : 0)
+               | (m_lastRxDuplicate ? MrcHeader::FLAG_DUPLICATE : 0));
     a.SetEv(m_lastRx.GetEv());
     a.SetPsn(m_lastRx.GetPsn());
     a.SetCumAck(m_rxCum);

@@ -169,6 +169,7 @@ private:
     EventId m_ackTimer;              //!< delayed ACK
     MrcHeader m_lastRx;              //!< header of the last data packet (for delayed ACKs)
     bool m_lastRxCe;                 //!< it was CE-marked
+    bool m_lastRxDuplicate = false;  //!< it had arrived before (the ACK says so)
     bool m_nakSent;                  //!< in-order mode: a NAK is out for this gap
     Time m_lastCnp;                  //!< last CNP sent
     uint64_t m_cnpsSent;             //!< CNPs sent

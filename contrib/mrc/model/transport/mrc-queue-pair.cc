@@ -233,6 +233,7 @@ MrcQueuePair::DoDispose()
     m_rtoEvent.Cancel();
     m_probeEvent.Cancel();
     m_reorderEvent.Cancel();
+    m_verdictEvent.Cancel();
     m_rx.Stop();
     m_paceEvent.Cancel();
     m_selector = nullptr;
@@ -509,7 +510,8 @@ MrcQueuePair::TrySend()
                             TX_NEW,
                             false,
                             false,
-                            m.nextOffset + len >= m.length});
+                            m.nextOffset + len >= m.length,
+                            false});
         ++m_nextPsn;
         if (!Transmit(psn, TX_NEW))
         {
@@ -735,7 +737,7 @@ MrcQueuePair::DeliverRecvCompletion(const MrcCompletion& c)
 }
 
 uint32_t
-MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp)
+MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp, bool duplicate)
 {
     if (psn < m_psnBase || psn >= m_nextPsn)
     {
@@ -744,6 +746,18 @@ MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp)
     TxPkt& p = m_txPkts[psn - m_psnBase];
     if (p.acked)
     {
+        if (duplicate && p.tries > 1)
+        {
+            // A second copy arrived: the original was not lost (whichever came second).
+            if (p.cause == TX_RETX_SACK && !p.spurious)
+            {
+                OnSpurious(p);
+            }
+            if (!m_suspicions.empty())
+            {
+                DecideSuspicions(psn, false);
+            }
+        }
         return 0;
     }
     p.acked = true;
@@ -760,41 +774,59 @@ MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp)
     }
     // Karn's rule for the loss detector: an acknowledgement moves the send-order mark only if
     // it is known which transmission arrived (the only one, or the one whose timestamp the ACK
-    // echoes); the original of a retransmitted packet arriving late says nothing about the
-    // packets sent just before the retransmission.
+    // echoes, unless the receiver reports it a duplicate); the original of a retransmitted
+    // packet arriving late says nothing about the packets sent just before the retransmission.
     const bool latest
-        = p.tries == 1 || echoedTimestamp == static_cast<uint64_t>(p.sentAt.GetNanoSeconds());
+        = !duplicate
+       && (p.tries == 1 || echoedTimestamp == static_cast<uint64_t>(p.sentAt.GetNanoSeconds()));
     if (latest && p.txSeq + 1 > m_ackedTxSeq)
     {
         m_ackedTxSeq = p.txSeq + 1;
     }
     if (!m_suspicions.empty())
     {
-        // Lost only if what arrived is known to be a retransmission (the original may be
-        // acknowledged before its retransmission has even left).
-        DecideSuspicions(psn, p.tries > 1 && latest);
+        if (p.tries > 1 && latest)
+        {
+            // The retransmission arrived first: the original is lost unless the receiver
+            // reports it (a duplicate) within one more out-of-order deadline (a queue can
+            // delay it that much).
+            StartVerdict(psn);
+        }
+        else
+        {
+            // The original arrived, or may have (it was acknowledged before its
+            // retransmission even left, or by an ACK that does not say which copy arrived).
+            DecideSuspicions(psn, false);
+        }
     }
-    if (!latest && echoedTimestamp != 0 && p.cause == TX_RETX_SACK)
+    if (!latest && (echoedTimestamp != 0 || duplicate) && p.cause == TX_RETX_SACK)
     {
         // An earlier transmission arrived after all: the out-of-order rule fired too soon.
-        ++m_spurious;
-        if (m_reorderWindowAttr.IsZero())
-        {
-            m_reorderWindow = std::min(m_reorderWindow * 2, m_baseRtt);
-            m_lastSpurious = Simulator::Now();
-        }
-        if (m_reorderThreshold == 0 && p.tries == 2 && m_ackedTxSeq > p.prevSeq)
-        {
-            // The count rule adapts as TCP's reordering degree does (Linux's
-            // tcp_check_sack_reordering): the threshold grows to the distance the late
-            // original was overtaken by, plus an eighth, up to four times its start; beyond
-            // that the time rule finds losses sooner than a count could.
-            const uint64_t seen = m_ackedTxSeq - p.prevSeq;
-            const uint64_t want = std::min<uint64_t>(seen + seen / 8, 4ULL * m_reorderPktsMin);
-            m_reorderPkts = std::max<uint32_t>(m_reorderPkts, static_cast<uint32_t>(want));
-        }
+        OnSpurious(p);
     }
     return p.len;
+}
+
+void
+MrcQueuePair::OnSpurious(TxPkt& p)
+{
+    p.spurious = true;
+    ++m_spurious;
+    if (m_reorderWindowAttr.IsZero())
+    {
+        m_reorderWindow = std::min(m_reorderWindow * 2, m_baseRtt);
+        m_lastSpurious = Simulator::Now();
+    }
+    if (m_reorderThreshold == 0 && p.tries == 2 && m_ackedTxSeq > p.prevSeq)
+    {
+        // The count rule adapts as TCP's reordering degree does (Linux's
+        // tcp_check_sack_reordering): the threshold grows to the distance the late
+        // original was overtaken by, plus an eighth, up to four times its start; beyond
+        // that the time rule finds losses sooner than a count could.
+        const uint64_t seen = m_ackedTxSeq - p.prevSeq;
+        const uint64_t want = std::min<uint64_t>(seen + seen / 8, 4ULL * m_reorderPktsMin);
+        m_reorderPkts = std::max<uint32_t>(m_reorderPkts, static_cast<uint32_t>(want));
+    }
 }
 
 void
@@ -843,16 +875,9 @@ MrcQueuePair::FlushEv(uint16_t ev, uint16_t generation)
     }
 }
 
-void
-MrcQueuePair::DetectLosses()
+Time
+MrcQueuePair::ReorderWindow() const
 {
-    const Time now = Simulator::Now();
-    if (m_reorderWindowAttr.IsZero() && m_reorderWindow > m_baseRtt / 4
-        && now - m_lastSpurious > 16 * m_baseRtt)
-    {
-        m_reorderWindow = std::max(m_reorderWindow / 2, m_baseRtt / 4);
-        m_lastSpurious = now;
-    }
     // The reorder window in effect. Adaptive mode, once a full RTT bucket of history exists:
     // the largest queueing delay the paths recently showed (the recent largest RTT less the
     // smaller of the base RTT and the smallest RTT seen), at least a sixteenth of the base RTT
@@ -866,6 +891,20 @@ MrcQueuePair::DetectLosses()
         const Time floor = std::min(m_rttMin, m_baseRtt);
         window = std::min(window, std::max(m_rttMax[0] - floor, m_baseRtt / 16));
     }
+    return window;
+}
+
+void
+MrcQueuePair::DetectLosses()
+{
+    const Time now = Simulator::Now();
+    if (m_reorderWindowAttr.IsZero() && m_reorderWindow > m_baseRtt / 4
+        && now - m_lastSpurious > 16 * m_baseRtt)
+    {
+        m_reorderWindow = std::max(m_reorderWindow / 2, m_baseRtt / 4);
+        m_lastSpurious = now;
+    }
+    const Time window = ReorderWindow();
     while (!m_sentOrder.empty())
     {
         const Sent s = m_sentOrder.front();
@@ -908,13 +947,12 @@ MrcQueuePair::DetectLosses()
         const bool incast = m_incastGuard && m_inIncast;
         const bool current = EvIsCurrent(p) && !incast;
         m_incastLosses += incast ? 1 : 0;
-        const bool byCount = s.txSeq + m_reorderPkts < m_ackedTxSeq;
         DeclareLost(s.psn, TX_RETX_SACK);
         if (!current)
         {
             continue;
         }
-        if (byCount)
+        if (s.txSeq + m_reorderPkts < m_ackedTxSeq)
         {
             // Enough sent after it was acknowledged: lost, and the EV is retired at once.
             m_selector->OnLoss(ev, MrcPathSelector::CAUSE_SACK_LOSS);
@@ -922,12 +960,12 @@ MrcQueuePair::DetectLosses()
         else
         {
             // Only late: a failed path, or a longer queue on it than on the others. The EV
-            // (and its path twins) is held in SKIP; the retransmission's acknowledgement
-            // decides (DecideSuspicions).
+            // (and its path twins) is held in SKIP (at the EvMinActive floor it stays GOOD);
+            // the verdict decides (DecideSuspicions): nothing is retired for a queue.
             m_selector->OnSuspectedLoss(ev);
-            if (m_selector->GetEv(ev).IsHeld())
+            if (m_selector->GetEv(ev).state != MrcPathSelector::ASSUMED_BAD)
             {
-                m_suspicions.push_back({s.psn, ev, generation});
+                m_suspicions.push_back({s.psn, ev, generation, Time(0)});
             }
         }
         const MrcPathSelector::Ev& e = m_selector->GetEv(ev);
@@ -963,6 +1001,64 @@ MrcQueuePair::DecideSuspicions(uint32_t psn, bool lost)
 }
 
 void
+MrcQueuePair::StartVerdict(uint32_t psn)
+{
+    const Time at = Simulator::Now() + std::max(m_rackRtt, m_rttMax[0]) + ReorderWindow();
+    for (auto& v : m_suspicions)
+    {
+        if (v.psn == psn && v.decideAt.IsZero())
+        {
+            v.decideAt = at;
+        }
+    }
+    if (!m_verdictEvent.IsRunning())
+    {
+        m_verdictEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnVerdictTimer>(
+            at - Simulator::Now(), this);
+    }
+}
+
+void
+MrcQueuePair::OnVerdictTimer()
+{
+    if (m_error)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    std::vector<uint32_t> due;
+    Time next = Time::Max();
+    for (const auto& v : m_suspicions)
+    {
+        if (v.decideAt.IsZero())
+        {
+            continue;
+        }
+        if (v.decideAt <= now)
+        {
+            due.push_back(v.psn);
+        }
+        else
+        {
+            next = std::min(next, v.decideAt);
+        }
+    }
+    for (uint32_t psn : due)
+    {
+        DecideSuspicions(psn, true);
+    }
+    if (next != Time::Max())
+    {
+        m_verdictEvent
+            = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnVerdictTimer>(next - now, this);
+    }
+    if (!due.empty())
+    {
+        TrySend();
+    }
+}
+
+void
 MrcQueuePair::OnReorderTimer()
 {
     if (m_error)
@@ -977,6 +1073,22 @@ void
 MrcQueuePair::HandleAck(const MrcHeader& h)
 {
     UpdatePeerPlanes(h);
+    // The receiver had the triggering PSN already (a D-SACK, RFC 2883).
+    const bool dup = (h.GetFlags() & MrcHeader::FLAG_DUPLICATE) != 0;
+    if (dup && h.GetPsn() < m_psnBase && !m_suspicions.empty())
+    {
+        // The late copy of a packet acknowledged and released already: if it was suspected,
+        // it was not lost.
+        for (const auto& v : m_suspicions)
+        {
+            if (v.psn == h.GetPsn())
+            {
+                ++m_spurious;
+                break;
+            }
+        }
+        DecideSuspicions(h.GetPsn(), false);
+    }
     if (m_txMsgs.empty())
     {
         return;
@@ -985,14 +1097,15 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     const uint32_t cumEnd = std::min(h.GetCumAck(), m_nextPsn);
     for (uint32_t psn = m_psnBase; psn < cumEnd; ++psn)
     {
-        newly += AckPsn(psn, psn == h.GetPsn() ? h.GetTimestamp() : 0);
+        newly += AckPsn(psn, psn == h.GetPsn() ? h.GetTimestamp() : 0, dup && psn == h.GetPsn());
     }
     for (uint32_t i = 0; i < 64; ++i)
     {
         if (h.GetSackBitmap() & (uint64_t(1) << i))
         {
             const uint32_t psn = h.GetSackBase() + i;
-            newly += AckPsn(psn, psn == h.GetPsn() ? h.GetTimestamp() : 0);
+            newly
+                += AckPsn(psn, psn == h.GetPsn() ? h.GetTimestamp() : 0, dup && psn == h.GetPsn());
         }
     }
     const bool ecn = (h.GetFlags() & MrcHeader::FLAG_ECN_ECHO) != 0;
@@ -1334,6 +1447,7 @@ MrcQueuePair::EnterError(uint32_t psn)
     m_retxQueue.clear();
     m_sentOrder.clear();
     m_suspicions.clear();
+    m_verdictEvent.Cancel();
     m_inflight = 0;
     for (const auto& m : pending)
     {

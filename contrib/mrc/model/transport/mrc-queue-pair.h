@@ -342,6 +342,7 @@ private:
         bool acked;        //!< acknowledged
         bool lost;         //!< declared lost, waiting in the retransmit queue
         bool last;         //!< last packet of its message
+        bool spurious;     //!< a retransmission of it was found unnecessary (counted once)
     };
 
     /**
@@ -356,6 +357,16 @@ private:
     void DetectLosses();
     /** The time rule's deadline came: look for losses again. */
     void OnReorderTimer();
+    /** @return the out-of-order time rule's allowance beyond the paths' recent largest RTT */
+    Time ReorderWindow() const;
+    /**
+     * The retransmission of a suspected packet was acknowledged before its original: give
+     * the original one more out-of-order deadline to be reported.
+     * @param psn the packet
+     */
+    void StartVerdict(uint32_t psn);
+    /** A suspicion's decideAt came: its original is lost. */
+    void OnVerdictTimer();
     /**
      * A loss (or NACK) is about the path a packet took only if its EV slot still names that
      * path.
@@ -412,9 +423,16 @@ private:
      * @param psn the PSN
      * @param echoedTimestamp the send timestamp the ACK echoes if it was triggered by this PSN,
      *        else 0 (tells which transmission of a retransmitted packet arrived)
+     * @param duplicate the ACK was triggered by this PSN and says the receiver had it already
+     *        (MrcHeader::FLAG_DUPLICATE): an earlier transmission arrived
      * @return payload bytes newly acknowledged
      */
-    uint32_t AckPsn(uint32_t psn, uint64_t echoedTimestamp);
+    uint32_t AckPsn(uint32_t psn, uint64_t echoedTimestamp, bool duplicate);
+    /**
+     * Count a retransmission found unnecessary, and adapt the loss detector to it.
+     * @param p the packet
+     */
+    void OnSpurious(TxPkt& p);
     /**
      * Declare a packet lost and queue its retransmission.
      * @param psn the PSN
@@ -569,12 +587,19 @@ private:
 
     std::deque<Sent> m_sentOrder; //!< transmissions in send order
 
-    /** A loss the time rule presumed, whose EV is held until the retransmission tells. */
+    /**
+     * A loss the out-of-order rules presumed, whose EV is held (or, at the floor, left GOOD)
+     * until the verdict: the original arriving after all (its acknowledgement, or the
+     * receiver reporting the retransmission a duplicate) clears it; the retransmission's
+     * acknowledgement starts a last out-of-order deadline for the original, after which it
+     * is lost.
+     */
     struct Suspicion
     {
         uint32_t psn;        //!< the packet presumed lost
         uint16_t ev;         //!< the EV it was sent on
         uint16_t generation; //!< that slot's generation then
+        Time decideAt;       //!< lost unless the original is reported by then (0: not started)
     };
 
     std::vector<Suspicion> m_suspicions;         //!< awaiting a verdict (a handful at most)
@@ -582,6 +607,7 @@ private:
     EventId m_rtoEvent;                          //!< retransmission timer
     EventId m_probeEvent;                        //!< probe timer
     EventId m_reorderEvent;                      //!< time-rule loss detection timer
+    EventId m_verdictEvent;                      //!< the next suspicion's decideAt
     Time m_rackRtt;                              //!< RTT of the newest acknowledged transmission
     static constexpr int64_t RTT_MAX_BUCKET = 4; //!< base RTTs per bucket of m_rttMax
     Time m_rttMax[2];        //!< [0]: largest Karn-valid RTT of the last 1-2 buckets; [1]: previous
