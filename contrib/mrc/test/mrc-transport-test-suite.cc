@@ -502,6 +502,65 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief Large incasts with trimming (64 and 127 senders onto one host, 4 planes, 128 hosts):
+ * every byte arrives once, every loss is a trim resolved by its NACK, no retransmission
+ * timeout, no EV retired.
+ */
+class MrcLargeIncastTestCase : public TestCase
+{
+public:
+    MrcLargeIncastTestCase()
+        : TestCase("64-to-1 and 127-to-1 incasts with trimming: every byte once, no timeout, "
+                   "no EV retired")
+    {
+    }
+
+private:
+    /**
+     * @param senders the fan-in
+     */
+    void RunIncast(uint32_t senders)
+    {
+        Net n = MakeNet(4, 32, 4, 4, "ns3::MrcAdaptiveSpray", 64);
+        std::vector<Ptr<MrcQueuePair>> tx;
+        std::vector<Ptr<MrcQueuePair>> rx;
+        uint64_t retired = 0;
+        const uint64_t bytes = 256 * 1024;
+        for (uint32_t s = 1; s <= senders; ++s)
+        {
+            auto qps = n.stack.Connect(s, 0);
+            mrctest::CountRetirements(qps.first, &retired);
+            qps.first->PostWrite(bytes, 0);
+            tx.push_back(qps.first);
+            rx.push_back(qps.second);
+        }
+        const std::string what = std::to_string(senders) + "-to-1";
+        NS_TEST_ASSERT_MSG_EQ(mrctest::RunToEnd(), true, what + ": the run ends by itself");
+        uint64_t timeouts = 0;
+        uint64_t nacks = 0;
+        for (uint32_t s = 0; s < senders; ++s)
+        {
+            NS_TEST_ASSERT_MSG_EQ(rx[s]->GetBytesPlaced(), bytes, what + ": delivered once");
+            NS_TEST_ASSERT_MSG_EQ(tx[s]->IsInError(), false, what + ": no QP in error");
+            timeouts += tx[s]->GetTimeouts();
+            nacks += tx[s]->GetNacksReceived();
+        }
+        NS_TEST_ASSERT_MSG_GT(n.fabric->GetTrimmedTotal(), 0u, what + ": the incast trims");
+        NS_TEST_ASSERT_MSG_GT(nacks, 0u, what + ": trims come back as NACKs");
+        NS_TEST_ASSERT_MSG_EQ(timeouts, 0u, what + ": no retransmission timeout");
+        NS_TEST_ASSERT_MSG_EQ(retired, 0u, what + ": no EV retired");
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        RunIncast(64);
+        RunIncast(127);
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Failures: a link that goes down and comes back (timeouts retire its EVs, probes
  * restore them), a blackholed T1 (timeout path), all with exactly-once delivery.
  */
@@ -1059,6 +1118,7 @@ public:
         AddTestCase(new MrcDeterminismTestCase);
         AddTestCase(new MrcForgedPacketTestCase);
         AddTestCase(new MrcImmediateAckTestCase);
+        AddTestCase(new MrcLargeIncastTestCase);
     }
 };
 
