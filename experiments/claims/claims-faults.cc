@@ -319,6 +319,9 @@ ClaimC2(Context& ctx)
     f.logy = true;
     Series sm{"mrc", {}, {}};
     Series sb{"roce", {}, {}};
+    // The trains first: the runs are independent, so they run ahead in parallel (--jobs).
+    std::vector<FaultPlan> plans;
+    std::vector<TrainingRequest> runs;
     for (uint32_t k = 0; k < ctx.scale.flapRuns; ++k)
     {
         // A Poisson train over the run, each flap on a random (plane, T0, T1) link, down for an
@@ -340,6 +343,15 @@ ClaimC2(Context& ctx)
             fs.durationUs = std::min(1000.0, std::max(10.0, std::floor(down(gen))));
             p.faults.push_back(fs);
         }
+        const std::string label = "flap train " + std::to_string(k);
+        runs.push_back({label, MRC, fab, ctx.scale.job, p});
+        runs.push_back({label, ROCE, fab, ctx.scale.job, p});
+        plans.push_back(p);
+    }
+    ctx.Prefetch(runs);
+    for (uint32_t k = 0; k < ctx.scale.flapRuns; ++k)
+    {
+        const FaultPlan& p = plans[k];
         const std::string label = "flap train " + std::to_string(k);
         const TrainingResult& m = ctx.Training(label, MRC, fab, ctx.scale.job, p);
         const TrainingResult& b = ctx.Training(label, ROCE, fab, ctx.scale.job, p);
