@@ -36,6 +36,7 @@
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 using namespace ns3;
@@ -85,28 +86,29 @@ struct Params
 /** What one scheme's run produced, for the table. */
 struct Summary
 {
-    std::string scheme;                //!< name
-    std::vector<double> steps;         //!< step durations (us)
-    std::vector<double> flowGbps;      //!< per-transfer throughput
-    uint64_t retx = 0;                 //!< retransmissions
-    uint64_t spurious = 0;             //!< retransmissions found unnecessary
-    uint64_t timeouts = 0;             //!< retransmission timer expiries
-    uint64_t trims = 0;                //!< trimmed packets
-    uint64_t retirements = 0;          //!< EV transitions to ASSUMED_BAD
-    uint64_t failed = 0;               //!< failed transfers
-    uint64_t failedQps = 0;            //!< queue pairs in the error state
-    uint64_t failedJobs = 0;           //!< jobs that failed
-    uint64_t pauses = 0;               //!< PFC PAUSE frames sent (switch ports)
-    double pausedMs = 0;               //!< time paused, summed over every port (ms)
-    double rtoUs = 0;                  //!< the retransmission timeout in force (us)
-    uint32_t retryLimit = 0;           //!< the retry budget in force
-    uint32_t stepsDone = 0;            //!< steps completed
-    double wall = 0;                   //!< wall seconds
-    uint64_t events = 0;               //!< simulator events
-    double simUs = 0;                  //!< simulated time
-    double refMean = NAN;              //!< mean step of the port-loss-only reference run
-    bool fluid = false;                //!< flow level: no packet counters
-    std::vector<std::string> warnings; //!< faults that could not act (MrcFaultHelper)
+    std::string scheme;                    //!< name
+    std::vector<double> steps;             //!< step durations (us)
+    std::vector<double> flowGbps;          //!< per-transfer throughput
+    uint64_t retx = 0;                     //!< retransmissions
+    uint64_t spurious = 0;                 //!< retransmissions found unnecessary
+    uint64_t timeouts = 0;                 //!< retransmission timer expiries
+    uint64_t trims = 0;                    //!< trimmed packets
+    std::map<std::string, uint64_t> drops; //!< packets lost, by where and why (packet level)
+    uint64_t retirements = 0;              //!< EV transitions to ASSUMED_BAD
+    uint64_t failed = 0;                   //!< failed transfers
+    uint64_t failedQps = 0;                //!< queue pairs in the error state
+    uint64_t failedJobs = 0;               //!< jobs that failed
+    uint64_t pauses = 0;                   //!< PFC PAUSE frames sent (switch ports)
+    double pausedMs = 0;                   //!< time paused, summed over every port (ms)
+    double rtoUs = 0;                      //!< the retransmission timeout in force (us)
+    uint32_t retryLimit = 0;               //!< the retry budget in force
+    uint32_t stepsDone = 0;                //!< steps completed
+    double wall = 0;                       //!< wall seconds
+    uint64_t events = 0;                   //!< simulator events
+    double simUs = 0;                      //!< simulated time
+    double refMean = NAN;                  //!< mean step of the port-loss-only reference run
+    bool fluid = false;                    //!< flow level: no packet counters
+    std::vector<std::string> warnings;     //!< faults that could not act (MrcFaultHelper)
 };
 
 /**
@@ -502,6 +504,7 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
         }
     }
     s.trims = fabric->GetTrimmedTotal();
+    s.drops = fabric->GetDropsByReason();
     if (rec)
     {
         s.warnings = faults->CheckScheduled(Simulator::Now());
@@ -794,6 +797,39 @@ PrintTable(const std::vector<Summary>& runs,
             return r.fluid ? NAN : double(r.retirements); // packet level only
         },
         0);
+    // Every packet lost, by where and why (MrcClosTopology::GetDropsByReason): the reasons
+    // any run had, so that a loss nothing explains shows.
+    std::set<std::string> reasons;
+    for (const auto& r : runs)
+    {
+        for (const auto& kv : r.drops)
+        {
+            reasons.insert(kv.first);
+        }
+    }
+    row(
+        "packets lost (all reasons)",
+        [](const Summary& r)
+        {
+            uint64_t n = 0;
+            for (const auto& kv : r.drops)
+            {
+                n += kv.second;
+            }
+            return r.fluid ? NAN : double(n); // packet level only
+        },
+        0);
+    for (const auto& reason : reasons)
+    {
+        row(
+            "  lost: " + reason,
+            [&reason](const Summary& r)
+            {
+                const auto it = r.drops.find(reason);
+                return r.fluid ? NAN : double(it == r.drops.end() ? 0 : it->second);
+            },
+            0);
+    }
     row(
         "wall time (s)",
         [](const Summary& r)
@@ -1290,19 +1326,22 @@ main(int argc, char* argv[])
         for (const auto& r : runs)
         {
             wall += r.wall;
-            schemes[r.scheme] = {{"wall_time_s", r.wall},
-                                 {"events_executed", r.events},
-                                 {"simulated_us", r.simUs},
-                                 {"steps_completed", r.stepsDone},
-                                 {"failed_qps", r.failedQps},
-                                 {"failed_jobs", r.failedJobs},
-                                 {"pfc_pauses", r.pauses},
-                                 {"paused_ms", r.pausedMs},
-                                 {"rto_us", r.rtoUs},
-                                 {"retry_limit", r.retryLimit},
-                                 {"mean_step_port_loss_only_us",
-                                  std::isnan(r.refMean) ? nlohmann::ordered_json(nullptr)
-                                                        : nlohmann::ordered_json(r.refMean)}};
+            schemes[r.scheme]
+                = {{"wall_time_s", r.wall},
+                   {"events_executed", r.events},
+                   {"simulated_us", r.simUs},
+                   {"steps_completed", r.stepsDone},
+                   {"failed_qps", r.failedQps},
+                   {"failed_jobs", r.failedJobs},
+                   {"pfc_pauses", r.pauses},
+                   {"paused_ms", r.pausedMs},
+                   {"rto_us", r.rtoUs},
+                   {"retry_limit", r.retryLimit},
+                   {"drops",
+                    r.fluid ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.drops)},
+                   {"mean_step_port_loss_only_us",
+                    std::isnan(r.refMean) ? nlohmann::ordered_json(nullptr)
+                                          : nlohmann::ordered_json(r.refMean)}};
         }
         uint64_t events = 0;
         for (const auto& r : runs)

@@ -436,6 +436,23 @@ def test_run_json(run1):
         last = max(float(r["end_us"]) for r in of_scheme(steps, scheme))
         assert s["simulated_us"] >= last - 1e-6
     assert rj["events_executed"] == sum(rj["schemes"][s]["events_executed"] for s in SCHEMES)
+    # every packet lost, by where and why: the flaps and the reboot lose packets on both
+    # fabrics (a port down, a frame on a wire that went down), and the table's rows agree
+    table_rows = {}
+    for line in run1["stdout"].splitlines():
+        m = re.match(r"(packets lost \(all reasons\)|  lost: \S+)\s+(\d+)\s+(\d+)$", line)
+        if m:
+            table_rows[m.group(1).strip()] = [int(m.group(2)), int(m.group(3))]
+    assert "packets lost (all reasons)" in table_rows, run1["stdout"]
+    for k, scheme in enumerate(SCHEMES):
+        drops = rj["schemes"][scheme]["drops"]
+        assert isinstance(drops, dict) and drops, scheme
+        for reason, n in drops.items():
+            assert re.fullmatch(r"(nic|nic-queue|switch|switch-queue|link)/[A-Za-z]+", reason)
+            assert isinstance(n, int) and n > 0, (scheme, reason)
+            assert table_rows["lost: " + reason][k] == n, (scheme, reason)
+        assert table_rows["packets lost (all reasons)"][k] == sum(drops.values()), scheme
+        assert "switch/PortDown" in drops, scheme
     # the parameters record the values given on the command line
     p = rj["parameters"]
     assert isinstance(p, dict)

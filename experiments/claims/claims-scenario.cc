@@ -1023,6 +1023,7 @@ RunFlows(
     r.retirements = w.retirements;
     r.retireCauses = w.causes;
     r.trims = w.fabric->GetTrimmedTotal();
+    r.drops = w.fabric->GetDropsByReason();
     Simulator::Destroy();
     return r;
 }

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -258,6 +259,7 @@ struct FlowResult
     uint64_t retx = 0;                     //!< retransmissions
     uint64_t spurious = 0;                 //!< retransmissions found unnecessary
     uint64_t trims = 0;                    //!< trimmed packets
+    std::map<std::string, uint64_t> drops; //!< packets lost (MrcClosTopology::GetDropsByReason)
     uint64_t pauses = 0;                   //!< PFC pauses sent
     uint64_t failedQps = 0;                //!< QPs in error
     std::string downedLink;                //!< the uplink chosen by busyUplinkAtUs

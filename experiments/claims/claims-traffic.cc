@@ -15,6 +15,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <set>
 
 namespace ns3
 {
@@ -349,7 +350,26 @@ ClaimC9(Context& ctx)
     }
     c.Info("RTO expiries", "", t.timeouts, d.timeouts);
     c.Info("trimmed packets", "", t.trims, d.trims);
+    // Every packet either run lost, by where and why: with trimming, none should be.
+    std::set<std::string> reasons;
+    for (const auto* r : {&t, &d})
+    {
+        for (const auto& kv : r->drops)
+        {
+            reasons.insert(kv.first);
+        }
+    }
+    auto lost = [](const FlowResult& r, const std::string& reason)
+    {
+        const auto it = r.drops.find(reason);
+        return it == r.drops.end() ? 0.0 : double(it->second);
+    };
+    for (const auto& reason : reasons)
+    {
+        c.Info("packets lost: " + reason, "", lost(t, reason), lost(d, reason));
+    }
     c.Info("retransmissions", "", t.retx, d.retx);
+    c.Info("retransmissions found spurious", "", t.spurious, d.spurious);
     c.Check("incast completion (last flow)",
             "us",
             Quantile(t.fctUs, 1),

@@ -374,6 +374,7 @@ private:
                                   uint64_t(trimmedMid + trimmedLast),
                                   "trim counters match the trimmed headers received");
             NS_TEST_ASSERT_MSG_EQ(SumQueues(f, dropped), 0u, "no drops with trimming");
+            NS_TEST_ASSERT_MSG_EQ(f->GetDropsByReason().empty(), true, "the fabric lost nothing");
             NS_TEST_ASSERT_MSG_GT(trimmedMid, 0u, "mid-fabric trims");
             NS_TEST_ASSERT_MSG_GT(trimmedLast, 0u, "last-hop trims");
         }
@@ -389,6 +390,14 @@ private:
                     MrcTrimmingQueue::DATA_OVERFLOW);
             }
             NS_TEST_ASSERT_MSG_GT(overflow, 0u, "drops named DataOverflow at the T1");
+            // The fabric's summary by reason: every drop, under its queue's reason and nothing
+            // else (no link, switch or NIC loss in this run).
+            const std::map<std::string, uint64_t> by = f->GetDropsByReason();
+            NS_TEST_ASSERT_MSG_EQ(by.size(), 1u, "one reason");
+            NS_TEST_ASSERT_MSG_EQ(by.count("switch-queue/DataOverflow"), 1u, "named by reason");
+            NS_TEST_ASSERT_MSG_EQ(by.at("switch-queue/DataOverflow"),
+                                  SumQueues(f, dropped),
+                                  "the summary counts every drop");
         }
         NS_TEST_ASSERT_MSG_GT(SumQueues(f, marked, 2), 0u, "ECN marks on fabric ports");
         NS_TEST_ASSERT_MSG_EQ(SumQueues(f, marked, 1), 0u, "no ECN marks on last-hop ports");

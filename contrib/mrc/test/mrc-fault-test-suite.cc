@@ -504,6 +504,10 @@ private:
         NS_TEST_ASSERT_MSG_LT(std::abs(double(lost) - n * rate),
                               5 * sd + 20, // the 100 us at 50 % on one port came before traffic
                               "lost " << lost << " of " << arrived);
+        // The fabric's summary names them, and nothing else was lost.
+        const std::map<std::string, uint64_t> by = f->GetDropsByReason();
+        NS_TEST_ASSERT_MSG_EQ(by.size(), 1u, "one reason: " << by.begin()->first);
+        NS_TEST_ASSERT_MSG_EQ(by.count("nic/RxLoss") ? by.at("nic/RxLoss") : 0, lost, "nic/RxLoss");
         // Switch ports never lose this way.
         NS_TEST_ASSERT_MSG_EQ(
             f->GetT0(0, 0)->GetPort(0)->GetDroppedTotal(), 0u, "no receive loss on switches");

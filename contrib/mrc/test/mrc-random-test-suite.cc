@@ -472,34 +472,7 @@ private:
      */
     static std::string DropSummary(Ptr<MrcClosTopology> f)
     {
-        std::map<std::string, uint64_t> by;
-        auto queue = [&](Ptr<MrcTrimmingQueue> q)
-        {
-            for (uint32_t r = 0; r < MrcTrimmingQueue::DROP_REASON_COUNT; ++r)
-            {
-                by[MrcTrimmingQueue::DropReasonName(r)] += q->GetDropped(r);
-            }
-        };
-        for (uint32_t h = 0; h < f->GetNHosts(); ++h)
-        {
-            for (uint32_t p = 0; p < f->GetNPlanes(); ++p)
-            {
-                queue(f->GetHostPort(h, p)->GetQueue());
-            }
-        }
-        NodeContainer sw = f->GetSwitches();
-        for (uint32_t n = 0; n < sw.GetN(); ++n)
-        {
-            Ptr<MrcSwitchNetDevice> d = DynamicCast<MrcSwitchNetDevice>(sw.Get(n)->GetDevice(0));
-            for (uint32_t r = 0; d && r < MrcSwitchNetDevice::DROP_REASON_COUNT; ++r)
-            {
-                by[MrcSwitchNetDevice::DropReasonName(r)] += d->GetDropped(r);
-            }
-            for (uint32_t i = 0; d && i < d->GetNPorts(); ++i)
-            {
-                queue(d->GetPort(i)->GetQueue());
-            }
-        }
+        const std::map<std::string, uint64_t> by = f->GetDropsByReason();
         std::ostringstream os;
         for (const auto& kv : by)
         {

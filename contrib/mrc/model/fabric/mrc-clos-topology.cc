@@ -176,6 +176,73 @@ MrcClosTopology::GetTrimmedTotal() const
     return trims;
 }
 
+std::map<std::string, uint64_t>
+MrcClosTopology::GetDropsByReason() const
+{
+    std::map<std::string, uint64_t> by;
+    auto add = [&by](const char* where, const char* reason, uint64_t n)
+    {
+        if (n > 0)
+        {
+            by[std::string(where) + "/" + reason] += n;
+        }
+    };
+    auto queue = [&add](const char* where, Ptr<MrcTrimmingQueue> q)
+    {
+        for (uint32_t r = 0; r < MrcTrimmingQueue::DROP_REASON_COUNT; ++r)
+        {
+            add(where, MrcTrimmingQueue::DropReasonName(r), q->GetDropped(r));
+        }
+    };
+    auto link = [&add](Ptr<MrcChannel> c)
+    {
+        if (c)
+        {
+            add("link", "RandomLoss", c->GetRandomLosses());
+            add("link", "InFlight", c->GetLostInFlight());
+        }
+    };
+    for (const auto& ports : m_hostPorts)
+    {
+        for (const auto& d : ports)
+        {
+            for (uint32_t r = 0; r < MrcNetDevice::DROP_REASON_COUNT; ++r)
+            {
+                add("nic", MrcNetDevice::DropReasonName(r), d->GetDropped(r));
+            }
+            queue("nic-queue", d->GetQueue());
+        }
+    }
+    for (const auto* tier : {&m_t0, &m_t1, &m_t2})
+    {
+        for (const auto& plane : *tier)
+        {
+            for (const auto& sw : plane)
+            {
+                for (uint32_t r = 0; r < MrcSwitchNetDevice::DROP_REASON_COUNT; ++r)
+                {
+                    add("switch", MrcSwitchNetDevice::DropReasonName(r), sw->GetDropped(r));
+                }
+                for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+                {
+                    queue("switch-queue", sw->GetPort(k)->GetQueue());
+                }
+            }
+        }
+    }
+    for (const auto* links : {&m_hostLinks, &m_uplinks, &m_spines})
+    {
+        for (const auto& group : *links)
+        {
+            for (const auto& c : group)
+            {
+                link(c);
+            }
+        }
+    }
+    return by;
+}
+
 uint64_t
 MrcClosTopology::GetNicRate() const
 {

@@ -17,6 +17,8 @@
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -146,6 +148,16 @@ public:
     Time GetBaseRtt(uint32_t packetBytes, uint32_t src, uint32_t dst) const;
     /** @return packets trimmed so far by every switch queue of the fabric */
     uint64_t GetTrimmedTotal() const;
+    /**
+     * Every packet the fabric has lost so far, by where and why. Keys are "<where>/<reason>":
+     * where is nic (a host port's receive loss, MrcNetDevice::DropReasonName), nic-queue (a
+     * host port's egress queue), switch (forwarding, MrcSwitchNetDevice::DropReasonName),
+     * switch-queue (a switch port's egress queue, MrcTrimmingQueue::DropReasonName) or link
+     * (RandomLoss: the channel's LossRate; InFlight: on the wire when the link went down).
+     * Reasons with no drop are left out; trims are not drops (GetTrimmedTotal).
+     * @return the counts
+     */
+    std::map<std::string, uint64_t> GetDropsByReason() const;
     /** @return a host's NIC rate: the link rate times the number of planes */
     uint64_t GetNicRate() const;
     /** @return the link rate */

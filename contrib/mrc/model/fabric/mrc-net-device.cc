@@ -336,7 +336,7 @@ MrcNetDevice::TransmitComplete()
 const char*
 MrcNetDevice::DropReasonName(uint32_t reason)
 {
-    return reason == RX_LOSS ? "rx_loss" : "unknown";
+    return reason == RX_LOSS ? "RxLoss" : "Unknown";
 }
 
 void
