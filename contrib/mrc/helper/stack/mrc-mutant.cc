@@ -52,6 +52,11 @@ MrcMutant::GetAll()
          "incast retire their EV",
          false,
          {{QUEUE_PAIR, "IncastLossGuard", "false"}}},
+        {"no-time-rule",
+         "the out-of-order time rule and its hold-until-verdict (this model's addition, not the "
+         "spec's): only the count rule and the timer find losses",
+         false,
+         {{QUEUE_PAIR, "ReorderWindow", "10s"}}},
         {"ecmp-instant",
          "the routed baseline's control plane: failures detected and routed around at once",
          true,
