@@ -808,7 +808,7 @@ MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp, bool duplicate)
 }
 
 void
-MrcQueuePair::OnSpurious(TxPkt& p)
+MrcQueuePair::OnSpurious(TxPkt& p, bool adaptCount)
 {
     p.spurious = true;
     ++m_spurious;
@@ -817,7 +817,7 @@ MrcQueuePair::OnSpurious(TxPkt& p)
         m_reorderWindow = std::min(m_reorderWindow * 2, m_baseRtt);
         m_lastSpurious = Simulator::Now();
     }
-    if (m_reorderThreshold == 0 && p.tries == 2 && m_ackedTxSeq > p.prevSeq)
+    if (adaptCount && m_reorderThreshold == 0 && p.tries == 2 && m_ackedTxSeq > p.prevSeq)
     {
         // The count rule adapts as TCP's reordering degree does (Linux's
         // tcp_check_sack_reordering): the threshold grows to the distance the late
@@ -1075,19 +1075,37 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     UpdatePeerPlanes(h);
     // The receiver had the triggering PSN already (a D-SACK, RFC 2883).
     const bool dup = (h.GetFlags() & MrcHeader::FLAG_DUPLICATE) != 0;
-    if (dup && h.GetPsn() < m_psnBase && !m_suspicions.empty())
+    if (dup && h.GetPsn() < m_psnBase)
     {
-        // The late copy of a packet acknowledged and released already: if it was suspected,
-        // it was not lost.
-        for (const auto& v : m_suspicions)
+        // The second copy of a packet acknowledged and released already: if it had been
+        // resent on a presumed loss, the retransmission was unnecessary (counted, and the loss
+        // rules adapt, as on any spurious retransmission); if it was suspected, it was not lost.
+        bool counted = false;
+        const auto it = std::lower_bound(m_released.begin(),
+                                         m_released.end(),
+                                         h.GetPsn(),
+                                         [](const std::pair<uint32_t, TxPkt>& r, uint32_t psn)
+                                         {
+                                             return r.first < psn;
+                                         });
+        if (it != m_released.end() && it->first == h.GetPsn())
         {
-            if (v.psn == h.GetPsn())
-            {
-                ++m_spurious;
-                break;
-            }
+            OnSpurious(it->second, false);
+            m_released.erase(it);
+            counted = true;
         }
-        DecideSuspicions(h.GetPsn(), false);
+        if (!m_suspicions.empty())
+        {
+            for (const auto& v : m_suspicions)
+            {
+                if (!counted && v.psn == h.GetPsn())
+                {
+                    ++m_spurious;
+                    break;
+                }
+            }
+            DecideSuspicions(h.GetPsn(), false);
+        }
     }
     if (m_txMsgs.empty())
     {
@@ -1240,6 +1258,16 @@ MrcQueuePair::CompleteSends()
 {
     while (!m_txPkts.empty() && m_txPkts.front().acked)
     {
+        const TxPkt& p = m_txPkts.front();
+        if (p.tries > 1 && p.cause == TX_RETX_SACK && !p.spurious)
+        {
+            // Its late original may still be reported (a duplicate) after it leaves the window.
+            if (m_released.size() >= RELEASED_KEPT)
+            {
+                m_released.pop_front();
+            }
+            m_released.emplace_back(m_psnBase, p);
+        }
         m_txPkts.pop_front();
         ++m_psnBase;
     }

@@ -431,8 +431,11 @@ private:
     /**
      * Count a retransmission found unnecessary, and adapt the loss detector to it.
      * @param p the packet
+     * @param adaptCount also adapt the count rule (false when the report comes after the packet
+     *        left the send window: the send-order distance then no longer says how far its
+     *        original was overtaken)
      */
-    void OnSpurious(TxPkt& p);
+    void OnSpurious(TxPkt& p, bool adaptCount = true);
     /**
      * Declare a packet lost and queue its retransmission.
      * @param psn the PSN
@@ -602,12 +605,19 @@ private:
         Time decideAt;       //!< lost unless the original is reported by then (0: not started)
     };
 
-    std::vector<Suspicion> m_suspicions;         //!< awaiting a verdict (a handful at most)
-    uint64_t m_inflight;                         //!< payload bytes in flight
-    EventId m_rtoEvent;                          //!< retransmission timer
-    EventId m_probeEvent;                        //!< probe timer
-    EventId m_reorderEvent;                      //!< time-rule loss detection timer
-    EventId m_verdictEvent;                      //!< the next suspicion's decideAt
+    std::vector<Suspicion> m_suspicions; //!< awaiting a verdict (a handful at most)
+    /**
+     * Acknowledged and released packets that had been resent on a presumed loss, by PSN
+     * (ascending, at most RELEASED_KEPT): a later duplicate report for one of them shows the
+     * retransmission was unnecessary although the packet left the send window (D-SACK).
+     */
+    std::deque<std::pair<uint32_t, TxPkt>> m_released;
+    static constexpr std::size_t RELEASED_KEPT = 4096; //!< m_released's bound
+    uint64_t m_inflight;                               //!< payload bytes in flight
+    EventId m_rtoEvent;                                //!< retransmission timer
+    EventId m_probeEvent;                              //!< probe timer
+    EventId m_reorderEvent;                            //!< time-rule loss detection timer
+    EventId m_verdictEvent;                            //!< the next suspicion's decideAt
     Time m_rackRtt;                              //!< RTT of the newest acknowledged transmission
     static constexpr int64_t RTT_MAX_BUCKET = 4; //!< base RTTs per bucket of m_rttMax
     Time m_rttMax[2];        //!< [0]: largest Karn-valid RTT of the last 1-2 buckets; [1]: previous
