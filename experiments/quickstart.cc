@@ -875,20 +875,21 @@ ReferenceParams(const Params& prm)
 /**
  * What the reference runs keep and what the main runs add, from the faults that run.
  * @param prm the parameters
- * @param refLabel set to the reference's faults ("NIC port loss only", "no faults")
+ * @param refLabel set to the reference's faults ("NIC port loss only": the reference always
+ *        keeps the port loss; --portLossUs=0 keeps the port down until the end)
  * @param extraLabel set to what the main runs add ("flaps + T1 reboot + fault file"), or ""
  *        if nothing (then the reference would be the same run)
  */
 void
 FaultLabels(const Params& prm, std::string& refLabel, std::string& extraLabel)
 {
-    refLabel = prm.portLossUs > 0 ? "NIC port loss only" : "no faults";
+    refLabel = "NIC port loss only";
     std::vector<std::string> extra;
     if (!prm.faults.tier.empty() && prm.faults.tier != "none" && prm.faults.rate > 0)
     {
         extra.push_back(prm.faults.tier + " flaps");
     }
-    if (prm.withReboot && prm.rebootUs > 0)
+    if (prm.withReboot) // --rebootUs=0: down until the end, still a reboot
     {
         extra.push_back("T1 reboot");
     }
