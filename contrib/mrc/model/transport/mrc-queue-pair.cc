@@ -808,16 +808,22 @@ MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp, bool duplicate)
 }
 
 void
-MrcQueuePair::OnSpurious(TxPkt& p, bool adaptCount)
+MrcQueuePair::CountSpurious()
 {
-    p.spurious = true;
     ++m_spurious;
     if (m_reorderWindowAttr.IsZero())
     {
         m_reorderWindow = std::min(m_reorderWindow * 2, m_baseRtt);
         m_lastSpurious = Simulator::Now();
     }
-    if (adaptCount && m_reorderThreshold == 0 && p.tries == 2 && m_ackedTxSeq > p.prevSeq)
+}
+
+void
+MrcQueuePair::OnSpurious(TxPkt& p)
+{
+    p.spurious = true;
+    CountSpurious();
+    if (m_reorderThreshold == 0 && p.tries == 2 && m_ackedTxSeq > p.prevSeq)
     {
         // The count rule adapts as TCP's reordering degree does (Linux's
         // tcp_check_sack_reordering): the threshold grows to the distance the late
@@ -1078,32 +1084,24 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     if (dup && h.GetPsn() < m_psnBase)
     {
         // The second copy of a packet acknowledged and released already: if it had been
-        // resent on a presumed loss, the retransmission was unnecessary (counted, and the loss
-        // rules adapt, as on any spurious retransmission); if it was suspected, it was not lost.
-        bool counted = false;
-        const auto it = std::lower_bound(m_released.begin(),
-                                         m_released.end(),
-                                         h.GetPsn(),
-                                         [](const std::pair<uint32_t, TxPkt>& r, uint32_t psn)
-                                         {
-                                             return r.first < psn;
-                                         });
-        if (it != m_released.end() && it->first == h.GetPsn())
+        // resent on a presumed loss, the retransmission was unnecessary (counted, and the
+        // reorder window widens); if it was suspected, it was not lost.
+        const auto it = std::lower_bound(m_released.begin(), m_released.end(), h.GetPsn());
+        const bool resent = it != m_released.end() && *it == h.GetPsn();
+        if (resent)
         {
-            OnSpurious(it->second, false);
+            CountSpurious();
             m_released.erase(it);
-            counted = true;
         }
         if (!m_suspicions.empty())
         {
-            for (const auto& v : m_suspicions)
-            {
-                if (!counted && v.psn == h.GetPsn())
-                {
-                    ++m_spurious;
-                    break;
-                }
-            }
+            const bool suspected = std::any_of(m_suspicions.begin(),
+                                               m_suspicions.end(),
+                                               [&h](const Suspicion& v)
+                                               {
+                                                   return v.psn == h.GetPsn();
+                                               });
+            m_spurious += (suspected && !resent) ? 1 : 0;
             DecideSuspicions(h.GetPsn(), false);
         }
     }
@@ -1266,7 +1264,7 @@ MrcQueuePair::CompleteSends()
             {
                 m_released.pop_front();
             }
-            m_released.emplace_back(m_psnBase, p);
+            m_released.push_back(m_psnBase);
         }
         m_txPkts.pop_front();
         ++m_psnBase;

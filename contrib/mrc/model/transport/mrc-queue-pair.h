@@ -429,13 +429,17 @@ private:
      */
     uint32_t AckPsn(uint32_t psn, uint64_t echoedTimestamp, bool duplicate);
     /**
-     * Count a retransmission found unnecessary, and adapt the loss detector to it.
+     * Count a retransmission found unnecessary, and adapt the loss detector to it (the reorder
+     * window, CountSpurious, and the count rule).
      * @param p the packet
-     * @param adaptCount also adapt the count rule (false when the report comes after the packet
-     *        left the send window: the send-order distance then no longer says how far its
-     *        original was overtaken)
      */
-    void OnSpurious(TxPkt& p, bool adaptCount = true);
+    void OnSpurious(TxPkt& p);
+    /**
+     * Count a retransmission found unnecessary and widen the reorder window; alone when the
+     * report comes after the packet left the send window (the send-order distance then no
+     * longer says how far its original was overtaken, so the count rule is left as it is).
+     */
+    void CountSpurious();
     /**
      * Declare a packet lost and queue its retransmission.
      * @param psn the PSN
@@ -611,7 +615,7 @@ private:
      * (ascending, at most RELEASED_KEPT): a later duplicate report for one of them shows the
      * retransmission was unnecessary although the packet left the send window (D-SACK).
      */
-    std::deque<std::pair<uint32_t, TxPkt>> m_released;
+    std::deque<uint32_t> m_released;
     static constexpr std::size_t RELEASED_KEPT = 4096; //!< m_released's bound
     uint64_t m_inflight;                               //!< payload bytes in flight
     EventId m_rtoEvent;                                //!< retransmission timer
