@@ -107,9 +107,29 @@ struct Summary
     uint64_t events = 0;                   //!< simulator events
     double simUs = 0;                      //!< simulated time
     double refMean = NAN;                  //!< mean step of the port-loss-only reference run
+    double refStalls = NAN;                //!< its steps over StallUs
+    double refLongest = NAN;               //!< its longest step (us)
     bool fluid = false;                    //!< flow level: no packet counters
     std::vector<std::string> warnings;     //!< faults that could not act (MrcFaultHelper)
 };
+
+/** A step at least this long (us) is a stall: a timeout, not the faults' cost, sets its mean. */
+constexpr double StallUs = 1e6;
+
+/**
+ * @param steps step durations (us)
+ * @return the steps of at least StallUs
+ */
+double
+Stalls(const std::vector<double>& steps)
+{
+    return double(std::count_if(steps.begin(),
+                                steps.end(),
+                                [](double d)
+                                {
+                                    return d >= StallUs;
+                                }));
+}
 
 /**
  * Count retirements.
@@ -657,6 +677,10 @@ PrintTable(const std::vector<Summary>& runs,
             {
                 std::cout << "-"; // not measured (no reference run, no successful transfer)
             }
+            else if (std::isinf(v))
+            {
+                std::cout << "stall"; // a stall sets the mean: see the note under the table
+            }
             else
             {
                 std::cout << std::fixed << std::setprecision(prec) << v;
@@ -686,9 +710,27 @@ PrintTable(const std::vector<Summary>& runs,
         },
         1);
     row(
+        "steps over 1 s",
+        [](const Summary& r)
+        {
+            return Stalls(r.steps);
+        },
+        0);
+    row(
+        "steps over 1 s, " + refLabel,
+        [](const Summary& r)
+        {
+            return r.refStalls;
+        },
+        0);
+    row(
         "inflation from " + extraLabel + " (%)",
         [](const Summary& r)
         {
+            if (Stalls(r.steps) > 0 || r.refStalls > 0)
+            {
+                return double(INFINITY); // the stall's length, not the faults' cost
+            }
             return (Stats::Mean(r.steps) / r.refMean - 1) * 100;
         },
         2);
@@ -837,6 +879,37 @@ PrintTable(const std::vector<Summary>& runs,
             return r.wall;
         },
         1);
+    // What a "stall" cell stands for, per scheme: the stalls, their length and, when a
+    // retransmission timer of a second or more expired, that timer.
+    for (const auto& r : runs)
+    {
+        const double main = Stalls(r.steps);
+        if (main == 0 && !(r.refStalls > 0))
+        {
+            continue;
+        }
+        std::cout << std::defaultfloat << std::setprecision(4) << r.scheme << ": " << main
+                  << " step(s) over 1 s";
+        if (main > 0)
+        {
+            std::cout << " (longest " << Stats::Quantile(r.steps, 1.0) / 1e6 << " s";
+            if (r.timeouts > 0 && r.rtoUs >= StallUs)
+            {
+                std::cout << "; " << r.timeouts << " retransmission timeout(s) of " << r.rtoUs / 1e6
+                          << " s";
+            }
+            std::cout << ")";
+        }
+        if (!std::isnan(r.refStalls))
+        {
+            std::cout << ", " << r.refStalls << " in the " << refLabel << " reference";
+            if (r.refStalls > 0)
+            {
+                std::cout << " (longest " << r.refLongest / 1e6 << " s)";
+            }
+        }
+        std::cout << ": its mean step is set by the stall, so no inflation is given\n";
+    }
 }
 
 /**
@@ -957,7 +1030,8 @@ StartReferences(const Params& prm, const std::vector<std::string>& schemes)
                 out << "error " << err << "\n";
                 break;
             }
-            out << scheme << " " << Stats::Mean(r.steps) << "\n";
+            out << scheme << " " << Stats::Mean(r.steps) << " " << Stalls(r.steps) << " "
+                << Stats::Quantile(r.steps, 1.0) << "\n";
         }
         const std::string text = out.str();
         std::size_t done = 0;
@@ -983,11 +1057,13 @@ StartReferences(const Params& prm, const std::vector<std::string>& schemes)
 /**
  * Wait for the reference process and read its results.
  * @param rp the process
- * @param means filled with each scheme's mean step
+ * @param means filled with each scheme's mean step, steps over StallUs and longest step
  * @param err set if the process failed
  */
 void
-WaitReferences(ReferenceProcess& rp, std::map<std::string, double>& means, std::string& err)
+WaitReferences(ReferenceProcess& rp,
+               std::map<std::string, std::vector<double>>& means,
+               std::string& err)
 {
     std::string text;
     char buf[4096];
@@ -1013,9 +1089,9 @@ WaitReferences(ReferenceProcess& rp, std::map<std::string, double>& means, std::
             err = "reference run:" + err;
             return;
         }
-        double mean = NAN;
-        in >> mean;
-        means[scheme] = mean;
+        std::vector<double> v(3, NAN);
+        in >> v[0] >> v[1] >> v[2];
+        means[scheme] = v;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     {
@@ -1293,7 +1369,7 @@ main(int argc, char* argv[])
         }
         if (prm.reference)
         {
-            std::map<std::string, double> means;
+            std::map<std::string, std::vector<double>> means;
             if (refs.pid > 0)
             {
                 std::cerr << "[reference] waiting for the " << refLabel << " runs" << std::endl;
@@ -1306,15 +1382,19 @@ main(int argc, char* argv[])
                 {
                     // No second process (fork failed): run it here.
                     const Params ref = ReferenceParams(prm);
-                    means[r.scheme] = Stats::Mean(
-                        RunAny(ref, r.scheme == "baseline", nullptr, false, &err).steps);
+                    const std::vector<double> steps
+                        = RunAny(ref, r.scheme == "baseline", nullptr, false, &err).steps;
+                    means[r.scheme]
+                        = {Stats::Mean(steps), Stalls(steps), Stats::Quantile(steps, 1.0)};
                     MrcInterrupt::Check(r.scheme + " reference run");
                 }
                 if (!err.empty())
                 {
                     return fail(err);
                 }
-                r.refMean = means[r.scheme];
+                r.refMean = means[r.scheme][0];
+                r.refStalls = means[r.scheme][1];
+                r.refLongest = means[r.scheme][2];
             }
         }
         if (!rec->Close(err))
@@ -1342,7 +1422,11 @@ main(int argc, char* argv[])
                     r.fluid ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.drops)},
                    {"mean_step_port_loss_only_us",
                     std::isnan(r.refMean) ? nlohmann::ordered_json(nullptr)
-                                          : nlohmann::ordered_json(r.refMean)}};
+                                          : nlohmann::ordered_json(r.refMean)},
+                   {"steps_over_1s", Stalls(r.steps)},
+                   {"steps_over_1s_port_loss_only",
+                    std::isnan(r.refStalls) ? nlohmann::ordered_json(nullptr)
+                                            : nlohmann::ordered_json(r.refStalls)}};
         }
         uint64_t events = 0;
         for (const auto& r : runs)

@@ -467,6 +467,39 @@ def test_run_json(run1):
         assert name in p, name
 
 
+def test_stalls_are_shown_not_hidden_in_an_inflation(run1):
+    """A step of a second or more (the baseline waiting out its 4.29 s local ACK timeout) sets
+    its scheme's mean step: the table counts such steps in the main and the reference run,
+    prints 'stall' instead of an inflation for that scheme, and says why under the table."""
+    with open(os.path.join(run1["dir"], "run.json")) as f:
+        rj = json.load(f)
+    steps = table(run1["dir"], "steps.csv")
+    rows = {}
+    for line in run1["stdout"].splitlines():
+        m = re.match(r"(steps over 1 s(?:, [^0-9-]+?)?|inflation from .*\(%\))\s+(\S+)\s+(\S+)$",
+                     line)
+        if m:
+            rows[m.group(1)] = [m.group(2), m.group(3)]
+    main = rows["steps over 1 s"]
+    ref = [v for k, v in rows.items() if k.startswith("steps over 1 s, ")][0]
+    inflation = [v for k, v in rows.items() if k.startswith("inflation")][0]
+    stalled = 0
+    for k, scheme in enumerate(SCHEMES):
+        n = sum(1 for r in of_scheme(steps, scheme) if float(r["duration_us"]) >= 1e6)
+        assert int(main[k]) == n == rj["schemes"][scheme]["steps_over_1s"], scheme
+        assert int(ref[k]) == rj["schemes"][scheme]["steps_over_1s_port_loss_only"], scheme
+        if n or int(ref[k]):
+            stalled += 1
+            assert inflation[k] == "stall", (scheme, inflation)
+            assert re.search(r"^%s: %d step\(s\) over 1 s.*no inflation is given$" % (scheme, n),
+                             run1["stdout"], re.M), run1["stdout"]
+        else:
+            assert re.fullmatch(r"-?\d+\.\d\d", inflation[k]), (scheme, inflation)
+    # In this configuration the NIC port loss stalls the baseline (its host's only port) and
+    # not MRC (another plane carries the transfer).
+    assert inflation[0] != "stall" and inflation[1] == "stall" and stalled == 1
+
+
 def test_run_json_parameters_cover_every_option(run1, help_options):
     with open(os.path.join(run1["dir"], "run.json")) as f:
         params = json.load(f)["parameters"]
