@@ -11,6 +11,8 @@
                                                  (those the claim lists in bold)
   claims_tables.py agreements PAPER_DIR          ours against the paper's, row by row
 
+`results` and `agreements` take `--only F9,F10,...`: those claims (figures) only.
+
 Each directory is a complete `claims` results directory (run.json and claims.csv) or `paper`
 results directory (run.json, checks.csv and agreements.csv). The tables are printed on stdout;
 the docs carry them with the commit they were made at.
@@ -64,12 +66,21 @@ def order(claim):
     return int(claim[1:])
 
 
+def selected(args):
+    """The claims (figures) --only names, or None for all."""
+    only = getattr(args, "only", None)
+    return None if not only else set(only.split(","))
+
+
 def results(args):
     meta, rows = load(args.dir)
+    only = selected(args)
     print(header(meta))
     print("| claim | verdict | check | MRC | baseline | threshold | threshold from |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for claim in sorted(meta["claims"], key=order):
+        if only is not None and claim not in only:
+            continue
         verdict = meta["claims"][claim]["verdict"]
         checks = [r for r in rows if r["claim"] == claim and r["check"] != "info"]
         if not checks:
@@ -157,7 +168,10 @@ def agreements(args):
     print(header(meta))
     print("| figure | setup | metric | ours | paper | agreement rule | agrees |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
+    only = selected(args)
     for r in rows:
+        if only is not None and r["figure"] not in only:
+            continue
         ours = num(r["ours"]) + (" " + r["unit"] if r["unit"] else "")
         agrees = {"yes": "yes", "no": "**no**"}.get(r["agrees"], r["agrees"])
         print("| %s | %s | %s | %s | %s | %s | %s |" % (r["figure"], r["setup"], r["metric"], ours,
@@ -171,6 +185,7 @@ def main(argv=None):
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("results", help="every claim's checks")
     r.add_argument("dir")
+    r.add_argument("--only", help="comma-separated claims (figures), e.g. F9,F10")
     m = sub.add_parser("matrix", help="the real model and the mutants")
     m.add_argument("real")
     m.add_argument("mutants", nargs="+")
@@ -179,6 +194,7 @@ def main(argv=None):
     k.add_argument("mutants", nargs="+")
     a = sub.add_parser("agreements", help="ours against the paper's (a paper run)")
     a.add_argument("dir")
+    a.add_argument("--only", help="comma-separated figures, e.g. F16,F17")
     args = p.parse_args(argv)
     return {"results": results, "matrix": matrix, "checks": checks, "agreements": agreements}[args.cmd](args)
 
