@@ -28,3 +28,17 @@ def test_no_flow_beats_its_ideal(extra):
     lo, hi = re.search(r"ideal-fct-us min: ([0-9.]+) max: ([0-9.]+)", p.stdout).groups()
     # A derangement of 32 hosts in T0s of 8 has flows both under one T0 and across the T1s.
     assert float(lo) < float(hi)
+
+
+@pytest.mark.parametrize("planes", ["1", "2"])
+def test_packet_and_flow_level_share_the_ideal(planes):
+    """The same fabric gives the same ideals at both levels: the shortest (one T0) and the
+    longest (across the T1s) are the packet level's base RTTs in both modes."""
+    exe = os.path.join(BIN, "mrc-permutation")
+    got = []
+    for extra in ([], ["--model=fluid"]):
+        p = subprocess.run([exe] + SMALL + ["--planes=" + planes] + extra, capture_output=True,
+                           text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        got.append(re.search(r"ideal-fct-us min: ([0-9.]+) max: ([0-9.]+)", p.stdout).groups())
+    assert got[0] == got[1], got

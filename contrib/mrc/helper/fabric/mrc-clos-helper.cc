@@ -395,15 +395,10 @@ MrcClosHelper::Connect(Ptr<Node> a,
     return ch;
 }
 
-Ptr<MrcClosTopology>
-MrcClosHelper::Build()
+MrcClosShape
+MrcClosHelper::GetShape() const
 {
-    NS_ABORT_MSG_IF(m_topo, "MrcClosHelper: Build() called twice");
-    const std::string err = Validate();
-    NS_ABORT_MSG_IF(!err.empty(), "MrcClosHelper: " << err);
-    m_topo = CreateObject<MrcClosTopology>();
-    MrcClosTopology& t = *m_topo;
-    MrcClosShape& shape = t.m_shape;
+    MrcClosShape shape;
     shape.planes = m_planes;
     shape.hostsPerT0 = m_hostsPerT0;
     shape.t0sPerPod = m_nT0;
@@ -429,6 +424,19 @@ MrcClosHelper::Build()
     shape.cutThroughBytes = cut.Get() ? static_cast<uint32_t>(cutBytes.Get()) : 0;
     shape.nicTxLatency = m_nicTxLatency;
     shape.nicRxLatency = m_nicRxLatency;
+    return shape;
+}
+
+Ptr<MrcClosTopology>
+MrcClosHelper::Build()
+{
+    NS_ABORT_MSG_IF(m_topo, "MrcClosHelper: Build() called twice");
+    const std::string err = Validate();
+    NS_ABORT_MSG_IF(!err.empty(), "MrcClosHelper: " << err);
+    m_topo = CreateObject<MrcClosTopology>();
+    MrcClosTopology& t = *m_topo;
+    t.m_shape = GetShape();
+    const MrcClosShape& shape = t.m_shape;
 
     const bool ecmp = shape.ecmp;
     const uint32_t nT0 = t.GetNT0();

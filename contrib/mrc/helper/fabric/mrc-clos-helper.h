@@ -70,6 +70,11 @@ public:
      * @return what was built
      */
     Ptr<MrcClosTopology> Build();
+    /**
+     * @return the shape Build() would give the fabric, from the attributes as they are now
+     * (MrcClosTopology::GetBaseRtt computes its paths' round trips without building it)
+     */
+    MrcClosShape GetShape() const;
 
     /**
      * Configure the conventional routed fabric the RoCE-style baseline runs on: Routing=ecmp,

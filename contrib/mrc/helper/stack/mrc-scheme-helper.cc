@@ -407,6 +407,13 @@ MrcSchemeHelper::GetFabric() const
     return m_fabric;
 }
 
+Time
+MrcSchemeHelper::GetBaseRtt(uint32_t packetBytes, uint32_t src, uint32_t dst) const
+{
+    return m_fabric ? m_fabric->GetBaseRtt(packetBytes, src, dst)
+                    : MrcClosTopology::GetBaseRtt(MakeClos()->GetShape(), packetBytes, src, dst);
+}
+
 Ptr<MrcClosHelper>
 MrcSchemeHelper::GetClosHelper() const
 {

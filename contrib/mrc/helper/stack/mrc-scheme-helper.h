@@ -128,6 +128,17 @@ public:
     Ptr<MrcClosTopology> Build();
     /** @return the fabric Build made (null before) */
     Ptr<MrcClosTopology> GetFabric() const;
+    /**
+     * The unloaded round trip between two hosts on the scheme's packet-level fabric, built or
+     * not (MrcClosTopology::GetBaseRtt on the shape it has or would have): what an ideal
+     * completion time adds to a transfer's bytes at the NIC's rate, at packet and at flow
+     * level alike.
+     * @param packetBytes IPv6 packet size of a data packet
+     * @param src a host
+     * @param dst another host
+     * @return the round trip
+     */
+    Time GetBaseRtt(uint32_t packetBytes, uint32_t src, uint32_t dst) const;
     /** @return the MrcClosHelper (after Build: for EnablePcapHosts) */
     Ptr<MrcClosHelper> GetClosHelper() const;
     /**

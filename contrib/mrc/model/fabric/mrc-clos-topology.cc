@@ -109,30 +109,41 @@ MrcClosTopology::GetPathSet(uint32_t src, uint32_t dst, uint32_t plane) const
 Time
 MrcClosTopology::GetBaseRtt(uint32_t packetBytes) const
 {
-    return BaseRtt(packetBytes, m_shape.tiers == 3 ? 6 : 4);
+    return BaseRtt(m_shape, packetBytes, m_shape.tiers == 3 ? 6 : 4);
 }
 
 Time
 MrcClosTopology::GetBaseRtt(uint32_t packetBytes, uint32_t src, uint32_t dst) const
 {
-    // One way: two links under one T0; four across a T1 (within a pod); six across a T2.
-    const uint32_t links = GetT0Of(src) == GetT0Of(dst)                        ? 2
-                         : m_shape.tiers < 3 || GetPodOf(src) == GetPodOf(dst) ? 4
-                                                                               : 6;
-    return BaseRtt(packetBytes, links);
+    return GetBaseRtt(m_shape, packetBytes, src, dst);
 }
 
 Time
-MrcClosTopology::BaseRtt(uint32_t packetBytes, int64_t links) const
+MrcClosTopology::GetBaseRtt(const MrcClosShape& shape,
+                            uint32_t packetBytes,
+                            uint32_t src,
+                            uint32_t dst)
 {
-    const DataRate up = GetUplinkRate();
-    const DataRate host = m_shape.linkRate;
+    // One way: two links under one T0; four across a T1 (within a pod); six across a T2.
+    const uint32_t t0src = src / shape.hostsPerT0;
+    const uint32_t t0dst = dst / shape.hostsPerT0;
+    const uint32_t links = t0src == t0dst                                                 ? 2
+                         : shape.tiers < 3 || t0src / shape.t0sPerPod == t0dst / shape.t0sPerPod ? 4
+                                                                                                 : 6;
+    return BaseRtt(shape, packetBytes, links);
+}
+
+Time
+MrcClosTopology::BaseRtt(const MrcClosShape& shape, uint32_t packetBytes, int64_t links)
+{
+    const DataRate host = shape.linkRate;
+    const DataRate up = shape.uplinkRate.GetBitRate() > 0 ? shape.uplinkRate : host;
     const uint32_t ctrlBytes = MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE;
     // One way: the host link up, the switch-to-switch links, the host link down. A switch
     // takes a frame once it is complete, or, cut-through, once its first bytes are in on a
     // port no slower than the switch's others (MrcSwitchNetDevice::CutThrough); the receiving
     // NIC always takes it whole.
-    const uint32_t cut = m_shape.cutThroughBytes;
+    const uint32_t cut = shape.cutThroughBytes;
     const uint64_t fastestT0 = std::max(host.GetBitRate(), up.GetBitRate());
     auto oneWay = [&](uint32_t bytes)
     {
@@ -150,8 +161,8 @@ MrcClosTopology::BaseRtt(uint32_t packetBytes, int64_t links) const
             t += wire(up, cut > 0 && up.GetBitRate() >= fastestT0); // back into a T0
         }
         t += host.CalculateBytesTxTime(bytes); // into the NIC
-        return t + links * m_shape.linkDelay + (links - 1) * m_shape.switchLatency
-             + m_shape.nicTxLatency + m_shape.nicRxLatency;
+        return t + links * shape.linkDelay + (links - 1) * shape.switchLatency
+             + shape.nicTxLatency + shape.nicRxLatency;
     };
     return oneWay(packetBytes) + oneWay(ctrlBytes);
 }

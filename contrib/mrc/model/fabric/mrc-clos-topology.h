@@ -146,6 +146,21 @@ public:
      * and switches of a path between them (one T0 when they share it), a control packet back
      */
     Time GetBaseRtt(uint32_t packetBytes, uint32_t src, uint32_t dst) const;
+    /**
+     * The same round trip for a fabric of the given shape, built or not (MrcClosHelper::
+     * GetShape gives the shape a helper would build): the one definition of a path's base RTT
+     * that the packet-level transport, the flow-level model's ideal and the programs' ideal
+     * completion times share.
+     * @param shape the fabric's shape
+     * @param packetBytes IPv6 packet size of a data packet
+     * @param src a host
+     * @param dst another host
+     * @return the unloaded round trip between the two, as the member function
+     */
+    static Time GetBaseRtt(const MrcClosShape& shape,
+                           uint32_t packetBytes,
+                           uint32_t src,
+                           uint32_t dst);
     /** @return packets trimmed so far by every switch queue of the fabric */
     uint64_t GetTrimmedTotal() const;
     /**
@@ -268,12 +283,13 @@ public:
 
 private:
     /**
+     * @param shape the fabric's shape
      * @param packetBytes IPv6 packet size of a data packet
      * @param links links one way (2: under one T0, 4: across a T1, 6: across a T2)
      * @return the unloaded round trip over that many links: the data packet out, a control
      * packet back
      */
-    Time BaseRtt(uint32_t packetBytes, int64_t links) const;
+    static Time BaseRtt(const MrcClosShape& shape, uint32_t packetBytes, int64_t links);
 
     friend class MrcClosHelper; // the builder fills the tables below, once
 
