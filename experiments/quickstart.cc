@@ -1407,6 +1407,11 @@ main(int argc, char* argv[])
         for (const auto& r : runs)
         {
             wall += r.wall;
+            // Packet counters; null at flow level, which has no packets.
+            auto packetCount = [&r](uint64_t n)
+            {
+                return r.fluid ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(n);
+            };
             schemes[r.scheme]
                 = {{"wall_time_s", r.wall},
                    {"events_executed", r.events},
@@ -1416,6 +1421,12 @@ main(int argc, char* argv[])
                    {"failed_jobs", r.failedJobs},
                    {"pfc_pauses", r.pauses},
                    {"paused_ms", r.pausedMs},
+                   {"retransmissions", packetCount(r.retx)},
+                   {"spurious_retransmissions", packetCount(r.spurious)},
+                   {"retransmission_timeouts", packetCount(r.timeouts)},
+                   {"trims", packetCount(r.trims)},
+                   {"ev_retirements", packetCount(r.retirements)},
+                   {"failed_transfers", r.failed},
                    {"rto_us", r.rtoUs},
                    {"retry_limit", r.retryLimit},
                    {"drops",

@@ -467,6 +467,25 @@ def test_run_json(run1):
         assert name in p, name
 
 
+def test_run_json_counters_are_the_tables_rows(run1):
+    """run.json's per-scheme packet counters are the numbers the table prints."""
+    with open(os.path.join(run1["dir"], "run.json")) as f:
+        rj = json.load(f)
+    rows = {}
+    for line in run1["stdout"].splitlines():
+        m = re.match(r"([a-zA-Z][a-zA-Z ]+?)\s{2,}(\S+)\s+(\S+)$", line)
+        if m:
+            rows[m.group(1)] = [m.group(2), m.group(3)]
+    names = {"retransmissions": "retransmissions",
+             "spurious retransmissions": "spurious_retransmissions",
+             "retransmission timeouts": "retransmission_timeouts", "trims": "trims",
+             "EV retirements": "ev_retirements", "failed transfers": "failed_transfers"}
+    for row, key in names.items():
+        for k, scheme in enumerate(SCHEMES):
+            assert int(rows[row][k]) == rj["schemes"][scheme][key], (row, scheme)
+    assert rj["schemes"]["mrc"]["retransmissions"] > 0, "the faults cost MRC retransmissions"
+
+
 def test_stalls_are_shown_not_hidden_in_an_inflation(run1):
     """A step of a second or more (the baseline waiting out its 4.29 s local ACK timeout) sets
     its scheme's mean step: the table counts such steps in the main and the reference run,
