@@ -3,7 +3,7 @@
 """Recorded runs behind the numbers in the docs, and the check that the docs quote them.
 
   doc_records.py list                  the recipes, their commands and their records
-  doc_records.py record NAME [--jobs N] [--build DIR] [--from DIR...]
+  doc_records.py record NAME [--jobs N] [--build DIR] [--source DIR] [--from DIR...]
                                        run a recipe's commands (the build's programs, into a
                                        temporary directory), or take their complete results
                                        directories (--from, one per run, in order; each must
@@ -12,6 +12,8 @@
                                        record.json (commands, commit, date, machine, wall
                                        time, peak memory, the values the docs may quote) and
                                        the small files of its runs the tables are made from
+  doc_records.py revalue NAME          recompute a paper or claims record's values from its
+                                       kept files
   doc_records.py check [DOC...]        every marked number and generated table in the docs
                                        agrees with its record (exit 1 naming each that does not)
   doc_records.py update [DOC...]       rewrite the marked numbers and generated tables from
@@ -85,20 +87,122 @@ def quickstart_values(label, outdir, run_json):
     for scheme, s in run_json["schemes"].items():
         mine = [float(r["duration_us"]) for r in steps if r["scheme"] == scheme]
         mean = _mean(mine)
-        ref = float(s["mean_step_port_loss_only_us"])
         values["%s.%s.mean_step_us" % (label, scheme)] = mean
+        values["%s.%s.mean_step_s" % (label, scheme)] = mean / 1e6
+        values["%s.%s.wall_time_s" % (label, scheme)] = float(s["wall_time_s"])
+        for key in ("retransmissions", "spurious_retransmissions", "retransmission_timeouts",
+                    "trims", "ev_retirements", "failed_transfers", "failed_jobs", "pfc_pauses",
+                    "events_executed"):
+            if s.get(key) is not None:
+                values["%s.%s.%s" % (label, scheme, key)] = float(s[key])
+        if isinstance(s.get("drops"), dict):
+            values["%s.%s.packets_lost" % (label, scheme)] = float(sum(s["drops"].values()))
+            for reason, n in s["drops"].items():
+                values["%s.%s.lost.%s" % (label, scheme, reason.replace("/", "."))] = float(n)
+        for i, d in enumerate(mine[:10]):
+            values["%s.%s.step%d_us" % (label, scheme, i)] = d
+            values["%s.%s.step%d_s" % (label, scheme, i)] = d / 1e6
+        if len(mine) >= 2:
+            values["%s.%s.step0_over_step1_pct" % (label, scheme)] = (mine[0] / mine[1] - 1) * 100
+        if s.get("mean_step_port_loss_only_us") is None:
+            continue  # no reference run (--reference=0, or no fault beyond the port loss)
+        ref = float(s["mean_step_port_loss_only_us"])
         values["%s.%s.ref_mean_step_us" % (label, scheme)] = ref
+        values["%s.%s.added_us" % (label, scheme)] = mean - ref
         values["%s.%s.steps_over_1s" % (label, scheme)] = float(s["steps_over_1s"])
         if s["steps_over_1s"] == 0 and s["steps_over_1s_port_loss_only"] == 0:
             values["%s.%s.inflation_pct" % (label, scheme)] = (mean / ref - 1) * 100
-        values["%s.%s.wall_time_s" % (label, scheme)] = float(s["wall_time_s"])
     # T0-T1 flaps: the link-down events of those links in each scheme's main run
     for r in _read_csv(os.path.join(outdir, "events.csv")):
         if r["kind"] == "link" and r["state"] == "down" and re.search(r"/t0-\d+/t1-", r["target"]):
             key = "%s.%s.t0t1_flaps" % (label, r["scheme"])
             values[key] = values.get(key, 0.0) + 1
     values["%s.wall_time_s" % label] = float(run_json["wall_time_s"])
+    flows = os.path.join(outdir, "flows.csv")
+    per_t0 = run_json.get("parameters", {}).get("hostsPerT0")
+    if per_t0 and os.path.isfile(flows) and os.path.getsize(flows) < 64 << 20:
+        values.update(transfer_classes(label, flows, int(float(per_t0))))
     return values
+
+
+def _cov(xs):
+    m = _mean(xs)
+    return (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5 / m if xs and m else float("nan")
+
+
+def _median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2) if n else float("nan")
+
+
+def transfer_classes(label, flows, per_t0):
+    """Per scheme: the transfers under one T0 and across the T1s, their median throughput and
+    their CoV (the default quickstart's CoV paragraph, docs/experiments.md), and all of them."""
+    by = {}
+    for r in _read_csv(flows):
+        cls = "same_t0" if int(r["src"]) // per_t0 == int(r["dst"]) // per_t0 else "across_t1"
+        g = float(r["throughput_gbps"])
+        by.setdefault((r["scheme"], cls), []).append(g)
+        by.setdefault((r["scheme"], "all"), []).append(g)
+    values = {}
+    for (scheme, cls), xs in by.items():
+        values["%s.%s.%s.median_gbps" % (label, scheme, cls)] = _median(xs)
+        values["%s.%s.%s.cov" % (label, scheme, cls)] = _cov(xs)
+    return values
+
+
+def permutation_values(label, text):
+    """mrc-permutation's summary lines (it writes no results directory)."""
+    values = {}
+    pats = {"fct_min_us": r"^fct-us min: ([\d.]+)", "fct_median_us": r"^fct-us .*median: ([\d.]+)",
+            "fct_p99_us": r"^fct-us .*p99: ([\d.]+)", "ideal_min_us": r"^ideal-fct-us min: ([\d.]+)",
+            "ideal_max_us": r"^ideal-fct-us .*max: ([\d.]+)",
+            "median_over_ideal": r"^median/ideal: ([\d.]+)", "wall_s": r" wall: ([\d.]+) s",
+            "data_packets": r"^data packets: (\d+)", "events": r" events: (\d+)",
+            "retransmissions": r" retransmissions: (\d+)",
+            "flows_completed": r"^flows completed: (\d+)", "fct_max_us": r"^fct-us .*max: ([\d.]+)",
+            "min_over_ideal": r"min/ideal: ([\d.]+)", "goodput_gbps": r"^aggregate goodput: ([\d.]+)",
+            "pfc_pauses": r"pfc pauses: (\d+)", "congestion_drops": r"congestion drops: (\d+)",
+            "timeouts": r" timeouts (\d+)", "spurious": r" spurious (\d+)"}
+    for key, pat in pats.items():
+        m = re.search(pat, text, re.M)
+        if m:
+            values["%s.%s" % (label, key)] = float(m.group(1))
+    m = re.search(r"^ecmp collisions .*?: (.*)$", text, re.M)
+    if m:  # flows by the most QPs on one link of their path: 1x:33 2x:53 ...
+        counts = {int(k): int(v) for k, v in re.findall(r"(\d+)x:(\d+)", m.group(1))}
+        values["%s.collided_flows" % label] = float(sum(v for k, v in counts.items() if k > 1))
+        values["%s.max_collision" % label] = float(max(counts))
+    m = re.search(r"^slowest flows \(fct/ideal, collision\): (.*)$", text, re.M)
+    if m:
+        worst = [float(x) for x in re.findall(r"([\d.]+)x/", m.group(1))]
+        values["%s.slowest_over_ideal" % label] = max(worst)
+        values["%s.fifth_slowest_over_ideal" % label] = min(worst)
+    return values
+
+
+def ib_write_values(label, text):
+    """mrc-ib-write's P1-P3 lines."""
+    values = {}
+    for name, where, v in re.findall(r"^(P\d) .*?(same T0|across a T1)[^:]*:\s+([\d.]+)",
+                                     text, re.M):
+        values["%s.%s.%s" % (label, name, "same_t0" if where == "same T0" else "across_t1")] = \
+            float(v)
+    return values
+
+
+def link_flap_values(label, text):
+    """mrc-link-flap's 'name scheme: value' lines."""
+    values = {}
+    for name, scheme, v in re.findall(r"^([a-z-]+) (mrc|baseline): ([\d.]+)$", text, re.M):
+        values["%s.%s.%s" % (label, scheme, name)] = float(v)
+    return values
+
+
+def program_values(label, outdir, run_json):
+    """A results directory of quickstart (or the other training programs)."""
+    return quickstart_values(label, outdir, run_json)
 
 
 def quickstart_seeds_summary(values):
@@ -120,12 +224,156 @@ def hello_values(label, outdir, run_json):
     return values
 
 
+def slug(text):
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
 def verdict_values(label, outdir, run_json):
+    """A claims or paper run: each verdict, the run's size, and every row of its tables:
+    LABEL.CLAIM.SLUG.mrc / .baseline (claims.csv, checks.csv) and LABEL.FIG.SETUP.SLUG
+    (agreements.csv: ours), SLUG the metric's words in lower case joined by '-'."""
     values = {}
     for claim, c in run_json.get("claims", {}).items():
         values["%s.%s.verdict" % (label, claim)] = c["verdict"]
     values["%s.wall_time_s" % label] = float(run_json.get("wall_time_s", 0))
     values["%s.simulations" % label] = float(run_json.get("simulations", 0))
+    for name in ("claims.csv", "checks.csv"):
+        path = os.path.join(outdir, name)
+        if os.path.isfile(path):
+            for r in _read_csv(path):
+                claim = r.get("claim") or r.get("figure")
+                for col in ("mrc", "baseline"):
+                    if r[col] not in ("", None):
+                        values["%s.%s.%s.%s" % (label, claim, slug(r["metric"]), col)] = \
+                            float(r[col])
+    path = os.path.join(outdir, "agreements.csv")
+    if os.path.isfile(path):
+        for r in _read_csv(path):
+            if r["ours"] != "":
+                values["%s.%s.%s.%s" % (label, r["figure"], slug(r["setup"]),
+                                        slug(r["metric"]))] = float(r["ours"])
+    return values
+
+
+def all_mutants(build):
+    """Every mutant the build knows (its one-line error for an unknown one lists them), and
+    the pair the claims and figures list together."""
+    p = subprocess.run([os.path.join(build, "bin", "claims"), "--mutant=?"],
+                       capture_output=True, text=True)
+    m = re.search(r"accepted: none, ([^)]*)\)", p.stderr + p.stdout)
+    if not m:
+        raise SystemExit("error: %s: could not list the mutants: %s" % (PROG, p.stderr.strip()))
+    return [n.strip() for n in m.group(1).split(",")] + ["rto-only,slow-rto"]
+
+
+def claims_mutant_runs(build):
+    return [(m.replace(",", "+"), "claims",
+             ["--scale=quick", "--seed=1", "--plots=0", "--mutant=%s" % m, "--jobs={jobs}"])
+            for m in all_mutants(build)]
+
+
+def paper_mutant_runs(build):
+    """Each mutant a figure lists, on the figures that list it (paper --listMutants)."""
+    p = subprocess.run([os.path.join(build, "bin", "paper"), "--listMutants"],
+                       capture_output=True, text=True, check=True)
+    figures = {}
+    for line in p.stdout.splitlines():
+        fig, _, names = line.partition(" ")
+        for n in names.split(","):
+            if n.strip() not in ("", "-"):
+                figures.setdefault(n.strip(), []).append(fig)
+    return [(m, "paper", ["--scale=quick", "--seed=1", "--plots=0",
+                          "--figure=%s" % ",".join(figs), "--mutant=%s" % m.replace("+", ","),
+                          "--jobs={jobs}"])
+            for m, figs in sorted(figures.items())]
+
+
+# Programs that print their results and write no results directory: their stdout is kept
+# (stdout.txt) and parsed.
+STDOUT_PROGRAMS = {"mrc-permutation": permutation_values, "mrc-link-flap": link_flap_values,
+                   "mrc-ib-write": ib_write_values}
+
+QS_NO_FAULTS = ["--flapTier=none", "--portLossAtUs=1e9", "--rebootAtUs=1e9"]
+
+
+def fluid_crosscheck_runs():
+    """Each case of docs/fluid.md's table at packet and at flow level."""
+    perm = ["--planes=1", "--hostsPerT0=16", "--t1=16", "--size=2000000"]
+    qs = ["--schemes=mrc", "--reference=0", "--plots=0"] + QS_NO_FAULTS
+    cases = [
+        ("perm128", "mrc-permutation", ["--hosts=128"] + perm),
+        ("perm1024", "mrc-permutation", ["--hosts=1024", "--planes=1", "--hostsPerT0=32",
+                                         "--t1=32", "--size=2000000"]),
+        ("perm128-roce", "mrc-permutation", ["--hosts=128"] + perm + ["--roce"]),
+        ("ring128", "quickstart", qs + ["--gpus=128", "--bytes=33554432", "--steps=2"]),
+        ("ring1024", "quickstart", qs + ["--gpus=1024", "--hostsPerT0=32", "--t1=32",
+                                         "--bytes=33554432", "--steps=1"]),
+        ("hier128", "quickstart", qs + ["--gpus=128", "--bytes=33554432", "--steps=2",
+                                        "--collective=hierarchical"]),
+        ("a2a128", "quickstart", qs + ["--gpus=128",
+                                       "--workload=experiments/workloads/alltoall-128.json"]),
+        ("ring1024-faults", "quickstart", ["--schemes=mrc", "--plots=0", "--gpus=1024",
+                                           "--hostsPerT0=32", "--t1=32", "--bytes=33554432",
+                                           "--steps=1"]),
+        ("default", "quickstart", ["--plots=0"]),
+    ]
+    return [("%s-%s" % (label, model), prog, argv + ["--model=%s" % model])
+            for label, prog, argv in cases for model in ("packet", "fluid")]
+
+
+def fluid_over_packet(values):
+    """ratio.CASE.REST = CASE-fluid.REST / CASE-packet.REST, for every value both have."""
+    out = dict(values)
+    for key, v in values.items():
+        case, _, rest = key.partition(".")
+        if case.endswith("-fluid") and isinstance(v, float):
+            other = values.get(case[:-len("-fluid")] + "-packet." + rest)
+            if isinstance(other, float) and other != 0:
+                out["ratio.%s.%s" % (case[:-len("-fluid")], rest)] = v / other
+    return out
+
+
+def loss_ring_runs():
+    """The 1 GB ring of Fig 16 in quickstart (ranks in T0 order), lossless and at 1 % NIC
+    loss with the model's loss detection and two variants."""
+    ring = ["--schemes=mrc", "--reference=0", "--plots=0", "--flapTier=none",
+            "--portLossAtUs=1e9", "--rebootAtUs=1e9", "--gpus=64", "--hostsPerT0=8", "--t1=8",
+            "--planes=4", "--bytes=1000000000", "--steps=1"]
+    loss = ["--faultFile=experiments/faults/nic-rx-loss-1pct.csv"]
+    ring32 = ["--reference=0", "--plots=0", "--flapTier=none", "--portLossAtUs=1e9",
+              "--rebootAtUs=1e9", "--gpus=64", "--hostsPerT0=8", "--t1=8", "--planes=4",
+              "--bytes=32000000", "--steps=2"]
+    return [("ring32-roce", "quickstart", ["--schemes=baseline"] + ring32),
+            ("ring32-lossless", "quickstart", ["--schemes=mrc"] + ring32),
+            ("ring32-loss-0.1pct", "quickstart",
+             ["--schemes=mrc"] + ring32
+             + ["--faultFile=experiments/faults/nic-rx-loss-0.1pct.csv"]),
+            ("lossless", "quickstart", ring),
+            ("loss", "quickstart", ring + loss),
+            ("loss-recvwindow-1024", "quickstart",
+             ring + loss + ["--ns3::MrcQueuePair::RecvWindow=1024"]),
+            ("loss-no-time-rule", "quickstart",
+             ring + loss + ["--ns3::MrcQueuePair::ReorderWindow=10s"])]
+
+
+def loss_ring_summary(values):
+    for label, base in (("ring32-loss-0.1pct", "ring32-lossless"),):
+        a = values.get("%s.mrc.mean_step_us" % base)
+        b = values.get("%s.mrc.mean_step_us" % label)
+        if a and b:
+            values["%s.mrc.of_lossless" % label] = a / b
+    for label in ("lossless", "loss", "loss-recvwindow-1024", "loss-no-time-rule"):
+        lost = values.get("%s.mrc.packets_lost" % label)
+        if lost:
+            for what in ("retransmissions", "ev_retirements"):
+                n = values.get("%s.mrc.%s" % (label, what))
+                if n is not None:
+                    values["%s.mrc.%s_per_loss" % (label, what)] = n / lost
+    base = values.get("lossless.mrc.mean_step_us")
+    for label in ("loss", "loss-recvwindow-1024", "loss-no-time-rule"):
+        v = values.get("%s.mrc.mean_step_us" % label)
+        if base and v:
+            values["%s.mrc.of_lossless" % label] = base / v
     return values
 
 
@@ -133,7 +381,7 @@ class Recipe:
     def __init__(self, name, about, runs, keep, values, summary=None):
         self.name = name
         self.about = about
-        self.runs = runs        # [(label, program, [args])]
+        self.runs = runs        # [(label, program, [args])], or build -> that list
         self.keep = keep        # files of each run copied into the record
         self.values = values    # (label, outdir, run_json) -> {key: value}
         self.summary = summary  # values -> values, after every run
@@ -157,6 +405,82 @@ RECIPES = {r.name: r for r in [
            "every claim at the quick scale, seed 1",
            [("run", "claims", ["--scale=quick", "--seed=1", "--plots=0", "--jobs={jobs}"])],
            ["run.json", "claims.csv"], verdict_values),
+    Recipe("claims-quick-mutants",
+           "every mutant on every claim at the quick scale, seed 1",
+           claims_mutant_runs, ["run.json", "claims.csv"], verdict_values),
+    Recipe("paper-quick-mutants",
+           "each mutant a figure lists, on the figures that list it, at the quick scale, seed 1",
+           paper_mutant_runs, ["run.json", "checks.csv", "agreements.csv"], verdict_values),
+    Recipe("paper-f19-thresholds",
+           "Fig 19 at the quick scale with the adaptive count threshold (the default) and with "
+           "it fixed at one BDP (144 packets) and at 480 packets",
+           [("adaptive", "paper", ["--figure=19", "--scale=quick", "--plots=0", "--jobs=1"]),
+            ("fixed-144", "paper", ["--figure=19", "--scale=quick", "--plots=0", "--jobs=1",
+                                    "--ns3::MrcQueuePair::ReorderThreshold=144"]),
+            ("fixed-480", "paper", ["--figure=19", "--scale=quick", "--plots=0", "--jobs=1",
+                                    "--ns3::MrcQueuePair::ReorderThreshold=480"])],
+           ["run.json", "checks.csv", "agreements.csv"], verdict_values),
+    Recipe("quickstart-variants",
+           "the default quickstart's MRC without faults, with the T1 reboot and port loss only "
+           "(no flaps), and both schemes with every default fault, seed 1",
+           [("fault-free", "quickstart", ["--schemes=mrc", "--plots=0", "--reference=0"]
+             + QS_NO_FAULTS),
+            ("reboot", "quickstart", ["--schemes=mrc", "--plots=0", "--flapRate=0"]),
+            ("port-loss-16", "quickstart", ["--schemes=mrc", "--plots=0", "--reference=0",
+                                            "--gpus=16", "--hostsPerT0=4", "--t1=4",
+                                            "--planes=4", "--bytes=8000000", "--steps=2",
+                                            "--flapRate=0", "--rebootAtUs=1e9",
+                                            "--portLossAtUs=100", "--portLossUs=3000"]),
+            ("default", "quickstart", ["--plots=0"])],
+           ["run.json", "steps.csv"], program_values),  # flows.csv read, not kept
+    Recipe("fluid-crosscheck",
+           "docs/fluid.md's cases at packet and at flow level, seed 1",
+           fluid_crosscheck_runs(), ["run.json", "steps.csv"], program_values,
+           fluid_over_packet),
+    Recipe("link-flap",
+           "mrc-link-flap at its defaults",
+           [("run", "mrc-link-flap", [])], [], None),
+    Recipe("paper-f16-full",
+           "Fig 16 at the full scale at 4 MB and 1 GB, RoCE with 1, 8 and 16 QPs, MRC with 1",
+           [("run", "paper", ["--figure=16", "--scale=full", "--sizes=4000000,1000000000",
+                              "--roceQps=1,8,16", "--mrcQps=1", "--jobs={jobs}"])],
+           ["run.json", "checks.csv", "agreements.csv"], verdict_values),
+    Recipe("paper-f17-full",
+           "Fig 17 at the full scale at 4 MB and 1 GB",
+           [("run", "paper", ["--figure=17", "--scale=full", "--sizes=4000000,1000000000",
+                              "--jobs={jobs}"])],
+           ["run.json", "checks.csv", "agreements.csv"], verdict_values),
+    Recipe("fluid-paper-fabric",
+           "the paper's 131,072-GPU fabric at flow level, both schemes, 10 steps, the paper's "
+           "flap rate",
+           [("run", "quickstart", ["--model=fluid", "--gpus=131072", "--planes=8",
+                                   "--hostsPerT0=256", "--t1=256", "--collective=hierarchical",
+                                   "--steps=10", "--plots=0", "--flapPerLink=0",
+                                   "--flapRate=0.0833"])],
+           ["run.json", "steps.csv"], program_values),
+    Recipe("ib-write",
+           "mrc-ib-write on Cluster B, MRC and RoCE on one 800G plane",
+           [("mrc", "mrc-ib-write", []), ("roce", "mrc-ib-write", ["--scheme=roce"])], [], None),
+    Recipe("claims-c13-cut-through",
+           "claims C13 at the quick scale with store-and-forward switches (the default) and with "
+           "cut-through switches",
+           [("store-and-forward", "claims", ["--claim=C13", "--plots=0", "--jobs={jobs}"]),
+            ("cut-through", "claims", ["--claim=C13", "--plots=0", "--jobs={jobs}",
+                                       "--ns3::MrcSwitchNetDevice::CutThrough=true"])],
+           ["run.json", "claims.csv"], verdict_values),
+    Recipe("f16-loss-quickstart",
+           "Fig 16's 1 GB ring on 64 GPUs in quickstart (ranks in T0 order), lossless and at 1 % "
+           "NIC receive loss: the model, a 1024-PSN in-flight window, no time rule",
+           loss_ring_runs(), ["run.json", "steps.csv"], program_values, loss_ring_summary),
+    Recipe("claims-c9-full",
+           "claims C9 at the full scale (the 64 -> 1 incast with trimming and drop-only, the "
+           "mid-incast uplink failure), with the model and with two of its additions off",
+           [("model", "claims", ["--claim=C9", "--scale=full", "--plots=0", "--jobs={jobs}"]),
+            ("no-loss-guard", "claims", ["--claim=C9", "--scale=full", "--plots=0",
+                                         "--jobs={jobs}", "--mutant=no-loss-guard"]),
+            ("no-time-rule", "claims", ["--claim=C9", "--scale=full", "--plots=0",
+                                        "--jobs={jobs}", "--mutant=no-time-rule"])],
+           ["run.json", "claims.csv"], verdict_values),
     Recipe("hello",
            "mrc-hello, the smallest comparison (the tests record it)",
            [("run", "mrc-hello", [])],
@@ -166,12 +490,14 @@ RECIPES = {r.name: r for r in [
 
 # ------------------------------------------------------------------ record
 
-def git_commit():
+def git_commit(source):
+    """The source tree's commit, and whether it has local changes (as run.json's code: any
+    tracked file changed)."""
     try:
-        c = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=7", "HEAD"],
+        c = subprocess.run(["git", "-C", source, "rev-parse", "--short=7", "HEAD"],
                            capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--",
-                                "contrib", "experiments", "scratch"],
+        dirty = subprocess.run(["git", "-C", source, "status", "--porcelain",
+                                "--untracked-files=no"],
                                capture_output=True, text=True).stdout.strip() != ""
         return c, dirty
     except (OSError, subprocess.CalledProcessError):
@@ -246,20 +572,27 @@ def record(args):
         return 2
     build = os.path.abspath(args.build or os.environ.get("MRC_BUILD_DIR")
                             or os.path.join(ROOT, "build"))
-    commit, dirty = git_commit()
+    source = os.path.abspath(args.source)
+    commit, dirty = git_commit(source)
     dest = os.path.join(args.records, recipe.name)
     work = tempfile.mkdtemp(prefix="mrc-record-")
     files, runs, values = [], [], {}
-    t0 = time.time()
     try:
-        if args.from_dirs and len(args.from_dirs) != len(recipe.runs):
+        plan = recipe.runs(build) if callable(recipe.runs) else recipe.runs
+        if args.from_dirs and len(args.from_dirs) != len(plan):
             sys.stderr.write("error: %s: --from takes %d directories for '%s' (one per run), "
-                             "got %d\n" % (PROG, len(recipe.runs), recipe.name,
+                             "got %d\n" % (PROG, len(plan), recipe.name,
                                             len(args.from_dirs)))
             return 2
-        for i, (label, prog, argv) in enumerate(recipe.runs):
+        for i, (label, prog, argv) in enumerate(plan):
             argv = [a.format(jobs=args.jobs) for a in argv]
+            parse = STDOUT_PROGRAMS.get(prog)
+            out = os.path.join(work, label)
             if args.from_dirs:
+                if parse:
+                    sys.stderr.write("error: %s: --from: %s writes no results directory\n"
+                                     % (PROG, prog))
+                    return 2
                 out = os.path.abspath(args.from_dirs[i])
                 why = taken_run_problem(out, prog, argv)
                 if why:
@@ -273,16 +606,29 @@ def record(args):
                     sys.stderr.write("error: %s: no %s in %s (build it first)\n"
                                      % (PROG, prog, build))
                     return 2
-                out = os.path.join(work, label)
                 start = time.time()
-                p = subprocess.run([exe] + argv + ["--out=%s" % out], cwd=work,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                # From the source tree, so that relative input paths (workload files) resolve;
+                # every output goes to --out, in the temporary directory.
+                p = subprocess.run([exe] + argv + ([] if parse else ["--out=%s" % out]),
+                                   cwd=source, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True)
                 wall = time.time() - start
                 if p.returncode != 0:
                     sys.stderr.write(p.stdout[-4000:])
                     sys.stderr.write("error: %s: %s %s failed (status %d); no record written\n"
                                      % (PROG, prog, " ".join(argv), p.returncode))
                     return 1
+            if parse:
+                os.makedirs(out)
+                with open(os.path.join(out, "stdout.txt"), "w") as f:
+                    f.write(p.stdout)
+                values.update(parse(label, p.stdout))
+                files.append(("%s/stdout.txt" % label, os.path.join(out, "stdout.txt")))
+                runs.append({"label": label,
+                             "command": "./ns3 run \"%s\"" % " ".join([prog] + argv),
+                             "wall_time_s": round(wall, 1), "commit": commit,
+                             "local_changes": dirty})
+                continue
             with open(os.path.join(out, "run.json")) as f:
                 run_json = json.load(f)
             values.update(recipe.values(label, out, run_json))
@@ -313,11 +659,13 @@ def record(args):
                "local_changes": dirty, "date": time.strftime("%Y-%m-%d"),
                "machine": {"host": socket.gethostname(), "cpus": os.cpu_count(),
                            "build": os.path.basename(build)},
-               "runs": runs, "wall_time_s": round(time.time() - t0, 1),
+               "runs": runs, "wall_time_s": round(sum(r["wall_time_s"] for r in runs), 1),
                "peak_rss_mib": None if args.from_dirs else round(rss_kb / 1024.0, 1),
                "values": {k: (round(v, 6) if isinstance(v, float) else v)
                           for k, v in sorted(values.items())},
                "files": sorted(rel for rel, _ in files)}
+        if args.note:
+            rec["note"] = args.note
         write_record_dir(dest, files, rec)
     finally:
         shutil.rmtree(work, ignore_errors=True)  # the temporary directory this run made
@@ -331,8 +679,8 @@ def record(args):
 NUMBER = r"(?P<num>[-−]?\d[\d,  ]*(?:\.\d+)?)"
 UNIT = r"(?P<unit>\s*(?:%|µs|ms|s|x|Gb/s|GB|MB|MiB|GiB)?)"
 MARK = re.compile(NUMBER + UNIT + r"<!--rec:(?P<name>[\w.-]+):(?P<key>[\w.-]+)-->")
-TABLE = re.compile(r"<!--rec:(?P<name>[\w.-]+):table:(?P<kind>\w+)(?::(?P<only>[\w,]+))?-->\n"
-                   r"(?P<body>.*?)<!--/rec-->", re.S)
+TABLE = re.compile(r"^(?P<indent>[ ]*)(?P<open><!--rec:(?P<name>[\w.-]+):table:(?P<kind>\w+)"
+                   r"(?::(?P<arg>[\w,.-]+))?-->)\n(?P<body>.*?)(?P=indent)<!--/rec-->", re.S | re.M)
 
 
 def load_record(records, name, cache):
@@ -363,14 +711,88 @@ def formatted(value, written):
     return s
 
 
-def table_text(records, name, kind, only):
-    if kind not in ("agreements", "results"):
-        raise ValueError("unknown table kind '%s' (agreements, results)" % kind)
-    run = os.path.join(records, name, "run")
-    args = argparse.Namespace(dir=run, only=only)
+def run_dirs(records, name):
+    """A record's run directories, in the recipe's order."""
+    with open(os.path.join(records, name, "record.json")) as f:
+        rec = json.load(f)
+    return [os.path.join(records, name, r["label"]) for r in rec["runs"]]
+
+
+def info_table(args):
+    """A claim's information rows (check "info"), metric by metric."""
+    meta, rows = claims_tables.load(args.dir)
+    print(claims_tables.header(meta))
+    print("| %s | unit | MRC | baseline |" % args.only)
+    print("| --- | --- | --- | --- |")
+    for r in rows:
+        if r["claim"] == args.only and r["check"] == "info":
+            print("| %s | %s | %s | %s |" % (r["metric"], r["unit"], claims_tables.num(r["mrc"]),
+                                             claims_tables.num(r["baseline"])))
+    return 0
+
+
+def series_table(records, name, setup):
+    """One row per run of the record: the values of the agreement rows of one setup."""
+    print("| run | %s (%s) |" % (setup, "ours, row by row"))
+    print("| --- | --- |")
+    for d in run_dirs(records, name):
+        rows = [r for r in _read_csv(os.path.join(d, "agreements.csv")) if r["setup"] == setup]
+        unit = rows[0]["unit"] if rows else ""
+        print("| %s | %s%s |" % (os.path.basename(d), ", ".join("%.0f" % float(r["ours"])
+                                                             for r in rows),
+                                  " " + unit if unit else ""))
+    return 0
+
+
+def records_table(records):
+    """Every record: what it is, its commit and date, its commands, time and memory."""
+    print("| record | what | commit, date | runs | wall time | peak RSS |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name in sorted(os.listdir(records)):
+        path = os.path.join(records, name, "record.json")
+        if not os.path.isfile(path):
+            continue
+        with open(path) as f:
+            rec = json.load(f)
+        cmds = [r["command"].replace("./ns3 run ", "") for r in rec["runs"]]
+        shown = "; ".join("`%s`" % c.strip('"') for c in cmds[:2])
+        if len(cmds) > 2:
+            shown += "; and %d more (`record.json`)" % (len(cmds) - 2)
+        rss = rec.get("peak_rss_mib")
+        print("| `%s` | %s | %s, %s | %s | %.0f s | %s |" % (
+            name, rec["about"], rec["commit"], rec["date"], shown, rec["wall_time_s"],
+            "%.0f MiB" % rss if rss is not None else "-"))
+    return 0
+
+
+TABLE_KINDS = ("agreements", "results", "info", "matrix", "checks", "series", "records")
+
+
+def table_text(records, name, kind, arg):
+    """The table a marker stands for.  agreements, results [ARG: the claims or figures],
+    info [ARG: one claim]: of the record's run; matrix, checks: the record's runs are the
+    mutants, ARG names the record of the real model's run; series [ARG: a setup]: a row per
+    run of the record."""
+    if kind not in TABLE_KINDS:
+        raise ValueError("unknown table kind '%s' (%s)" % (kind, ", ".join(TABLE_KINDS)))
+    if kind in ("series", "records"):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            if kind == "series":
+                series_table(records, name, arg)
+            else:
+                records_table(records)
+        return buf.getvalue()
+    if kind in ("matrix", "checks"):
+        args = argparse.Namespace(real=run_dirs(records, arg)[0],
+                                  mutants=run_dirs(records, name))
+        fn = getattr(claims_tables, kind)
+    else:
+        args = argparse.Namespace(dir=run_dirs(records, name)[0], only=arg)
+        fn = info_table if kind == "info" else getattr(claims_tables, kind)
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        getattr(claims_tables, kind)(args)
+        fn(args)
     return buf.getvalue()
 
 
@@ -403,14 +825,20 @@ def scan(path, records, fix):
     def table(m):
         count[0] += 1
         line = text.count("\n", 0, m.start()) + 1
-        if load_record(records, m.group("name"), cache) is None:
+        if m.group("kind") != "records" and load_record(records, m.group("name"), cache) is None:
             problems.append("%s:%d: no record '%s'" % (rel, line, m.group("name")))
             return m.group(0)
-        want = table_text(records, m.group("name"), m.group("kind"), m.group("only"))
-        if m.group("body").strip("\n") != want.strip("\n"):
+        try:
+            want = table_text(records, m.group("name"), m.group("kind"), m.group("arg"))
+        except (ValueError, OSError, KeyError) as e:
+            problems.append("%s:%d: %s" % (rel, line, e))
+            return m.group(0)
+        ind = m.group("indent")
+        want = "".join(ind + l + "\n" if l else "\n" for l in want.strip("\n").split("\n"))
+        if m.group("body") != want:
             problems.append("%s:%d: the %s table differs from the record %s's"
                             % (rel, line, m.group("kind"), m.group("name")))
-            return m.group(0).replace(m.group("body"), want.strip("\n") + "\n", 1)
+            return ind + m.group("open") + "\n" + want + ind + "<!--/rec-->"
         return m.group(0)
 
     new = TABLE.sub(table, text)
@@ -425,6 +853,10 @@ def scan(path, records, fix):
 
 def check(args, fix=False):
     pages = [os.path.abspath(p) for p in args.docs] if args.docs else docs()
+    for p in pages:
+        if not os.path.isfile(p):
+            sys.stderr.write("error: %s: no such page: %s\n" % (PROG, p))
+            return 2
     problems, marks = [], 0
     for p in pages:
         got, n = scan(p, args.records, fix)
@@ -438,6 +870,33 @@ def check(args, fix=False):
     return 1 if problems and not fix else 0
 
 
+def revalue(args):
+    """Recompute a record's values from its kept files (recipes whose values need only
+    those: paper and claims runs)."""
+    recipe = RECIPES.get(args.name)
+    path = os.path.join(args.records, args.name, "record.json")
+    if recipe is None or not os.path.isfile(path):
+        sys.stderr.write("error: %s: no record '%s'\n" % (PROG, args.name))
+        return 2
+    with open(path) as f:
+        rec = json.load(f)
+    values = {}
+    for r in rec["runs"]:
+        d = os.path.join(args.records, args.name, r["label"])
+        with open(os.path.join(d, "run.json")) as f:
+            values.update(recipe.values(r["label"], d, json.load(f)))
+    if recipe.summary:
+        values = recipe.summary(values)
+    rec["values"] = {k: (round(v, 6) if isinstance(v, float) else v)
+                     for k, v in sorted(values.items())}
+    with open(path + ".tmp", "w") as f:
+        json.dump(rec, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    print("%s: %d value(s)" % (args.name, len(values)))
+    return 0
+
+
 def list_recipes(args):
     for name, r in sorted(RECIPES.items()):
         path = os.path.join(args.records, name, "record.json")
@@ -448,8 +907,14 @@ def list_recipes(args):
             state = "recorded at %s on %s (%d values)" % (rec["commit"], rec["date"],
                                                           len(rec["values"]))
         print("%s: %s; %s" % (name, r.about, state))
-        for label, prog, argv in r.runs:
-            print("    ./ns3 run \"%s\"" % " ".join([prog] + argv))
+        build = os.environ.get("MRC_BUILD_DIR") or os.path.join(ROOT, "build")
+        try:
+            plan = r.runs(build) if callable(r.runs) else r.runs
+        except (OSError, subprocess.CalledProcessError, SystemExit):
+            print("    (the runs need a build: %s)" % build)
+            plan = []
+        for label, prog, argv in plan:
+            print("    ./ns3 run \"%s\"" % " ".join([prog] + [a.format(jobs="N") for a in argv]))
     return 0
 
 
@@ -463,8 +928,15 @@ def main(argv=None):
     r.add_argument("name")
     r.add_argument("--jobs", type=int, default=int(os.environ.get("MRC_JOBS", os.cpu_count() or 1)))
     r.add_argument("--build")
+    r.add_argument("--source", default=ROOT,
+                   help="the source tree the build was made from (its commit is recorded for "
+                        "programs that write no run.json; default: this repository)")
+    r.add_argument("--note", help="a sentence kept in record.json (e.g. how the build differed "
+                                   "from the commit run.json names)")
     r.add_argument("--from", dest="from_dirs", nargs="+", metavar="DIR",
                    help="complete results directories of the recipe's runs, in order")
+    v = sub.add_parser("revalue")
+    v.add_argument("name")
     for c in ("check", "update"):
         s = sub.add_parser(c)
         s.add_argument("docs", nargs="*")
@@ -472,6 +944,8 @@ def main(argv=None):
     args.records = os.path.abspath(args.records)
     if args.cmd == "list":
         return list_recipes(args)
+    if args.cmd == "revalue":
+        return revalue(args)
     if args.cmd == "record":
         if args.jobs < 1:
             sys.stderr.write("error: %s: --jobs must be at least 1\n" % PROG)

@@ -94,3 +94,18 @@ def test_pcap_captures_every_frame_a_host_port_sends_or_receives(tmp_path):
         assert o == len(data), "no truncated record"
     assert sent > 0 and delivered > 0
     assert records == sent + delivered
+
+
+def test_the_fabric_sizing_page_shows_the_programs_output(tmp_path):
+    # docs/fabric-sizing.md prints the default output; it is the program's, line for line.
+    text = open(os.path.join(ROOT, "docs", "fabric-sizing.md"), encoding="utf-8").read()
+    shown = [l for l in text.splitlines() if l.startswith("design=")]
+    p = subprocess.run([os.path.join(BUILD, "bin", "mrc-fabric-sizing")], capture_output=True,
+                       text=True, timeout=60, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert shown == p.stdout.splitlines(), (shown, p.stdout)
+    # and the sentence under it
+    nics = {dict(kv.split("=") for kv in l.split())["tiers"]: dict(kv.split("=") for kv in l.split())["nics"]
+            for l in shown if "single-plane" in l}
+    assert "A single-plane fabric reaches only %s with three tiers" % nics["3"] in \
+        " ".join(text.split())
