@@ -431,8 +431,17 @@ RECIPES = {r.name: r for r in [
                                             "--planes=4", "--bytes=8000000", "--steps=2",
                                             "--flapRate=0", "--rebootAtUs=1e9",
                                             "--portLossAtUs=100", "--portLossUs=3000"]),
+            ("port-loss-16-none", "quickstart", ["--schemes=mrc", "--plots=0", "--reference=0",
+                                                 "--gpus=16", "--hostsPerT0=4", "--t1=4",
+                                                 "--planes=4", "--bytes=8000000", "--steps=2",
+                                                 "--flapRate=0", "--rebootAtUs=1e9",
+                                                 "--portLossAtUs=1e9"]),
             ("default", "quickstart", ["--plots=0"])],
-           ["run.json", "steps.csv"], program_values),  # flows.csv read, not kept
+           ["run.json", "steps.csv"], program_values,  # flows.csv read, not kept
+           lambda v: dict(v, **({"port-loss-16.mrc.over_none_pct":
+                                 (v["port-loss-16.mrc.mean_step_us"]
+                                  / v["port-loss-16-none.mrc.mean_step_us"] - 1) * 100}
+                                if "port-loss-16-none.mrc.mean_step_us" in v else {}))),
     Recipe("fluid-crosscheck",
            "docs/fluid.md's cases at packet and at flow level, seed 1",
            fluid_crosscheck_runs(), ["run.json", "steps.csv"], program_values,
