@@ -65,6 +65,8 @@ def docs():
     out = [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "analysis", "README.md")]
     d = os.path.join(ROOT, "docs")
     out += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".md"))
+    d = os.path.join(ROOT, "contrib", "mrc", "doc")
+    out += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".rst"))
     return out
 
 
@@ -685,9 +687,15 @@ def record(args):
 
 # ------------------------------------------------------------------ check / update
 
-NUMBER = r"(?P<num>[-−]?\d[\d,  ]*(?:\.\d+)?)"
+# A number: digits with an optional fraction, or groups of three digits separated by commas,
+# spaces or thin spaces; not the tail of a word ("p99") or of another number.
+NUMBER = r"(?<![\w.,])(?P<num>[-−]?(?:\d{1,3}(?:[,  ]\d{3})+|\d+)(?:\.\d+)?)"
 UNIT = r"(?P<unit>\s*(?:%|µs|ms|s|x|Gb/s|GB|MB|MiB|GiB)?)"
-MARK = re.compile(NUMBER + UNIT + r"<!--rec:(?P<name>[\w.-]+):(?P<key>[\w.-]+)-->")
+MARK = re.compile(NUMBER + UNIT + r"<!--rec:(?P<name>[\w.-]+):(?P<key>@?[\w.-]+)-->")
+# reStructuredText has no inline comment: a quoted number there is a substitution,
+# |rec:NAME:KEY|, defined once on the page as ".. |rec:NAME:KEY| replace:: 0.83".
+RST = re.compile(r"^\.\. \|rec:(?P<name>[\w.-]+):(?P<key>[\w.-]+)\| replace:: " + NUMBER + r"$",
+                 re.M)
 TABLE = re.compile(r"^(?P<indent>[ ]*)(?P<open><!--rec:(?P<name>[\w.-]+):table:(?P<kind>\w+)"
                    r"(?::(?P<arg>[\w,.-]+))?-->)\n(?P<body>.*?)(?P=indent)<!--/rec-->", re.S | re.M)
 
@@ -818,7 +826,9 @@ def scan(path, records, fix):
         if rec is None:
             problems.append("%s:%d: no record '%s'" % (rel, line, m.group("name")))
             return m.group(0)
-        v = rec["values"].get(m.group("key"))
+        key = m.group("key")
+        # @field: a field of the record itself (@wall_time_s, @peak_rss_mib)
+        v = rec.get(key[1:]) if key.startswith("@") else rec["values"].get(key)
         if not isinstance(v, (int, float)):
             problems.append("%s:%d: record '%s' has no value '%s'"
                             % (rel, line, m.group("name"), m.group("key")))
@@ -828,7 +838,9 @@ def scan(path, records, fix):
         if want != written:
             problems.append("%s:%d: %s written, the record %s (commit %s) gives %s"
                             % (rel, line, written, m.group("name"), rec["commit"], want))
-            return m.group(0).replace(written, want, 1)
+            g = m.group(0)
+            at = m.start("num") - m.start()
+            return g[:at] + g[at:].replace(written, want, 1)
         return m.group(0)
 
     def table(m):
@@ -853,6 +865,13 @@ def scan(path, records, fix):
     new = TABLE.sub(table, text)
     text = new
     new = MARK.sub(number, new)
+    if path.endswith(".rst"):
+        new = RST.sub(number, new)
+        used = set(re.findall(r"\|rec:[\w.-]+:[\w.-]+\|", re.sub(RST, "", new)))
+        defined = {"|rec:%s:%s|" % (m.group("name"), m.group("key")) for m in RST.finditer(new)}
+        for ref in sorted(used - defined):
+            problems.append("%s: %s is used but not defined (.. %s replace:: <number>)"
+                            % (rel, ref, ref))
     if fix and new != open(path, encoding="utf-8").read():
         with open(path + ".tmp", "w", encoding="utf-8") as f:
             f.write(new)
