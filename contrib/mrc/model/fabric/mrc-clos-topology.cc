@@ -127,9 +127,10 @@ MrcClosTopology::GetBaseRtt(const MrcClosShape& shape,
     // One way: two links under one T0; four across a T1 (within a pod); six across a T2.
     const uint32_t t0src = src / shape.hostsPerT0;
     const uint32_t t0dst = dst / shape.hostsPerT0;
-    const uint32_t links = t0src == t0dst                                                 ? 2
-                         : shape.tiers < 3 || t0src / shape.t0sPerPod == t0dst / shape.t0sPerPod ? 4
-                                                                                                 : 6;
+    const uint32_t links = t0src == t0dst ? 2
+                         : shape.tiers < 3 || t0src / shape.t0sPerPod == t0dst / shape.t0sPerPod
+                             ? 4
+                             : 6;
     return BaseRtt(shape, packetBytes, links);
 }
 
@@ -161,8 +162,8 @@ MrcClosTopology::BaseRtt(const MrcClosShape& shape, uint32_t packetBytes, int64_
             t += wire(up, cut > 0 && up.GetBitRate() >= fastestT0); // back into a T0
         }
         t += host.CalculateBytesTxTime(bytes); // into the NIC
-        return t + links * shape.linkDelay + (links - 1) * shape.switchLatency
-             + shape.nicTxLatency + shape.nicRxLatency;
+        return t + links * shape.linkDelay + (links - 1) * shape.switchLatency + shape.nicTxLatency
+             + shape.nicRxLatency;
     };
     return oneWay(packetBytes) + oneWay(ctrlBytes);
 }
