@@ -138,8 +138,11 @@ def test_ctrl_c_stops_the_simulation_and_marks_the_run(tmp_path):
               "with mrc.Experiment(%r) as ex:\n"
               "    print('running', flush=True)\n"
               "    ex.run('mrc', hosts=16, planes=4, steps=100000)\n" % out)
+    # SIGINT at its default in the child: a Python started with SIGINT ignored (inherited from
+    # a parent that ignores it) never raises KeyboardInterrupt.
     p = subprocess.Popen([PY, "-c", script], env=dict(env_without_pythonpath(), PYTHONPATH=PKG),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert p.stdout.readline().strip() == "running"
     time.sleep(1.0)
     p.send_signal(signal.SIGINT)
