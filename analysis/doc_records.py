@@ -379,6 +379,28 @@ def loss_ring_summary(values):
     return values
 
 
+def loss_ring32_runs():
+    """The 32 MB ring of Fig 16 in quickstart, lossless and at 1 % NIC loss (two steps, so
+    every step is a whole ring of 126 rounds of 0.5 MB)."""
+    ring32 = ["--schemes=mrc", "--reference=0", "--plots=0", "--flapTier=none",
+              "--portLossAtUs=1e9", "--rebootAtUs=1e9", "--gpus=64", "--hostsPerT0=8", "--t1=8",
+              "--planes=4", "--bytes=32000000", "--steps=2"]
+    loss = ["--faultFile=experiments/faults/nic-rx-loss-1pct.csv"]
+    return [("lossless", "quickstart", ring32),
+            ("loss", "quickstart", ring32 + loss),
+            ("loss-no-time-rule", "quickstart",
+             ring32 + loss + ["--ns3::MrcQueuePair::ReorderWindow=10s"])]
+
+
+def loss_ring32_summary(values):
+    base = values.get("lossless.mrc.mean_step_us")
+    for label in ("loss", "loss-no-time-rule"):
+        v = values.get("%s.mrc.mean_step_us" % label)
+        if base and v:
+            values["%s.mrc.of_lossless" % label] = base / v
+    return values
+
+
 class Recipe:
     def __init__(self, name, about, runs, keep, values, summary=None):
         self.name = name
@@ -406,6 +428,10 @@ RECIPES = {r.name: r for r in [
     Recipe("claims-quick",
            "every claim at the quick scale, seed 1",
            [("run", "claims", ["--scale=quick", "--seed=1", "--plots=0", "--jobs={jobs}"])],
+           ["run.json", "claims.csv"], verdict_values),
+    Recipe("claims-full",
+           "every claim at the full scale (1024 GPUs), seed 1",
+           [("run", "claims", ["--scale=full", "--seed=1", "--plots=0", "--jobs={jobs}"])],
            ["run.json", "claims.csv"], verdict_values),
     Recipe("claims-quick-mutants",
            "every mutant on every claim at the quick scale, seed 1",
@@ -483,6 +509,10 @@ RECIPES = {r.name: r for r in [
            "Fig 16's 1 GB ring on 64 GPUs in quickstart (ranks in T0 order), lossless and at 1 % "
            "NIC receive loss: the model, a 1024-PSN in-flight window, no time rule",
            loss_ring_runs(), ["run.json", "steps.csv"], program_values, loss_ring_summary),
+    Recipe("f16-loss-32mb",
+           "Fig 16's ring at 32 MB on 64 GPUs in quickstart (ranks in T0 order), lossless and at "
+           "1 % NIC receive loss, with the model and with no time rule",
+           loss_ring32_runs(), ["run.json", "steps.csv"], program_values, loss_ring32_summary),
     Recipe("claims-c9-full",
            "claims C9 at the full scale (the 64 -> 1 incast with trimming and drop-only, the "
            "mid-incast uplink failure), with the model and with two of its additions off",
