@@ -401,6 +401,36 @@ def loss_ring32_summary(values):
     return values
 
 
+def path_flush_runs():
+    """The three PathFlush modes on a lossy and a lossless ring and on the default quickstart
+    (whose flaps and reboot are real path failures)."""
+    runs = []
+    for mode in ("held", "retired", "none"):
+        flush = ["--ns3::MrcQueuePair::PathFlush=" + mode]
+        for label, extra in (("loss", ["--faultFile=experiments/faults/nic-rx-loss-1pct.csv"]),
+                             ("lossless", [])):
+            runs.append(("ring32-%s-%s" % (label, mode), "quickstart",
+                         loss_ring32_runs()[0][2] + extra + flush))
+        if mode != "held":  # the default's seeds are the record quickstart-seeds
+            runs += [("seed%d-%s" % (s, mode), "quickstart",
+                      ["--schemes=mrc", "--plots=0", "--seed=%d" % s] + flush)
+                     for s in range(1, 5)]
+    return runs
+
+
+def path_flush_summary(values):
+    for mode in ("retired", "none"):
+        infl = [values.get("seed%d-%s.mrc.inflation_pct" % (s, mode)) for s in range(1, 5)]
+        if all(v is not None for v in infl):
+            values["mean-%s.mrc.inflation_pct" % mode] = _mean(infl)
+    for mode in ("held", "retired", "none"):
+        base = values.get("ring32-lossless-%s.mrc.mean_step_us" % mode)
+        v = values.get("ring32-loss-%s.mrc.mean_step_us" % mode)
+        if base and v:
+            values["ring32-loss-%s.mrc.of_lossless" % mode] = base / v
+    return values
+
+
 class Recipe:
     def __init__(self, name, about, runs, keep, values, summary=None):
         self.name = name
@@ -513,6 +543,11 @@ RECIPES = {r.name: r for r in [
            "Fig 16's ring at 32 MB on 64 GPUs in quickstart (ranks in T0 order), lossless and at "
            "1 % NIC receive loss, with the model and with no time rule",
            loss_ring32_runs(), ["run.json", "steps.csv"], program_values, loss_ring32_summary),
+    Recipe("path-flush",
+           "MrcQueuePair::PathFlush (held, the default; retired; none): the 32 MB ring of "
+           "f16-loss-32mb at 1 % NIC loss and lossless, and the default quickstart's MRC, seeds "
+           "1 to 4",
+           path_flush_runs(), ["run.json", "steps.csv"], program_values, path_flush_summary),
     Recipe("claims-c9-full",
            "claims C9 at the full scale (the 64 -> 1 incast with trimming and drop-only, the "
            "mid-incast uplink failure), with the model and with two of its additions off",

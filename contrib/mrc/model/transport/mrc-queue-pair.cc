@@ -144,6 +144,16 @@ MrcQueuePair::GetTypeId()
                             UintegerValue(65536),
                             MakeUintegerAccessor(&MrcQueuePair::m_recvWindow),
                             MakeUintegerChecker<uint32_t>(64))
+              .AddAttribute("PathFlush",
+                            "What else is resent when a loss implicates a packet's EV: held "
+                            "(everything in flight on it, once it is retired or held as "
+                            "suspect), retired (only once it is retired: by the count rule, a "
+                            "timeout or a confirmed suspicion), none (only the lost packet, as "
+                            "the OCP API's selective retransmission; the path's other losses "
+                            "are found one by one)",
+                            StringValue("held"),
+                            MakeStringAccessor(&MrcQueuePair::m_pathFlushName),
+                            MakeMrcChoiceChecker({"held", "retired", "none"}))
               .AddAttribute("LossRecovery",
                             "selective (MRC: SACK/NACK, selective retransmission) or go-back-n "
                             "(RoCE: the receiver takes only in-order packets and NAKs a gap, the "
@@ -194,6 +204,8 @@ MrcQueuePair::MrcQueuePair()
     , m_reorderPktsMin(16)
     , m_recvWindow(65536)
     , m_recovery("selective")
+    , m_pathFlushName("held")
+    , m_pathFlush(FLUSH_HELD)
     , m_l4(nullptr)
     , m_qpn(0)
     , m_remoteHost(0)
@@ -270,6 +282,9 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     NS_ABORT_MSG_UNLESS(m_recovery == "selective" || m_recovery == "go-back-n",
                         "MrcQueuePair: LossRecovery must be selective or go-back-n (got '"
                             << m_recovery << "')");
+    m_pathFlush = m_pathFlushName == "none"    ? FLUSH_NONE
+                : m_pathFlushName == "retired" ? FLUSH_RETIRED
+                                               : FLUSH_HELD;
     if (m_recovery == "go-back-n")
     {
         m_recoveryOps = CreateObject<MrcGoBackNRecovery>();
@@ -858,8 +873,13 @@ MrcQueuePair::FlushEv(uint16_t ev, uint16_t generation)
 {
     // What was sent on that EV, and on the current EVs retired with it because they name the
     // same path (MrcPathSelector::Retire), is resent.
+    if (m_pathFlush == FLUSH_NONE)
+    {
+        return;
+    }
     const MrcPathSelector::Ev& dead = m_selector->GetEv(ev);
     const bool current = m_selector->IsCurrent(ev, generation);
+    const bool held = m_pathFlush == FLUSH_HELD;
     for (uint32_t psn = m_psnBase; psn < m_nextPsn; ++psn)
     {
         const TxPkt& p = m_txPkts[psn - m_psnBase];
@@ -872,7 +892,7 @@ MrcQueuePair::FlushEv(uint16_t ev, uint16_t generation)
         {
             const MrcPathSelector::Ev& e = m_selector->GetEv(p.ev);
             onPath = e.plane == dead.plane && e.path == dead.path
-                  && (e.state == MrcPathSelector::ASSUMED_BAD || e.IsHeld());
+                  && (e.state == MrcPathSelector::ASSUMED_BAD || (held && e.IsHeld()));
         }
         if (onPath)
         {
@@ -975,7 +995,7 @@ MrcQueuePair::DetectLosses()
             }
         }
         const MrcPathSelector::Ev& e = m_selector->GetEv(ev);
-        if (e.state == MrcPathSelector::ASSUMED_BAD || e.IsHeld())
+        if (e.state == MrcPathSelector::ASSUMED_BAD || (m_pathFlush == FLUSH_HELD && e.IsHeld()))
         {
             FlushEv(ev, generation);
         }

@@ -554,6 +554,16 @@ private:
     Time m_probeInterval;        //!< ProbeInterval
     uint32_t m_recvWindow;       //!< RecvWindow
     std::string m_recovery;      //!< LossRecovery attribute
+    /// PathFlush: what else is resent when a loss implicates an EV
+    enum PathFlush
+    {
+        FLUSH_HELD,    //!< everything in flight on it, once retired or held as suspect
+        FLUSH_RETIRED, //!< everything in flight on it, once retired
+        FLUSH_NONE     //!< only the lost packet
+    };
+
+    std::string m_pathFlushName; //!< PathFlush attribute
+    PathFlush m_pathFlush;       //!< PathFlush, parsed in Setup
     Time m_nextSendTime;         //!< pacing: earliest next transmission
     Time m_pacedAt;              //!< pacing: the last packet's departure slot
     uint32_t m_pacedBytes{0};    //!< pacing: its wire bytes
