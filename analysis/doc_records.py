@@ -335,6 +335,12 @@ def fluid_over_packet(values):
     return out
 
 
+# Fig 16's 32 MB ring in quickstart on 64 GPUs (ranks in T0 order), without faults; two steps.
+RING32 = ["--reference=0", "--plots=0", "--flapTier=none", "--portLossAtUs=1e9",
+          "--rebootAtUs=1e9", "--gpus=64", "--hostsPerT0=8", "--t1=8", "--planes=4",
+          "--bytes=32000000", "--steps=2"]
+
+
 def loss_ring_runs():
     """The 1 GB ring of Fig 16 in quickstart (ranks in T0 order), lossless and at 1 % NIC
     loss with the model's loss detection and two variants."""
@@ -342,9 +348,7 @@ def loss_ring_runs():
             "--portLossAtUs=1e9", "--rebootAtUs=1e9", "--gpus=64", "--hostsPerT0=8", "--t1=8",
             "--planes=4", "--bytes=1000000000", "--steps=1"]
     loss = ["--faultFile=experiments/faults/nic-rx-loss-1pct.csv"]
-    ring32 = ["--reference=0", "--plots=0", "--flapTier=none", "--portLossAtUs=1e9",
-              "--rebootAtUs=1e9", "--gpus=64", "--hostsPerT0=8", "--t1=8", "--planes=4",
-              "--bytes=32000000", "--steps=2"]
+    ring32 = RING32
     return [("ring32-roce", "quickstart", ["--schemes=baseline"] + ring32),
             ("ring32-lossless", "quickstart", ["--schemes=mrc"] + ring32),
             ("ring32-loss-0.1pct", "quickstart",
@@ -382,9 +386,7 @@ def loss_ring_summary(values):
 def loss_ring32_runs():
     """The 32 MB ring of Fig 16 in quickstart, lossless and at 1 % NIC loss (two steps, so
     every step is a whole ring of 126 rounds of 0.5 MB)."""
-    ring32 = ["--schemes=mrc", "--reference=0", "--plots=0", "--flapTier=none",
-              "--portLossAtUs=1e9", "--rebootAtUs=1e9", "--gpus=64", "--hostsPerT0=8", "--t1=8",
-              "--planes=4", "--bytes=32000000", "--steps=2"]
+    ring32 = ["--schemes=mrc"] + RING32
     loss = ["--faultFile=experiments/faults/nic-rx-loss-1pct.csv"]
     return [("lossless", "quickstart", ring32),
             ("loss", "quickstart", ring32 + loss),
