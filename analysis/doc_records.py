@@ -359,7 +359,7 @@ def loss_ring_runs():
             ("loss-recvwindow-1024", "quickstart",
              ring + loss + ["--ns3::MrcQueuePair::RecvWindow=1024"]),
             ("loss-no-time-rule", "quickstart",
-             ring + loss + ["--ns3::MrcQueuePair::ReorderWindow=10s"])]
+             ring + loss + ["--ns3::MrcSelectiveRecovery::ReorderWindow=10s"])]
 
 
 def loss_ring_summary(values):
@@ -391,7 +391,7 @@ def loss_ring32_runs():
     return [("lossless", "quickstart", ring32),
             ("loss", "quickstart", ring32 + loss),
             ("loss-no-time-rule", "quickstart",
-             ring32 + loss + ["--ns3::MrcQueuePair::ReorderWindow=10s"])]
+             ring32 + loss + ["--ns3::MrcSelectiveRecovery::ReorderWindow=10s"])]
 
 
 def loss_ring32_summary(values):
@@ -408,7 +408,7 @@ def path_flush_runs():
     (whose flaps and reboot are real path failures)."""
     runs = []
     for mode in ("held", "retired", "none"):
-        flush = ["--ns3::MrcQueuePair::PathFlush=" + mode]
+        flush = ["--ns3::MrcSelectiveRecovery::PathFlush=" + mode]
         for label, extra in (("loss", ["--faultFile=experiments/faults/nic-rx-loss-1pct.csv"]),
                              ("lossless", [])):
             runs.append(("ring32-%s-%s" % (label, mode), "quickstart",
@@ -476,9 +476,9 @@ RECIPES = {r.name: r for r in [
            "it fixed at one BDP (144 packets) and at 480 packets",
            [("adaptive", "paper", ["--figure=19", "--scale=quick", "--plots=0", "--jobs=1"]),
             ("fixed-144", "paper", ["--figure=19", "--scale=quick", "--plots=0", "--jobs=1",
-                                    "--ns3::MrcQueuePair::ReorderThreshold=144"]),
+                                    "--ns3::MrcSelectiveRecovery::ReorderThreshold=144"]),
             ("fixed-480", "paper", ["--figure=19", "--scale=quick", "--plots=0", "--jobs=1",
-                                    "--ns3::MrcQueuePair::ReorderThreshold=480"])],
+                                    "--ns3::MrcSelectiveRecovery::ReorderThreshold=480"])],
            ["run.json", "checks.csv", "agreements.csv"], verdict_values),
     Recipe("quickstart-variants",
            "the default quickstart's MRC without faults, with the T1 reboot and port loss only "
@@ -546,7 +546,7 @@ RECIPES = {r.name: r for r in [
            "1 % NIC receive loss, with the model and with no time rule",
            loss_ring32_runs(), ["run.json", "steps.csv"], program_values, loss_ring32_summary),
     Recipe("path-flush",
-           "MrcQueuePair::PathFlush (held, the default; retired; none): the 32 MB ring of "
+           "MrcSelectiveRecovery::PathFlush (held, the default; retired; none): the 32 MB ring of "
            "f16-loss-32mb at 1 % NIC loss and lossless, and the default quickstart's MRC, seeds "
            "1 to 4",
            path_flush_runs(), ["run.json", "steps.csv"], program_values, path_flush_summary),

@@ -77,8 +77,13 @@ CASES = [
     ("paper", ["--mrcQps=1,x"], "--mrcQps", []),
     # ns-3 attributes: the type, the attribute and the value are checked before ns-3 sees them
     # (ns-3.37 itself terminates on a word given to a number or time attribute).
-    ("quickstart", ["--ns3::MrcQueuePair::LossRecovery=bogus"], "--ns3::MrcQueuePair::LossRecovery",
-     ["one of: selective|go-back-n"]),
+    ("quickstart", ["--ns3::MrcSelectiveRecovery::PathFlush=bogus"],
+     "--ns3::MrcSelectiveRecovery::PathFlush", ["one of: held|retired|none"]),
+    ("quickstart", ["--ns3::MrcL4Protocol::LossRecovery=ns3::Bogus"],
+     "--ns3::MrcL4Protocol::LossRecovery", ["TypeId"]),
+    # An attribute given to the wrong type names the type that has it.
+    ("quickstart", ["--ns3::MrcQueuePair::PathFlush=none"], "--ns3::MrcQueuePair::PathFlush",
+     ["write --ns3::MrcSelectiveRecovery::PathFlush=value"]),
     ("mrc-permutation", ["--ns3::MrcClosHelper::Routing=ospf"], "--ns3::MrcClosHelper::Routing",
      ["one of: srv6|ecmp"]),
     ("quickstart", ["--ns3::MrcFaultInjector::DownTimeDistribution=uniform"],
@@ -91,7 +96,7 @@ CASES = [
      ["0:1"]),
     ("mrc-permutation", ["--ns3::MrcTrimmingQueue::EcnMaxP=0.5"], "EcnMaxP",
      ["did you mean", "EcnMaxProbability"]),
-    ("quickstart", ["--ns3::MrcQueuePairs::LossRecovery=selective"], "MrcQueuePairs",
+    ("quickstart", ["--ns3::MrcQueuePairs::PathFlush=none"], "MrcQueuePairs",
      ["no type"]),
 ]
 

@@ -107,7 +107,7 @@ def test_fingerprint(name):
 
 @pytest.mark.parametrize("name,extra", [
     ("quickstart-small", ["--seed=2"]),
-    ("mrc-permutation", ["--ns3::MrcQueuePair::ReorderThreshold=8"]),
+    ("mrc-permutation", ["--ns3::MrcSelectiveRecovery::ReorderThreshold=8"]),
 ])
 def test_a_change_in_behaviour_changes_the_fingerprint(name, extra):
     """The fingerprints are not blind: another seed, or one attribute changed, gives another."""
@@ -117,8 +117,8 @@ def test_a_change_in_behaviour_changes_the_fingerprint(name, extra):
 def test_setting_the_defaults_explicitly_changes_nothing():
     """Every documented default can be set explicitly (ReorderThreshold=0 and ReorderWindow=0,
     "choose automatically", were once refused by their checkers) and gives the same run."""
-    got = fingerprint("mrc-permutation", ["--ns3::MrcQueuePair::ReorderThreshold=0",
-                                          "--ns3::MrcQueuePair::ReorderWindow=0s"])[0]
+    got = fingerprint("mrc-permutation", ["--ns3::MrcSelectiveRecovery::ReorderThreshold=0",
+                                          "--ns3::MrcSelectiveRecovery::ReorderWindow=0s"])[0]
     assert got == recorded()["mrc-permutation"]
 
 

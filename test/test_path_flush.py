@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""MrcQueuePair::PathFlush: what else is resent when a loss implicates a packet's EV. Under
+"""MrcSelectiveRecovery::PathFlush: what else is resent when a loss implicates a packet's EV. Under
 random NIC loss (no path is broken) resending everything in flight on a suspected EV ("held",
 the default) resends packets that arrive anyway; resending only the lost packet ("none", the
 OCP API's selective retransmission) does not. Both deliver every byte."""
@@ -19,7 +19,7 @@ RING = ["--schemes=mrc", "--reference=0", "--plots=0", "--flapTier=none",
 def run(tmp_path, mode):
     out = tmp_path / mode
     p = subprocess.run([os.path.join(BIN, "quickstart")] + RING
-                       + ["--ns3::MrcQueuePair::PathFlush=" + mode, "--out=%s" % out],
+                       + ["--ns3::MrcSelectiveRecovery::PathFlush=" + mode, "--out=%s" % out],
                        capture_output=True, text=True, timeout=300, cwd=str(tmp_path))
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     counts = {}
@@ -45,7 +45,7 @@ def test_resending_only_the_lost_packet_removes_the_spurious_resends(tmp_path):
 
 
 def test_an_unknown_mode_is_one_line(tmp_path):
-    p = subprocess.run([os.path.join(BIN, "quickstart"), "--ns3::MrcQueuePair::PathFlush=all"],
+    p = subprocess.run([os.path.join(BIN, "quickstart"), "--ns3::MrcSelectiveRecovery::PathFlush=all"],
                        capture_output=True, text=True, timeout=60, cwd=str(tmp_path))
     assert p.returncode != 0
     lines = (p.stdout + p.stderr).strip().splitlines()

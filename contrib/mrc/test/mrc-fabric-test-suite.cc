@@ -14,6 +14,7 @@
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-link-monitor.h"
 #include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-selective-recovery.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/boolean.h"
@@ -748,16 +749,16 @@ public:
 private:
     void DoRun() override
     {
-        Ptr<MrcQueuePair> qp = CreateObject<MrcQueuePair>();
-        NS_TEST_ASSERT_MSG_EQ(qp->SetAttributeFailSafe("LossRecovery", StringValue("bogus")),
+        Ptr<MrcSelectiveRecovery> r = CreateObject<MrcSelectiveRecovery>();
+        NS_TEST_ASSERT_MSG_EQ(r->SetAttributeFailSafe("PathFlush", StringValue("bogus")),
                               false,
                               "an unknown word is refused when set");
-        NS_TEST_ASSERT_MSG_EQ(qp->SetAttributeFailSafe("LossRecovery", StringValue("go-back-n")),
+        NS_TEST_ASSERT_MSG_EQ(r->SetAttributeFailSafe("PathFlush", StringValue("retired")),
                               true,
                               "an accepted word is taken");
         StringValue v;
-        qp->GetAttribute("LossRecovery", v);
-        NS_TEST_ASSERT_MSG_EQ(v.Get(), "go-back-n", "and kept");
+        r->GetAttribute("PathFlush", v);
+        NS_TEST_ASSERT_MSG_EQ(v.Get(), "retired", "and kept");
         NS_TEST_ASSERT_MSG_EQ(
             Config::SetDefaultFailSafe("ns3::MrcClosHelper::Routing", StringValue("ospf")),
             false,
@@ -775,9 +776,9 @@ private:
                               false,
                               "EcmpHashing random");
         TypeId::AttributeInformation info;
-        MrcQueuePair::GetTypeId().LookupAttributeByName("LossRecovery", &info);
+        MrcSelectiveRecovery::GetTypeId().LookupAttributeByName("PathFlush", &info);
         NS_TEST_ASSERT_MSG_EQ(info.checker->GetUnderlyingTypeInformation(),
-                              "one of: selective|go-back-n",
+                              "one of: held|retired|none",
                               "the accepted words are listed");
 
         struct Case
@@ -790,10 +791,15 @@ private:
         };
 
         const Case cases[] = {
-            {"ns3::MrcQueuePair::LossRecovery", "selective", true, true, ""},
-            {"ns3::MrcQueuePair::LossRecovery", "bogus", true, false, "selective|go-back-n"},
-            {"ns3::MrcQueuePair::LossRecovry", "selective", true, false, "did you mean"},
-            {"ns3::MrcQueuePairs::LossRecovery", "selective", true, false, "no type"},
+            {"ns3::MrcSelectiveRecovery::PathFlush", "none", true, true, ""},
+            {"ns3::MrcSelectiveRecovery::PathFlush", "bogus", true, false, "held|retired|none"},
+            {"ns3::MrcSelectiveRecovery::PathFlsh", "none", true, false, "did you mean"},
+            {"ns3::MrcSelectiveRecoverys::PathFlush", "none", true, false, "no type"},
+            {"ns3::MrcQueuePair::PathFlush",
+             "none",
+             true,
+             false,
+             "write --ns3::MrcSelectiveRecovery::PathFlush=value"},
             {"ns3::MrcTrimmingQueue::EcnMinBytes", "abc", true, false, "uint32_t"},
             {"ns3::MrcTrimmingQueue::EcnMinBytes", "-5", true, false, "uint32_t"},
             {"ns3::MrcTrimmingQueue::EcnMinBytes", "1000", true, true, ""},

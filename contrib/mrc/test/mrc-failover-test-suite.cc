@@ -190,7 +190,7 @@ private:
      */
     EvCounts Run(bool guard, uint64_t& incastLosses)
     {
-        Config::SetDefault("ns3::MrcQueuePair::IncastLossGuard", BooleanValue(guard));
+        Config::SetDefault("ns3::MrcSelectiveRecovery::IncastLossGuard", BooleanValue(guard));
         Net n = MakeNet(4, 4, 4, 4, "ns3::MrcAdaptiveSpray", 128);
         EvCounts counts;
         std::vector<std::pair<Ptr<MrcQueuePair>, Ptr<MrcQueuePair>>> pairs;
@@ -210,7 +210,7 @@ private:
         }
         NS_TEST_EXPECT_MSG_GT(n.fabric->GetTrimmedTotal(), 100u, "the last hop trims");
         Simulator::Destroy();
-        Config::SetDefault("ns3::MrcQueuePair::IncastLossGuard", BooleanValue(true));
+        Config::SetDefault("ns3::MrcSelectiveRecovery::IncastLossGuard", BooleanValue(true));
         return counts;
     }
 

@@ -409,6 +409,31 @@ MrcCommandLine::CheckAttribute(const std::string& name,
                 break;
             }
         }
+        // The same attribute on another of the module's types (it lives where the mechanism
+        // does: e.g. the loss detector's on MrcSelectiveRecovery, not on MrcQueuePair).
+        std::string elsewhere;
+        for (uint16_t i = 0; i < TypeId::GetRegisteredN() && elsewhere.empty(); ++i)
+        {
+            const TypeId t = TypeId::GetRegistered(i);
+            if (t.GetName().rfind("ns3::Mrc", 0) != 0)
+            {
+                continue;
+            }
+            for (std::size_t j = 0; j < t.GetAttributeN(); ++j)
+            {
+                if (t.GetAttribute(j).name == attribute)
+                {
+                    elsewhere = t.GetName();
+                    break;
+                }
+            }
+        }
+        if (!elsewhere.empty())
+        {
+            error = "unknown attribute '--" + name + "': " + attribute + " is an attribute of "
+                  + elsewhere + "; write --" + elsewhere + "::" + attribute + "=value";
+            return false;
+        }
         const std::string hint = Closest(attribute, names);
         error = "unknown attribute '--" + name + "' ("
               + (hint.empty() ? std::string() : "did you mean '--" + type + "::" + hint + "'? ")

@@ -17,7 +17,7 @@ MrcMutant::GetAll()
         {"rto-only",
          "MRC's out-of-order (SACK) loss detection: only the retransmission timer finds losses",
          false,
-         {{QUEUE_PAIR, "ReorderThreshold", "1000000"}, {QUEUE_PAIR, "ReorderWindow", "10s"}}},
+         {{RECOVERY, "ReorderThreshold", "1000000"}, {RECOVERY, "ReorderWindow", "10s"}}},
         {"slow-rto",
          "MRC's retransmission timer: 1.024 us x 2^20 (1.07 s) instead of microseconds",
          false,
@@ -51,12 +51,12 @@ MrcMutant::GetAll()
          "IncastLossGuard (this model's addition, not the spec's): out-of-order losses during an "
          "incast retire their EV",
          false,
-         {{QUEUE_PAIR, "IncastLossGuard", "false"}}},
+         {{RECOVERY, "IncastLossGuard", "false"}}},
         {"no-time-rule",
          "the out-of-order time rule and its hold-until-verdict (this model's addition, not the "
          "spec's): only the count rule and the timer find losses",
          false,
-         {{QUEUE_PAIR, "ReorderWindow", "10s"}}},
+         {{RECOVERY, "ReorderWindow", "10s"}}},
         {"ecmp-instant",
          "the routed baseline's control plane: failures detected and routed around at once",
          true,

@@ -33,7 +33,7 @@ namespace ns3
  * a lost port | MrcQueuePair PeerPortStatus false | | no-ecn-skip | ECN-driven load balancing:
  * marks do not skip EVs | MrcAdaptiveSpray EcnSkip false | | no-nscc | congestion control: a fixed
  * window | congestion control MrcFixedWindow | | no-loss-guard | IncastLossGuard (this model's
- * addition) | MrcQueuePair IncastLossGuard false | | ecmp-instant | the routed baseline's
+ * addition) | MrcSelectiveRecovery IncastLossGuard false | | ecmp-instant | the routed baseline's
  * control-plane delays: zero | MrcEcmpControlPlane DetectionDelay, ReconvergenceDelay 0 | | no-pfc
  * | the baseline's lossless class | MrcSchemeHelper Pfc false | | no-dcqcn | the baseline's
  * congestion control: PFC only | congestion control MrcFixedWindow |
@@ -48,6 +48,7 @@ public:
     enum Target
     {
         QUEUE_PAIR,    //!< a queue-pair attribute (MrcStackHelper::SetQueuePairAttribute)
+        RECOVERY,      //!< a loss-recovery attribute (SetLossRecoveryAttribute)
         SELECTOR,      //!< a path-selector attribute (SetPathSelectorAttribute)
         SELECTOR_TYPE, //!< the path selector's TypeId (SetPathSelector)
         CC_TYPE,       //!< the congestion control's TypeId (SetCongestionControl)

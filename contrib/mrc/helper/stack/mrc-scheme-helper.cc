@@ -517,6 +517,9 @@ MrcSchemeHelper::ApplyMutants()
                 case MrcMutant::QUEUE_PAIR:
                     m_stack.SetQueuePairAttribute(s.name, StringValue(s.value));
                     break;
+                case MrcMutant::RECOVERY:
+                    m_stack.SetLossRecoveryAttribute(s.name, StringValue(s.value));
+                    break;
                 case MrcMutant::SELECTOR:
                     m_stack.SetPathSelectorAttribute(s.name, StringValue(s.value));
                     break;

@@ -22,6 +22,7 @@ MrcStackHelper::MrcStackHelper()
     m_qpFactory.SetTypeId("ns3::MrcQueuePair");
     m_selectorFactory.SetTypeId("ns3::MrcAdaptiveSpray");
     m_ccFactory.SetTypeId("ns3::MrcNscc");
+    m_recoveryFactory.SetTypeId("ns3::MrcSelectiveRecovery");
 }
 
 void
@@ -63,6 +64,25 @@ MrcStackHelper::SetCongestionControlAttribute(const std::string& name, const Att
 }
 
 void
+MrcStackHelper::SetLossRecovery(const std::string& type,
+                                const std::string& n1,
+                                const AttributeValue& v1)
+{
+    m_recoveryFactory = ObjectFactory();
+    m_recoveryFactory.SetTypeId(type);
+    if (!n1.empty())
+    {
+        m_recoveryFactory.Set(n1, v1);
+    }
+}
+
+void
+MrcStackHelper::SetLossRecoveryAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_recoveryFactory.Set(name, value);
+}
+
+void
 MrcStackHelper::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
 {
     m_qpFactory.Set(name, value);
@@ -85,7 +105,7 @@ MrcStackHelper::SetRoceBaseline()
 {
     SetPathSelector("ns3::MrcSinglePath");
     SetCongestionControl("ns3::MrcDcqcn");
-    SetQueuePairAttribute("LossRecovery", StringValue("go-back-n"));
+    SetLossRecovery("ns3::MrcGoBackNRecovery");
     // The receiver is DCQCN's notification point: one CNP per QP per 4 us at most (NVIDIA
     // ConnectX's min_time_between_cnps; MrcDcqcn's defaults are the same NIC's reaction point).
     SetQueuePairAttribute("CnpInterval", TimeValue(MicroSeconds(4)));
@@ -127,9 +147,11 @@ MrcStackHelper::Install(Ptr<MrcClosTopology> fabric)
         Ptr<MrcL4Protocol> l4 = m_l4Factory.Create<MrcL4Protocol>();
         l4->SetAttribute("PathSelector", TypeIdValue(m_selectorFactory.GetTypeId()));
         l4->SetAttribute("CongestionControl", TypeIdValue(m_ccFactory.GetTypeId()));
+        l4->SetAttribute("LossRecovery", TypeIdValue(m_recoveryFactory.GetTypeId()));
         l4->SetQueuePairFactory(m_qpFactory);
         l4->SetPathSelectorFactory(m_selectorFactory);
         l4->SetCongestionOpsFactory(m_ccFactory);
+        l4->SetRecoveryOpsFactory(m_recoveryFactory);
         std::vector<Ptr<MrcNetDevice>> ports;
         for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)
         {

@@ -67,6 +67,21 @@ public:
      */
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
     /**
+     * Choose the loss recovery of new queue pairs.
+     * @param type TypeId name (ns3::MrcSelectiveRecovery, ns3::MrcGoBackNRecovery)
+     * @param n1 attribute name (optional)
+     * @param v1 attribute value
+     */
+    void SetLossRecovery(const std::string& type,
+                         const std::string& n1 = "",
+                         const AttributeValue& v1 = EmptyAttributeValue());
+    /**
+     * Set a loss recovery attribute (e.g. MrcSelectiveRecovery's ReorderThreshold).
+     * @param name attribute
+     * @param value value
+     */
+    void SetLossRecoveryAttribute(const std::string& name, const AttributeValue& value);
+    /**
      * Set a queue pair attribute.
      * @param name attribute
      * @param value value
@@ -147,6 +162,7 @@ private:
     ObjectFactory m_qpFactory;       //!< queue pairs
     ObjectFactory m_selectorFactory; //!< path selectors
     ObjectFactory m_ccFactory;       //!< congestion controls
+    ObjectFactory m_recoveryFactory; //!< loss recoveries
     Ptr<MrcClosTopology> m_fabric;   //!< the fabric installed on
 };
 

@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-go-back-n-recovery.h"
 
+#include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-queue-pair.h"
 
 #include "ns3/simulator.h"
@@ -45,48 +47,54 @@ MrcGoBackNRecovery::UnderstandsTrim() const
 }
 
 void
-MrcGoBackNRecovery::OnAckProcessed(MrcQueuePair& /* qp */)
+MrcGoBackNRecovery::OnAckProcessed()
 {
     // No out-of-order detection: the responder takes only in-order packets and NAKs gaps.
 }
 
 void
-MrcGoBackNRecovery::OnSequenceNack(MrcQueuePair& qp, const MrcHeader& h)
+MrcGoBackNRecovery::OnNack(const MrcHeader& h)
 {
+    if (h.GetNackReason() != MrcHeader::NACK_SEQUENCE_ERROR)
+    {
+        DeclareNackedLost(h, h.GetNackReason() == MrcHeader::NACK_TRIMMED_LAST_HOP);
+        m_qp->TrySend();
+        return;
+    }
+    MrcSendState& s = *m_state;
     const uint32_t expected = h.GetPsn();
-    if (qp.m_txMsgs.empty() || expected < qp.m_psnBase || expected >= qp.m_nextPsn)
+    if (s.m_txMsgs.empty() || !s.InWindow(expected))
     {
         return;
     }
     // Cumulative: everything below the expected PSN arrived.
-    for (uint32_t q = qp.m_psnBase; q < expected; ++q)
+    for (uint32_t q = s.m_psnBase; q < expected; ++q)
     {
-        qp.AckPsn(q, 0, false);
+        m_qp->AckPsn(q, 0, false);
     }
-    const MrcQueuePair::TxPkt& p = qp.m_txPkts[expected - qp.m_psnBase];
+    const MrcSendState::TxPkt& p = s.Pkt(expected);
     // Ignore a NAK for a gap already being repaired (its resend is recent and in flight).
-    if (!p.lost && p.tries > 1 && Simulator::Now() - p.sentAt < 2 * qp.m_baseRtt)
+    if (!p.lost && p.tries > 1 && Simulator::Now() - p.sentAt < 2 * s.m_baseRtt)
     {
-        qp.CompleteSends();
+        m_qp->CompleteSends();
         return;
     }
-    qp.m_cc->OnNack(p.len, false);
-    qp.Rewind(expected, MrcQueuePair::TX_RETX_NACK);
-    qp.CompleteSends();
-    qp.m_cwnd = qp.m_cc->GetCwnd();
-    qp.TrySend();
+    m_cc->OnNack(p.len, false);
+    s.Rewind(expected, MrcQueuePair::TX_RETX_NACK);
+    m_qp->CompleteSends();
+    m_qp->TrySend();
 }
 
 bool
-MrcGoBackNRecovery::OnTimeout(MrcQueuePair& qp, uint32_t psn)
+MrcGoBackNRecovery::OnTimeout(uint32_t psn)
 {
-    const MrcQueuePair::TxPkt& p = qp.m_txPkts[psn - qp.m_psnBase];
-    if (qp.EvIsCurrent(p))
+    const MrcSendState::TxPkt& p = m_state->Pkt(psn);
+    if (EvIsCurrent(p))
     {
-        qp.m_selector->OnLoss(p.ev, MrcPathSelector::CAUSE_TIMEOUT);
+        m_selector->OnLoss(p.ev, MrcPathSelector::CAUSE_TIMEOUT);
     }
-    qp.Rewind(psn, MrcQueuePair::TX_RETX_TIMEOUT);
-    qp.m_sentOrder.clear(); // everything is being resent: nothing older to time out
+    m_state->Rewind(psn, MrcQueuePair::TX_RETX_TIMEOUT);
+    m_state->m_sentOrder.clear(); // everything is being resent: nothing older to time out
     return true;
 }
 

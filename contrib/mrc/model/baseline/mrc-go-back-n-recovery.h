@@ -18,7 +18,8 @@ namespace ns3
  * a sequence-error NACK naming it; the sender then acknowledges everything below and rewinds:
  * every unacknowledged packet from that PSN on is resent (a NACK for a gap whose resend is
  * recent and still in flight is ignored). A timeout rewinds from the timed-out packet. Trimmed
- * headers are dropped by the responder (a RoCE NIC does not understand trimming).
+ * headers are dropped by the responder (a RoCE NIC does not understand trimming), so other
+ * NACKs do not occur; one would resend exactly the packet it names.
  */
 class MrcGoBackNRecovery : public MrcRecoveryOps
 {
@@ -31,9 +32,9 @@ public:
     std::string GetName() const override;
     bool IsInOrder() const override;
     bool UnderstandsTrim() const override;
-    void OnAckProcessed(MrcQueuePair& qp) override;
-    void OnSequenceNack(MrcQueuePair& qp, const MrcHeader& h) override;
-    bool OnTimeout(MrcQueuePair& qp, uint32_t psn) override;
+    void OnAckProcessed() override;
+    void OnNack(const MrcHeader& h) override;
+    bool OnTimeout(uint32_t psn) override;
 };
 
 } // namespace ns3

@@ -8,6 +8,8 @@
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-nscc.h"
+#include "ns3/mrc-recovery-ops.h"
+#include "ns3/mrc-selective-recovery.h"
 
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -37,6 +39,14 @@ MrcL4Protocol::GetTypeId()
                             "TypeId of new queue pairs' congestion control (a MrcCongestionOps)",
                             TypeIdValue(MrcNscc::GetTypeId()),
                             MakeTypeIdAccessor(&MrcL4Protocol::m_ccType),
+                            MakeTypeIdChecker())
+              .AddAttribute("LossRecovery",
+                            "TypeId of new queue pairs' loss recovery (a MrcRecoveryOps): "
+                            "ns3::MrcSelectiveRecovery (MRC: SACK/NACK, selective "
+                            "retransmission) or ns3::MrcGoBackNRecovery (RoCE: the receiver "
+                            "takes only in-order packets and NAKs a gap, the sender rewinds)",
+                            TypeIdValue(MrcSelectiveRecovery::GetTypeId()),
+                            MakeTypeIdAccessor(&MrcL4Protocol::m_recoveryType),
                             MakeTypeIdChecker())
               .AddAttribute(
                   "PortBacklogBytes",
@@ -151,6 +161,12 @@ MrcL4Protocol::SetCongestionOpsFactory(const ObjectFactory& factory)
     m_ccFactory = factory;
 }
 
+void
+MrcL4Protocol::SetRecoveryOpsFactory(const ObjectFactory& factory)
+{
+    m_recoveryFactory = factory;
+}
+
 Ptr<MrcQueuePair>
 MrcL4Protocol::CreateQueuePair()
 {
@@ -201,6 +217,15 @@ MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remot
     {
         cf.SetTypeId(m_ccType);
     }
+    ObjectFactory rf = m_recoveryFactory;
+    if (rf.GetTypeId() != m_recoveryType)
+    {
+        rf.SetTypeId(m_recoveryType);
+    }
+    Ptr<MrcRecoveryOps> recovery = rf.Create()->GetObject<MrcRecoveryOps>();
+    NS_ABORT_MSG_IF(!recovery,
+                    "MrcL4Protocol: LossRecovery " << m_recoveryType.GetName()
+                                                   << " is not a MrcRecoveryOps");
     // The connection hash a single-path QP pins its path with (an ECMP hash stand-in).
     uint32_t hash = (m_host * 2654435761u) ^ (remoteHost * 40503u) ^ (qpn * 2246822519u)
                   ^ (remoteQpn * 3266489917u);
@@ -224,6 +249,7 @@ MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remot
               std::move(paths),
               selector,
               cf.Create<MrcCongestionOps>(),
+              recovery,
               bdp,
               m_baseRtt,
               m_rng,

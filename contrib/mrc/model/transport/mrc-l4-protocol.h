@@ -136,6 +136,8 @@ public:
     void SetPathSelectorFactory(const ObjectFactory& factory);
     /** @param factory the factory congestion controls are made with */
     void SetCongestionOpsFactory(const ObjectFactory& factory);
+    /** @param factory the factory loss recoveries are made with (its attributes apply) */
+    void SetRecoveryOpsFactory(const ObjectFactory& factory);
 
     /**
      * Send an MRC packet (called by queue pairs).
@@ -178,6 +180,8 @@ private:
     ObjectFactory m_qpFactory;              //!< queue pairs
     ObjectFactory m_selectorFactory;        //!< path selectors
     ObjectFactory m_ccFactory;              //!< congestion controls
+    ObjectFactory m_recoveryFactory;        //!< loss recoveries
+    TypeId m_recoveryType;                  //!< LossRecovery attribute
     TypeId m_selectorType;                  //!< PathSelector attribute
     TypeId m_ccType;                        //!< CongestionControl attribute
     Ptr<UniformRandomVariable> m_rng;       //!< EV set randomness

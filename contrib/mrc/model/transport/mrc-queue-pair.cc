@@ -4,13 +4,11 @@
 
 #include "ns3/mrc-queue-pair.h"
 
-#include "ns3/mrc-choice-checker.h"
 #include "ns3/mrc-dscp.h"
-#include "ns3/mrc-go-back-n-recovery.h"
 #include "ns3/mrc-l4-protocol.h"
 #include "ns3/mrc-pooled-event.h"
-#include "ns3/mrc-selective-recovery.h"
 
+#include "ns3/boolean.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -91,35 +89,6 @@ MrcQueuePair::GetTypeId()
                             UintegerValue(7),
                             MakeUintegerAccessor(&MrcQueuePair::m_linearRetries),
                             MakeUintegerChecker<uint32_t>())
-              .AddAttribute("ReorderThreshold",
-                            "Out-of-order loss detection: a transmission is lost once a packet "
-                            "sent this many transmissions after it is acknowledged. 0: adaptive, "
-                            "the bandwidth-delay product in packets (at least 16), raised after "
-                            "a spurious retransmission to the distance the late original was "
-                            "overtaken by plus an eighth, up to four times that",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&MrcQueuePair::m_reorderThreshold),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("ReorderWindow",
-                            "Out-of-order loss detection, time rule: a transmission is presumed "
-                            "lost once something sent after it is acknowledged and it is older "
-                            "than the largest recent RTT (at least the newest) plus this. 0: "
-                            "adaptive, the queueing the paths recently showed, between a "
-                            "sixteenth and a quarter of the base RTT (the quarter doubled, up to "
-                            "the base RTT, after a spurious retransmission)",
-                            TimeValue(Time(0)),
-                            MakeTimeAccessor(&MrcQueuePair::m_reorderWindowAttr),
-                            MakeTimeChecker(Time(0)))
-              .AddAttribute("IncastLossGuard",
-                            "A loss found by out-of-order detection during an incast (from a "
-                            "last-hop trim NACK until an RTT sample is back under 1.5 base RTTs) "
-                            "is retransmitted but does not retire its EV: the planes' last-hop "
-                            "queues then differ by up to a queue's worth of delay, and packets "
-                            "behind a fuller one only look lost. Losses found by timeout, or "
-                            "outside an incast, still retire their EV",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&MrcQueuePair::m_incastGuard),
-                            MakeBooleanChecker())
               .AddAttribute("PeerPortStatus",
                             "Use the peer's port-status bitmap (carried in its ACKs, NACKs and "
                             "probe answers) to stop spraying onto planes whose NIC port is down "
@@ -144,23 +113,6 @@ MrcQueuePair::GetTypeId()
                             UintegerValue(65536),
                             MakeUintegerAccessor(&MrcQueuePair::m_recvWindow),
                             MakeUintegerChecker<uint32_t>(64))
-              .AddAttribute("PathFlush",
-                            "What else is resent when a loss implicates a packet's EV: held "
-                            "(everything in flight on it, once it is retired or held as "
-                            "suspect), retired (only once it is retired: by the count rule, a "
-                            "timeout or a confirmed suspicion), none (only the lost packet, as "
-                            "the OCP API's selective retransmission; the path's other losses "
-                            "are found one by one)",
-                            StringValue("held"),
-                            MakeStringAccessor(&MrcQueuePair::m_pathFlushName),
-                            MakeMrcChoiceChecker({"held", "retired", "none"}))
-              .AddAttribute("LossRecovery",
-                            "selective (MRC: SACK/NACK, selective retransmission) or go-back-n "
-                            "(RoCE: the receiver takes only in-order packets and NAKs a gap, the "
-                            "sender rewinds)",
-                            StringValue("selective"),
-                            MakeStringAccessor(&MrcQueuePair::m_recovery),
-                            MakeMrcChoiceChecker({"selective", "go-back-n"}))
               .AddTraceSource("Tx",
                               "A data packet or probe was sent (packet, psn, ev, TxCause)",
                               MakeTraceSourceAccessor(&MrcQueuePair::m_txTrace),
@@ -183,60 +135,13 @@ MrcQueuePair::GetTypeId()
                               MakeTraceSourceAccessor(&MrcQueuePair::m_placeTrace),
                               "ns3::MrcQueuePair::PlaceTracedCallback")
               .AddTraceSource("Cwnd",
-                              "Congestion window, bytes",
+                              "Congestion window, bytes (the send state's, MrcSendState)",
                               MakeTraceSourceAccessor(&MrcQueuePair::m_cwnd),
                               "ns3::TracedValueCallback::Uint32");
     return tid;
 }
 
-MrcQueuePair::MrcQueuePair()
-    : m_payloadSize(4096)
-    , m_ackEveryBytes(16384)
-    , m_rtoUnit(NanoSeconds(1024))
-    , m_port(-1)
-    , m_cnpInterval(0)
-    , m_cnpsReceived(0)
-    , m_rtoExponent(6)
-    , m_retryLimit(7)
-    , m_linearRetries(7)
-    , m_reorderThreshold(0)
-    , m_reorderPkts(16)
-    , m_reorderPktsMin(16)
-    , m_recvWindow(65536)
-    , m_recovery("selective")
-    , m_pathFlushName("held")
-    , m_pathFlush(FLUSH_HELD)
-    , m_l4(nullptr)
-    , m_qpn(0)
-    , m_remoteHost(0)
-    , m_remoteQpn(0)
-    , m_error(false)
-    , m_waitingForPort(false)
-    , m_peerPlaneMask(~uint64_t(0))
-    , m_txCursor(0)
-    , m_nextMsn(0)
-    , m_nextWrId(1)
-    , m_psnBase(0)
-    , m_nextPsn(0)
-    , m_inflight(0)
-    , m_highestAcked(0)
-    , m_txSeq(0)
-    , m_ackedTxSeq(0)
-    , m_probeSeq(0)
-    , m_sackLosses(0)
-    , m_spurious(0)
-    , m_dataSent(0)
-    , m_retx(0)
-    , m_timeouts(0)
-    , m_nacks(0)
-    , m_bytesAcked(0)
-    , m_cwnd(0)
-{
-    m_incastGuard = true;
-    m_inIncast = false;
-    m_incastLosses = 0;
-}
-
+MrcQueuePair::MrcQueuePair() = default;
 MrcQueuePair::~MrcQueuePair() = default;
 
 void
@@ -244,12 +149,15 @@ MrcQueuePair::DoDispose()
 {
     m_rtoEvent.Cancel();
     m_probeEvent.Cancel();
-    m_reorderEvent.Cancel();
-    m_verdictEvent.Cancel();
     m_rx.Stop();
     m_paceEvent.Cancel();
+    if (m_recovery)
+    {
+        m_recovery->Dispose();
+    }
     m_selector = nullptr;
-    m_recoveryOps = nullptr;
+    m_recovery = nullptr;
+    m_state = nullptr;
     m_cc = nullptr;
     m_l4 = nullptr;
     m_sendCb = MakeNullCallback<void, const MrcCompletion&>();
@@ -265,6 +173,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
                     std::vector<MrcPathSet> paths,
                     Ptr<MrcPathSelector> selector,
                     Ptr<MrcCongestionOps> cc,
+                    Ptr<MrcRecoveryOps> recovery,
                     uint32_t bdp,
                     Time baseRtt,
                     Ptr<UniformRandomVariable> rng,
@@ -278,21 +187,13 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_selector = selector;
     m_cc = cc;
     m_baseRtt = baseRtt;
+    m_recovery = recovery;
     m_rto = m_rtoUnit * (int64_t(1) << m_rtoExponent);
-    NS_ABORT_MSG_UNLESS(m_recovery == "selective" || m_recovery == "go-back-n",
-                        "MrcQueuePair: LossRecovery must be selective or go-back-n (got '"
-                            << m_recovery << "')");
-    m_pathFlush = m_pathFlushName == "none"    ? FLUSH_NONE
-                : m_pathFlushName == "retired" ? FLUSH_RETIRED
-                                               : FLUSH_HELD;
-    if (m_recovery == "go-back-n")
-    {
-        m_recoveryOps = CreateObject<MrcGoBackNRecovery>();
-    }
-    else
-    {
-        m_recoveryOps = CreateObject<MrcSelectiveRecovery>();
-    }
+    m_state = CreateObject<MrcSendState>();
+    m_state->m_baseRtt = baseRtt;
+    m_state->m_lastRtt = baseRtt;
+    m_state->m_rttMaxStart = Simulator::Now();
+    m_state->TraceConnectWithoutContext("Cwnd", MakeCallback(&MrcQueuePair::UpdateCwndTrace, this));
     std::vector<uint32_t> perPlane;
     for (const auto& p : m_paths)
     {
@@ -301,26 +202,17 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_selector->Init(perPlane, rng, hash);
     m_cc->Init(bdp, baseRtt, m_payloadSize);
     m_cc->SetRateIncreaseCallback(MakeCallback(&MrcQueuePair::OnPacingRateIncrease, this));
-    m_reorderPkts
-        = m_reorderThreshold > 0 ? m_reorderThreshold : std::max<uint32_t>(16, bdp / m_payloadSize);
-    m_reorderPktsMin = m_reorderPkts;
+    m_recovery->Init(this, m_state, bdp, m_payloadSize);
     m_probeWait = m_probeInterval;
-    // Adaptive by default. The ceiling is RACK's reordering window: a quarter of the base RTT,
-    // doubled (up to one base RTT) whenever a retransmission turns out spurious, halved again
-    // after 16 base RTTs without one; DetectLosses narrows it to the paths' recent queueing.
-    m_reorderWindow = m_reorderWindowAttr.IsStrictlyPositive() ? m_reorderWindowAttr : baseRtt / 4;
-    m_lastSpurious = Simulator::Now();
-    m_rackRtt = baseRtt;
-    m_rttMaxStart = Simulator::Now();
-    m_cwnd = m_cc->GetCwnd();
+    SyncCwnd();
     m_planeTx.assign(m_paths.size(), 0);
     MrcQpReceiver::Config rc{m_payloadSize,
                              m_ackEveryBytes,
                              m_ackDelay,
                              m_recvWindow,
                              m_cnpInterval,
-                             m_recoveryOps->IsInOrder(),
-                             m_recoveryOps->UnderstandsTrim()};
+                             m_recovery->IsInOrder(),
+                             m_recovery->UnderstandsTrim()};
     m_rx.Setup(this, rc, static_cast<uint32_t>(m_paths.size()));
 }
 
@@ -348,7 +240,7 @@ MrcQueuePair::Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t im
     NS_ABORT_MSG_IF(length == 0, "MrcQueuePair: a Write needs at least one byte");
     NS_ABORT_MSG_IF(length > uint64_t(0xffffffff), "MrcQueuePair: messages are limited to 4 GiB");
     NS_ABORT_MSG_IF(m_l4 == nullptr, "MrcQueuePair: post on a QP that is not connected");
-    const uint64_t wrId = m_nextWrId++;
+    const uint64_t wrId = m_state->m_nextWrId++;
     if (m_error)
     {
         MrcCompletion c{
@@ -356,16 +248,16 @@ MrcQueuePair::Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t im
         DeliverSendCompletion(c);
         return wrId;
     }
-    m_txMsgs.push_back({wrId,
-                        m_nextMsn++,
-                        length,
-                        remoteOffset,
-                        0,
-                        PacketsFor(length),
-                        0,
-                        imm,
-                        immData,
-                        Simulator::Now()});
+    m_state->m_txMsgs.push_back({wrId,
+                                 m_state->m_nextMsn++,
+                                 length,
+                                 remoteOffset,
+                                 0,
+                                 PacketsFor(length),
+                                 0,
+                                 imm,
+                                 immData,
+                                 Simulator::Now()});
     TrySend();
     MaybeStartProbing(); // probing pauses while the QP has nothing to send
     return wrId;
@@ -442,13 +334,27 @@ MrcQueuePair::OnPacingRateIncrease()
 }
 
 void
+MrcQueuePair::SyncCwnd()
+{
+    m_state->m_cwnd = m_cc->GetCwnd();
+}
+
+void
+MrcQueuePair::UpdateCwndTrace(uint32_t /* oldValue */, uint32_t newValue)
+{
+    m_cwnd = newValue;
+}
+
+void
 MrcQueuePair::TrySend()
 {
     if (m_error || m_l4 == nullptr)
     {
         return;
     }
-    const uint32_t cwnd = m_cc->GetCwnd();
+    SyncCwnd();
+    MrcSendState& s = *m_state;
+    const uint32_t cwnd = s.m_cwnd;
     const uint64_t rate = m_cc->GetPacingRate();
     while (true)
     {
@@ -462,24 +368,24 @@ MrcQueuePair::TrySend()
             return;
         }
         // Retransmissions first.
-        while (!m_retxQueue.empty())
+        while (!s.m_retxQueue.empty())
         {
-            const uint32_t psn = m_retxQueue.front();
-            if (psn >= m_psnBase && psn < m_nextPsn)
+            const uint32_t psn = s.m_retxQueue.front();
+            if (s.InWindow(psn))
             {
-                const TxPkt& p = m_txPkts[psn - m_psnBase];
+                const TxPkt& p = s.Pkt(psn);
                 if (p.lost && !p.acked)
                 {
                     break;
                 }
             }
-            m_retxQueue.pop_front();
+            s.m_retxQueue.pop_front();
         }
-        if (!m_retxQueue.empty())
+        if (!s.m_retxQueue.empty())
         {
-            const uint32_t psn = m_retxQueue.front();
-            TxPkt& p = m_txPkts[psn - m_psnBase];
-            if (m_inflight > 0 && m_inflight + p.len > cwnd)
+            const uint32_t psn = s.m_retxQueue.front();
+            TxPkt& p = s.Pkt(psn);
+            if (s.m_inflight > 0 && s.m_inflight + p.len > cwnd)
             {
                 return;
             }
@@ -487,51 +393,51 @@ MrcQueuePair::TrySend()
             {
                 return;
             }
-            m_retxQueue.pop_front();
+            s.m_retxQueue.pop_front();
             continue;
         }
         // New data.
-        while (m_txCursor < m_txMsgs.size()
-               && m_txMsgs[m_txCursor].nextOffset >= m_txMsgs[m_txCursor].length)
+        while (s.m_txCursor < s.m_txMsgs.size()
+               && s.m_txMsgs[s.m_txCursor].nextOffset >= s.m_txMsgs[s.m_txCursor].length)
         {
-            ++m_txCursor;
+            ++s.m_txCursor;
         }
-        if (m_txCursor >= m_txMsgs.size())
+        if (s.m_txCursor >= s.m_txMsgs.size())
         {
             return;
         }
-        TxMsg& m = m_txMsgs[m_txCursor];
+        TxMsg& m = s.m_txMsgs[s.m_txCursor];
         const auto len
             = static_cast<uint32_t>(std::min<uint64_t>(m_payloadSize, m.length - m.nextOffset));
-        if (m_inflight > 0 && m_inflight + len > cwnd)
+        if (s.m_inflight > 0 && s.m_inflight + len > cwnd)
         {
             return;
         }
-        if (m_txPkts.size() >= m_recvWindow)
+        if (s.m_txPkts.size() >= m_recvWindow)
         {
             return; // never run further ahead of the oldest unacknowledged packet than the peer
         }
-        const uint32_t psn = m_nextPsn;
-        m_txPkts.push_back({m.msn,
-                            len,
-                            m.nextOffset,
-                            Time(0),
-                            0,
-                            0,
-                            0,
-                            0,
-                            0,
-                            0,
-                            TX_NEW,
-                            false,
-                            false,
-                            m.nextOffset + len >= m.length,
-                            false});
-        ++m_nextPsn;
+        const uint32_t psn = s.m_nextPsn;
+        s.m_txPkts.push_back({m.msn,
+                              len,
+                              m.nextOffset,
+                              Time(0),
+                              0,
+                              0,
+                              0,
+                              0,
+                              0,
+                              0,
+                              TX_NEW,
+                              false,
+                              false,
+                              m.nextOffset + len >= m.length,
+                              false});
+        ++s.m_nextPsn;
         if (!Transmit(psn, TX_NEW))
         {
-            m_txPkts.pop_back();
-            --m_nextPsn;
+            s.m_txPkts.pop_back();
+            --s.m_nextPsn;
             return;
         }
         m.nextOffset += len;
@@ -541,7 +447,8 @@ MrcQueuePair::TrySend()
 bool
 MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
 {
-    TxPkt& p = m_txPkts[psn - m_psnBase];
+    MrcSendState& s = *m_state;
+    TxPkt& p = s.Pkt(psn);
     const uint64_t usable = UsablePlanes();
     // The EV is chosen when a port can take the packet, as a NIC's transmit scheduler picks
     // the next packet when a port has room: a retransmission or a path just retired applies
@@ -571,7 +478,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
         }
         return false;
     }
-    const TxMsg& m = m_txMsgs[p.msn - m_txMsgs.front().msn];
+    const TxMsg& m = s.MsgOf(p);
     // Stamped at the wire: when the frame will start onto the NIC port, after what is queued
     // there, so the RTT, the timer and NSCC's delay never include the sender's own queue.
     const Time wire = m_l4->GetTxStartTime(e.plane);
@@ -611,17 +518,17 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     p.evGen = e.generation;
     p.sentAt = wire;
     p.prevSeq = p.txSeq;
-    p.txSeq = m_txSeq++;
+    p.txSeq = s.m_txSeq++;
     p.lost = false;
     ++p.tries;
-    m_inflight += p.len;
+    s.m_inflight += p.len;
     ++m_dataSent;
     ++m_planeTx[e.plane];
     if (cause != TX_NEW)
     {
         ++m_retx;
     }
-    m_sentOrder.push_back({psn, p.txSeq, wire});
+    s.m_sentOrder.push_back({psn, p.txSeq, wire});
     if (m_rtoEvent.IsExpired())
     {
         m_rtoEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
@@ -657,10 +564,7 @@ MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, 
         case MrcHeader::CNP:
             ++m_cnpsReceived;
             m_cc->OnCnp();
-            if (m_cc->GetCwnd() != m_cwnd)
-            {
-                m_cwnd = m_cc->GetCwnd();
-            }
+            SyncCwnd();
             return;
         case MrcHeader::PROBE:
         {
@@ -754,39 +658,28 @@ MrcQueuePair::DeliverRecvCompletion(const MrcCompletion& c)
 uint32_t
 MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp, bool duplicate)
 {
-    if (psn < m_psnBase || psn >= m_nextPsn)
+    MrcSendState& s = *m_state;
+    if (!s.InWindow(psn))
     {
         return 0;
     }
-    TxPkt& p = m_txPkts[psn - m_psnBase];
+    TxPkt& p = s.Pkt(psn);
     if (p.acked)
     {
         if (duplicate && p.tries > 1)
         {
-            // A second copy arrived: the original was not lost (whichever came second).
-            if (p.cause == TX_RETX_SACK && !p.spurious)
-            {
-                OnSpurious(p);
-            }
-            if (!m_suspicions.empty())
-            {
-                DecideSuspicions(psn, false);
-            }
+            m_recovery->OnPacketAckedAgain(psn, p);
         }
         return 0;
     }
     p.acked = true;
     if (!p.lost)
     {
-        m_inflight -= p.len;
+        s.m_inflight -= p.len;
     }
     p.lost = false;
-    m_bytesAcked += p.len;
-    ++m_txMsgs[p.msn - m_txMsgs.front().msn].pktsAcked;
-    if (psn + 1 > m_highestAcked)
-    {
-        m_highestAcked = psn + 1;
-    }
+    s.m_bytesAcked += p.len;
+    ++s.MsgOf(p).pktsAcked;
     // Karn's rule for the loss detector: an acknowledgement moves the send-order mark only if
     // it is known which transmission arrived (the only one, or the one whose timestamp the ACK
     // echoes, unless the receiver reports it a duplicate); the original of a retransmitted
@@ -794,60 +687,12 @@ MrcQueuePair::AckPsn(uint32_t psn, uint64_t echoedTimestamp, bool duplicate)
     const bool latest
         = !duplicate
        && (p.tries == 1 || echoedTimestamp == static_cast<uint64_t>(p.sentAt.GetNanoSeconds()));
-    if (latest && p.txSeq + 1 > m_ackedTxSeq)
+    if (latest && p.txSeq + 1 > s.m_ackedTxSeq)
     {
-        m_ackedTxSeq = p.txSeq + 1;
+        s.m_ackedTxSeq = p.txSeq + 1;
     }
-    if (!m_suspicions.empty())
-    {
-        if (p.tries > 1 && latest)
-        {
-            // The retransmission arrived first: the original is lost unless the receiver
-            // reports it (a duplicate) within one more out-of-order deadline (a queue can
-            // delay it that much).
-            StartVerdict(psn);
-        }
-        else
-        {
-            // The original arrived, or may have (it was acknowledged before its
-            // retransmission even left, or by an ACK that does not say which copy arrived).
-            DecideSuspicions(psn, false);
-        }
-    }
-    if (!latest && (echoedTimestamp != 0 || duplicate) && p.cause == TX_RETX_SACK)
-    {
-        // An earlier transmission arrived after all: the out-of-order rule fired too soon.
-        OnSpurious(p);
-    }
+    m_recovery->OnPacketAcked(psn, p, latest, echoedTimestamp, duplicate);
     return p.len;
-}
-
-void
-MrcQueuePair::CountSpurious()
-{
-    ++m_spurious;
-    if (m_reorderWindowAttr.IsZero())
-    {
-        m_reorderWindow = std::min(m_reorderWindow * 2, m_baseRtt);
-        m_lastSpurious = Simulator::Now();
-    }
-}
-
-void
-MrcQueuePair::OnSpurious(TxPkt& p)
-{
-    p.spurious = true;
-    CountSpurious();
-    if (m_reorderThreshold == 0 && p.tries == 2 && m_ackedTxSeq > p.prevSeq)
-    {
-        // The count rule adapts as TCP's reordering degree does (Linux's
-        // tcp_check_sack_reordering): the threshold grows to the distance the late
-        // original was overtaken by, plus an eighth, up to four times its start; beyond
-        // that the time rule finds losses sooner than a count could.
-        const uint64_t seen = m_ackedTxSeq - p.prevSeq;
-        const uint64_t want = std::min<uint64_t>(seen + seen / 8, 4ULL * m_reorderPktsMin);
-        m_reorderPkts = std::max<uint32_t>(m_reorderPkts, static_cast<uint32_t>(want));
-    }
 }
 
 void
@@ -862,276 +707,24 @@ MrcQueuePair::UpdatePeerPlanes(const MrcHeader& h)
     }
 }
 
-bool
-MrcQueuePair::EvIsCurrent(const TxPkt& p) const
-{
-    return m_selector->IsCurrent(p.ev, p.evGen);
-}
-
-void
-MrcQueuePair::FlushEv(uint16_t ev, uint16_t generation)
-{
-    // What was sent on that EV, and on the current EVs retired with it because they name the
-    // same path (MrcPathSelector::Retire), is resent.
-    if (m_pathFlush == FLUSH_NONE)
-    {
-        return;
-    }
-    const MrcPathSelector::Ev& dead = m_selector->GetEv(ev);
-    const bool current = m_selector->IsCurrent(ev, generation);
-    const bool held = m_pathFlush == FLUSH_HELD;
-    for (uint32_t psn = m_psnBase; psn < m_nextPsn; ++psn)
-    {
-        const TxPkt& p = m_txPkts[psn - m_psnBase];
-        if (p.acked || p.lost)
-        {
-            continue;
-        }
-        bool onPath = p.ev == ev && p.evGen == generation;
-        if (!onPath && current && EvIsCurrent(p))
-        {
-            const MrcPathSelector::Ev& e = m_selector->GetEv(p.ev);
-            onPath = e.plane == dead.plane && e.path == dead.path
-                  && (e.state == MrcPathSelector::ASSUMED_BAD || (held && e.IsHeld()));
-        }
-        if (onPath)
-        {
-            DeclareLost(psn, TX_RETX_SACK);
-        }
-    }
-}
-
-Time
-MrcQueuePair::ReorderWindow() const
-{
-    // The reorder window in effect. Adaptive mode, once a full RTT bucket of history exists:
-    // the largest queueing delay the paths recently showed (the recent largest RTT less the
-    // smaller of the base RTT and the smallest RTT seen), at least a sixteenth of the base RTT
-    // and at most the RACK-style window. A packet is then late only if it took longer than the
-    // slowest recent path plus that much queueing again. On a calm fabric a failed path is
-    // found about 2 us sooner than with a quarter base RTT; under congestion the window grows
-    // with the queues (a wrong guess costs one retransmission: the EV is only held).
-    Time window = m_reorderWindow;
-    if (m_reorderWindowAttr.IsZero() && m_rttMax[1].IsStrictlyPositive())
-    {
-        const Time floor = std::min(m_rttMin, m_baseRtt);
-        window = std::min(window, std::max(m_rttMax[0] - floor, m_baseRtt / 16));
-    }
-    return window;
-}
-
-void
-MrcQueuePair::DetectLosses()
-{
-    const Time now = Simulator::Now();
-    if (m_reorderWindowAttr.IsZero() && m_reorderWindow > m_baseRtt / 4
-        && now - m_lastSpurious > 16 * m_baseRtt)
-    {
-        m_reorderWindow = std::max(m_reorderWindow / 2, m_baseRtt / 4);
-        m_lastSpurious = now;
-    }
-    const Time window = ReorderWindow();
-    while (!m_sentOrder.empty())
-    {
-        const Sent s = m_sentOrder.front();
-        if (s.psn < m_psnBase || s.psn >= m_nextPsn)
-        {
-            m_sentOrder.pop_front();
-            continue;
-        }
-        const TxPkt& p = m_txPkts[s.psn - m_psnBase];
-        if (p.acked || p.lost || p.txSeq != s.txSeq)
-        {
-            m_sentOrder.pop_front(); // answered, or superseded by a retransmission
-            continue;
-        }
-        if (s.txSeq >= m_ackedTxSeq)
-        {
-            return; // nothing sent after it has been acknowledged yet
-        }
-        // Something sent after it was acknowledged. It is lost once enough was (count rule),
-        // or once it is older than the RTT the paths currently show plus the reorder window
-        // (time rule, which also finds losses near the end of a message, where too few
-        // packets follow). "The RTT the paths currently show" is the largest RTT measured
-        // over the last few base RTTs, not only the newest: sprayed paths differ by their
-        // queueing delay, and a packet on the slowest healthy path is not lost. (Whatever is
-        // slower than that and the timeout together is the timeout's.)
-        const Time deadline = s.at + std::max(m_rackRtt, m_rttMax[0]) + window;
-        if (s.txSeq + m_reorderPkts >= m_ackedTxSeq && now < deadline)
-        {
-            m_reorderEvent.Cancel();
-            m_reorderEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnReorderTimer>(
-                deadline - now, this);
-            return;
-        }
-        m_sentOrder.pop_front();
-        ++m_sackLosses;
-        const uint16_t ev = p.ev;
-        const uint16_t generation = p.evGen;
-        // During an incast (from a last-hop trim until the queues drain) the loss may be
-        // queueing skew between planes: retransmit, but do not retire the EV on this alone.
-        const bool incast = m_incastGuard && m_inIncast;
-        const bool current = EvIsCurrent(p) && !incast;
-        m_incastLosses += incast ? 1 : 0;
-        DeclareLost(s.psn, TX_RETX_SACK);
-        if (!current)
-        {
-            continue;
-        }
-        if (s.txSeq + m_reorderPkts < m_ackedTxSeq)
-        {
-            // Enough sent after it was acknowledged: lost, and the EV is retired at once.
-            m_selector->OnLoss(ev, MrcPathSelector::CAUSE_SACK_LOSS);
-        }
-        else
-        {
-            // Only late: a failed path, or a longer queue on it than on the others. The EV
-            // (and its path twins) is held in SKIP (at the EvMinActive floor it stays GOOD);
-            // the verdict decides (DecideSuspicions): nothing is retired for a queue.
-            m_selector->OnSuspectedLoss(ev);
-            if (m_selector->GetEv(ev).state != MrcPathSelector::ASSUMED_BAD)
-            {
-                m_suspicions.push_back({s.psn, ev, generation, Time(0)});
-            }
-        }
-        const MrcPathSelector::Ev& e = m_selector->GetEv(ev);
-        if (e.state == MrcPathSelector::ASSUMED_BAD || (m_pathFlush == FLUSH_HELD && e.IsHeld()))
-        {
-            FlushEv(ev, generation);
-        }
-    }
-}
-
-void
-MrcQueuePair::DecideSuspicions(uint32_t psn, bool lost)
-{
-    for (size_t i = 0; i < m_suspicions.size();)
-    {
-        const Suspicion v = m_suspicions[i];
-        if (v.psn != psn)
-        {
-            ++i;
-            continue;
-        }
-        m_suspicions[i] = m_suspicions.back();
-        m_suspicions.pop_back();
-        if (m_selector->IsCurrent(v.ev, v.generation))
-        {
-            m_selector->OnLossVerdict(v.ev, lost);
-            if (lost)
-            {
-                FlushEv(v.ev, v.generation);
-            }
-        }
-    }
-}
-
-void
-MrcQueuePair::StartVerdict(uint32_t psn)
-{
-    const Time at = Simulator::Now() + std::max(m_rackRtt, m_rttMax[0]) + ReorderWindow();
-    for (auto& v : m_suspicions)
-    {
-        if (v.psn == psn && v.decideAt.IsZero())
-        {
-            v.decideAt = at;
-        }
-    }
-    if (!m_verdictEvent.IsRunning())
-    {
-        m_verdictEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnVerdictTimer>(
-            at - Simulator::Now(), this);
-    }
-}
-
-void
-MrcQueuePair::OnVerdictTimer()
-{
-    if (m_error)
-    {
-        return;
-    }
-    const Time now = Simulator::Now();
-    std::vector<uint32_t> due;
-    Time next = Time::Max();
-    for (const auto& v : m_suspicions)
-    {
-        if (v.decideAt.IsZero())
-        {
-            continue;
-        }
-        if (v.decideAt <= now)
-        {
-            due.push_back(v.psn);
-        }
-        else
-        {
-            next = std::min(next, v.decideAt);
-        }
-    }
-    for (uint32_t psn : due)
-    {
-        DecideSuspicions(psn, true);
-    }
-    if (next != Time::Max())
-    {
-        m_verdictEvent
-            = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnVerdictTimer>(next - now, this);
-    }
-    if (!due.empty())
-    {
-        TrySend();
-    }
-}
-
-void
-MrcQueuePair::OnReorderTimer()
-{
-    if (m_error)
-    {
-        return;
-    }
-    DetectLosses();
-    TrySend();
-}
-
 void
 MrcQueuePair::HandleAck(const MrcHeader& h)
 {
     UpdatePeerPlanes(h);
+    MrcSendState& s = *m_state;
     // The receiver had the triggering PSN already (a D-SACK, RFC 2883).
     const bool dup = (h.GetFlags() & MrcHeader::FLAG_DUPLICATE) != 0;
-    if (dup && h.GetPsn() < m_psnBase)
+    if (dup && h.GetPsn() < s.m_psnBase)
     {
-        // The second copy of a packet acknowledged and released already: if it had been
-        // resent on a presumed loss, the retransmission was unnecessary (counted, and the
-        // reorder window widens); if it was suspected, it was not lost.
-        const auto it = std::lower_bound(m_released.begin(), m_released.end(), h.GetPsn());
-        const bool resent = it != m_released.end() && *it == h.GetPsn();
-        if (resent)
-        {
-            CountSpurious();
-            m_released.erase(it);
-        }
-        if (!m_suspicions.empty())
-        {
-            const bool suspected = std::any_of(m_suspicions.begin(),
-                                               m_suspicions.end(),
-                                               [&h](const Suspicion& v)
-                                               {
-                                                   return v.psn == h.GetPsn();
-                                               });
-            m_spurious += (suspected && !resent) ? 1 : 0;
-            DecideSuspicions(h.GetPsn(), false);
-        }
+        m_recovery->OnReleasedDuplicate(h.GetPsn());
     }
-    if (m_txMsgs.empty())
+    if (s.m_txMsgs.empty())
     {
         return;
     }
     uint32_t newly = 0;
-    const uint32_t cumEnd = std::min(h.GetCumAck(), m_nextPsn);
-    for (uint32_t psn = m_psnBase; psn < cumEnd; ++psn)
+    const uint32_t cumEnd = std::min(h.GetCumAck(), s.m_nextPsn);
+    for (uint32_t psn = s.m_psnBase; psn < cumEnd; ++psn)
     {
         newly += AckPsn(psn, psn == h.GetPsn() ? h.GetTimestamp() : 0, dup && psn == h.GetPsn());
     }
@@ -1148,10 +741,10 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     // The reflected EV speaks for the path of the packet that triggered the ACK, if its slot
     // still names that path.
     bool karn = false; // the RTT sample is of a known transmission (Karn's rule)
-    if (h.GetPsn() >= m_psnBase && h.GetPsn() < m_nextPsn)
+    if (s.InWindow(h.GetPsn()))
     {
-        const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
-        if (p.ev == h.GetEv() && EvIsCurrent(p))
+        const TxPkt& p = s.Pkt(h.GetPsn());
+        if (p.ev == h.GetEv() && m_selector->IsCurrent(p.ev, p.evGen))
         {
             m_selector->OnAck(h.GetEv(), ecn);
         }
@@ -1165,57 +758,13 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     m_cc->OnAck(newly, rtt, ecn);
     if (rtt.IsStrictlyPositive())
     {
-        m_rackRtt = rtt; // the RTT of the newest acknowledged transmission
-        if (m_inIncast && rtt < m_baseRtt * 3 / 2)
-        {
-            m_inIncast = false; // the last-hop queues have drained
-        }
-        m_srtt = m_srtt.IsZero() ? rtt : (m_srtt * 7 + rtt) / 8;
-        if (karn)
-        {
-            // Windowed maximum over two buckets of RTT_MAX_BUCKET base RTTs each.
-            if (now - m_rttMaxStart >= m_baseRtt * RTT_MAX_BUCKET)
-            {
-                m_rttMax[1] = now - m_rttMaxStart >= m_baseRtt * (2 * RTT_MAX_BUCKET)
-                                ? Time(0)
-                                : m_rttMaxBucket;
-                m_rttMaxBucket = Time(0);
-                m_rttMaxStart = now;
-            }
-            m_rttMaxBucket = std::max(m_rttMaxBucket, rtt);
-            m_rttMin = m_rttMin.IsZero() ? rtt : std::min(m_rttMin, rtt);
-            m_rttMax[0] = std::max(m_rttMaxBucket, m_rttMax[1]);
-        }
+        s.OnRttSample(now, rtt, karn);
+        m_recovery->OnRttSample(rtt);
     }
-    m_recoveryOps->OnAckProcessed(*this);
+    m_recovery->OnAckProcessed();
     CompleteSends();
-    if (m_cc->GetCwnd() != m_cwnd)
-    {
-        m_cwnd = m_cc->GetCwnd();
-    }
     MaybeStartProbing();
     TrySend();
-}
-
-void
-MrcQueuePair::Rewind(uint32_t psn, uint8_t cause)
-{
-    m_retxQueue.clear();
-    for (uint32_t q = std::max(psn, m_psnBase); q < m_nextPsn; ++q)
-    {
-        TxPkt& p = m_txPkts[q - m_psnBase];
-        if (p.acked)
-        {
-            continue;
-        }
-        if (!p.lost)
-        {
-            m_inflight -= p.len;
-        }
-        p.lost = true;
-        p.cause = cause;
-        m_retxQueue.push_back(q);
-    }
 }
 
 void
@@ -1223,85 +772,36 @@ MrcQueuePair::HandleNack(const MrcHeader& h)
 {
     ++m_nacks;
     UpdatePeerPlanes(h);
-    if (h.GetNackReason() == MrcHeader::NACK_SEQUENCE_ERROR)
-    {
-        m_recoveryOps->OnSequenceNack(*this, h);
-        return;
-    }
-    const bool lastHop = h.GetNackReason() == MrcHeader::NACK_TRIMMED_LAST_HOP;
-    if (lastHop)
-    {
-        m_inIncast = true;
-    }
-    if (h.GetPsn() >= m_psnBase && h.GetPsn() < m_nextPsn)
-    {
-        const TxPkt& p = m_txPkts[h.GetPsn() - m_psnBase];
-        // Only the transmission the NACK is about: a later retransmission is still in flight.
-        if (!p.acked && !p.lost && p.ev == h.GetEv())
-        {
-            if ((h.GetNackReason() == MrcHeader::NACK_TRIMMED || lastHop) && EvIsCurrent(p))
-            {
-                m_selector->OnNack(h.GetEv(), lastHop);
-            }
-            if (h.GetNackReason() != MrcHeader::NACK_OUT_OF_WINDOW)
-            {
-                m_cc->OnNack(p.len, lastHop);
-            }
-            DeclareLost(h.GetPsn(), TX_RETX_NACK);
-        }
-    }
-    if (m_cc->GetCwnd() != m_cwnd)
-    {
-        m_cwnd = m_cc->GetCwnd();
-    }
-    TrySend();
-}
-
-void
-MrcQueuePair::DeclareLost(uint32_t psn, uint8_t cause)
-{
-    TxPkt& p = m_txPkts[psn - m_psnBase];
-    if (p.acked || p.lost)
-    {
-        return;
-    }
-    p.lost = true;
-    p.cause = cause;
-    m_inflight -= p.len;
-    m_retxQueue.push_back(psn);
+    m_recovery->OnNack(h);
 }
 
 void
 MrcQueuePair::CompleteSends()
 {
-    while (!m_txPkts.empty() && m_txPkts.front().acked)
+    MrcSendState& s = *m_state;
+    while (!s.m_txPkts.empty() && s.m_txPkts.front().acked)
     {
-        const TxPkt& p = m_txPkts.front();
-        if (p.tries > 1 && p.cause == TX_RETX_SACK && !p.spurious)
+        const TxPkt& p = s.m_txPkts.front();
+        if (p.tries > 1)
         {
-            // Its late original may still be reported (a duplicate) after it leaves the window.
-            if (m_released.size() >= RELEASED_KEPT)
-            {
-                m_released.pop_front();
-            }
-            m_released.push_back(m_psnBase);
+            m_recovery->OnPacketReleased(s.m_psnBase, p);
         }
-        m_txPkts.pop_front();
-        ++m_psnBase;
+        s.m_txPkts.pop_front();
+        ++s.m_psnBase;
     }
-    while (!m_txMsgs.empty())
+    while (!s.m_txMsgs.empty())
     {
-        const TxMsg& m = m_txMsgs.front();
+        const TxMsg& m = s.m_txMsgs.front();
         if (m.nextOffset < m.length || m.pktsAcked < m.pkts)
         {
             break;
         }
         MrcCompletion c{
             m_qpn, m.wrId, m.length, SUCCESS, m.imm, m.immData, m.posted, Simulator::Now()};
-        m_txMsgs.pop_front();
-        if (m_txCursor > 0)
+        s.m_txMsgs.pop_front();
+        if (s.m_txCursor > 0)
         {
-            --m_txCursor;
+            --s.m_txCursor;
         }
         DeliverSendCompletion(c);
     }
@@ -1314,37 +814,38 @@ MrcQueuePair::OnRto()
     {
         return;
     }
+    MrcSendState& s = *m_state;
     const Time now = Simulator::Now();
     bool fired = false;
-    while (!m_sentOrder.empty())
+    while (!s.m_sentOrder.empty())
     {
-        const Sent s = m_sentOrder.front();
-        if (s.psn < m_psnBase || s.psn >= m_nextPsn)
+        const MrcSendState::Sent sent = s.m_sentOrder.front();
+        if (!s.InWindow(sent.psn))
         {
-            m_sentOrder.pop_front();
+            s.m_sentOrder.pop_front();
             continue;
         }
-        TxPkt& p = m_txPkts[s.psn - m_psnBase];
-        if (p.acked || p.lost || p.txSeq != s.txSeq)
+        TxPkt& p = s.Pkt(sent.psn);
+        if (p.acked || p.lost || p.txSeq != sent.txSeq)
         {
-            m_sentOrder.pop_front();
+            s.m_sentOrder.pop_front();
             continue;
         }
-        if (s.at + TimeoutOf(p) > now)
+        if (sent.at + TimeoutOf(p) > now)
         {
             break;
         }
-        m_sentOrder.pop_front();
+        s.m_sentOrder.pop_front();
         ++m_timeouts;
         fired = true;
         // Only timeouts spend the retry budget (trims and out-of-order losses never do).
         p.timeouts += p.timeouts < UINT16_MAX ? 1 : 0;
         if (m_retryLimit > 0 && p.timeouts > m_retryLimit)
         {
-            EnterError(s.psn);
+            EnterError(sent.psn);
             return;
         }
-        if (m_recoveryOps->OnTimeout(*this, s.psn))
+        if (m_recovery->OnTimeout(sent.psn))
         {
             break;
         }
@@ -1352,7 +853,6 @@ MrcQueuePair::OnRto()
     if (fired)
     {
         m_cc->OnTimeout();
-        m_cwnd = m_cc->GetCwnd();
         MaybeStartProbing();
     }
     ArmRto();
@@ -1376,21 +876,22 @@ MrcQueuePair::ArmRto()
     {
         return;
     }
-    while (!m_sentOrder.empty())
+    MrcSendState& s = *m_state;
+    while (!s.m_sentOrder.empty())
     {
-        const Sent& s = m_sentOrder.front();
-        if (s.psn >= m_psnBase && s.psn < m_nextPsn)
+        const MrcSendState::Sent& sent = s.m_sentOrder.front();
+        if (s.InWindow(sent.psn))
         {
-            const TxPkt& p = m_txPkts[s.psn - m_psnBase];
-            if (!p.acked && !p.lost && p.txSeq == s.txSeq)
+            const TxPkt& p = s.Pkt(sent.psn);
+            if (!p.acked && !p.lost && p.txSeq == sent.txSeq)
             {
-                const Time left = s.at + TimeoutOf(p) - Simulator::Now();
+                const Time left = sent.at + TimeoutOf(p) - Simulator::Now();
                 m_rtoEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
                     left.IsStrictlyPositive() ? left : Time(0), this);
                 return;
             }
         }
-        m_sentOrder.pop_front();
+        s.m_sentOrder.pop_front();
     }
 }
 
@@ -1411,7 +912,7 @@ MrcQueuePair::MaybeStartProbing()
     // Retired EVs are probed while the QP has work; an idle QP probes again when work is
     // posted, so a path that stays dead cannot keep a finished simulation running.
     if (m_probeEvent.IsExpired() && !m_error && m_selector->GetNAssumedBad() > 0
-        && !m_txMsgs.empty())
+        && !m_state->m_txMsgs.empty())
     {
         m_probeEvent = Simulator::Schedule(m_probeWait, &MrcQueuePair::OnProbeTimer, this);
     }
@@ -1440,7 +941,7 @@ MrcQueuePair::OnProbeTimer()
         // Nothing answered in a whole round (an answer resets the pace): back off.
         m_probeWait = std::min(m_probeWait * 2, m_probeMaxInterval);
     }
-    if (m_txMsgs.empty())
+    if (m_state->m_txMsgs.empty())
     {
         return; // idle: Post() resumes probing
     }
@@ -1487,14 +988,14 @@ MrcQueuePair::EnterError(uint32_t psn)
     m_rtoEvent.Cancel();
     m_probeEvent.Cancel();
     m_errorTrace(m_qpn, psn);
+    MrcSendState& s = *m_state;
     std::deque<TxMsg> pending;
-    pending.swap(m_txMsgs);
-    m_txPkts.clear();
-    m_retxQueue.clear();
-    m_sentOrder.clear();
-    m_suspicions.clear();
-    m_verdictEvent.Cancel();
-    m_inflight = 0;
+    pending.swap(s.m_txMsgs);
+    s.m_txPkts.clear();
+    s.m_retxQueue.clear();
+    s.m_sentOrder.clear();
+    m_recovery->OnQpError();
+    s.m_inflight = 0;
     for (const auto& m : pending)
     {
         MrcCompletion c{
@@ -1553,7 +1054,7 @@ MrcQueuePair::IsInError() const
 uint32_t
 MrcQueuePair::GetPendingMessages() const
 {
-    return static_cast<uint32_t>(m_txMsgs.size());
+    return m_state ? static_cast<uint32_t>(m_state->m_txMsgs.size()) : 0;
 }
 
 uint64_t
@@ -1577,31 +1078,31 @@ MrcQueuePair::GetTimeouts() const
 uint64_t
 MrcQueuePair::GetSackLosses() const
 {
-    return m_sackLosses;
+    return m_recovery ? m_recovery->GetSackLosses() : 0;
 }
 
 uint64_t
 MrcQueuePair::GetIncastLosses() const
 {
-    return m_incastLosses;
+    return m_recovery ? m_recovery->GetIncastLosses() : 0;
 }
 
 uint64_t
 MrcQueuePair::GetSpuriousRetransmissions() const
 {
-    return m_spurious;
+    return m_recovery ? m_recovery->GetSpuriousRetransmissions() : 0;
 }
 
-Time
-MrcQueuePair::GetReorderWindow() const
+Ptr<MrcRecoveryOps>
+MrcQueuePair::GetRecovery() const
 {
-    return m_reorderWindow;
+    return m_recovery;
 }
 
-uint32_t
-MrcQueuePair::GetReorderThreshold() const
+Ptr<MrcSendState>
+MrcQueuePair::GetSendState() const
 {
-    return m_reorderPkts;
+    return m_state;
 }
 
 uint64_t
@@ -1613,7 +1114,7 @@ MrcQueuePair::GetNacksReceived() const
 uint64_t
 MrcQueuePair::GetBytesAcked() const
 {
-    return m_bytesAcked;
+    return m_state ? m_state->m_bytesAcked : 0;
 }
 
 uint64_t
