@@ -644,6 +644,88 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcEcmpTable on its own: a flow's port is a pure function of the flow; resilient
+ * hashing moves only the flows of a withdrawn or unusable member and brings them back; modulo
+ * hashing rehashes; a group with no usable member has no port.
+ */
+class MrcEcmpTableTestCase : public TestCase
+{
+public:
+    MrcEcmpTableTestCase()
+        : TestCase("ECMP table: lookups, withdrawn members, unusable ports, modulo hashing")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        for (bool resilient : {true, false})
+        {
+            MrcEcmpTable t;
+            t.SetResilient(resilient);
+            t.SetSeed(7);
+            // Two destinations, both behind the four uplinks 4..7.
+            t.SetRoutes({0, 0}, {{4, 5, 6, 7}}, 8);
+            NS_TEST_ASSERT_MSG_EQ(t.HasRoute(1), true, "destination 1 routed");
+            NS_TEST_ASSERT_MSG_EQ(t.HasRoute(2), false, "destination 2 unknown");
+            std::map<uint32_t, uint16_t> before;
+            std::set<uint16_t> used;
+            for (uint32_t label = 0; label < 400; ++label)
+            {
+                before[label] = t.Lookup(3, 1, label);
+                NS_TEST_ASSERT_MSG_EQ(before[label], t.Lookup(3, 1, label), "deterministic");
+                NS_TEST_ASSERT_MSG_EQ((before[label] >= 4 && before[label] <= 7), true, "member");
+                used.insert(before[label]);
+            }
+            NS_TEST_ASSERT_MSG_EQ(used.size(), 4u, "400 flows spread over all four members");
+            // Port 5 is detected down, then the routes withdraw it.
+            for (int step = 0; step < 2; ++step)
+            {
+                if (step == 0)
+                {
+                    t.SetPortUsable(5, false, 8);
+                }
+                else
+                {
+                    t.SetPortUsable(5, true, 8);
+                    t.SetRoutes({0, 0}, {{4, 6, 7}}, 8);
+                }
+                uint32_t moved = 0;
+                for (const auto& [label, port] : before)
+                {
+                    const uint16_t now = t.Lookup(3, 1, label);
+                    NS_TEST_ASSERT_MSG_NE(now, 5, "never onto the lost member");
+                    moved += now != port && port != 5 ? 1 : 0;
+                }
+                if (resilient)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(
+                        moved, 0u, "resilient: only the lost member's flows move");
+                }
+                else
+                {
+                    NS_TEST_ASSERT_MSG_GT(moved, 0u, "modulo: other flows are rehashed too");
+                }
+            }
+            // The member is announced again: with resilient hashing every flow is home again.
+            t.SetRoutes({0, 0}, {{4, 5, 6, 7}}, 8);
+            uint32_t home = 0;
+            for (const auto& [label, port] : before)
+            {
+                home += t.Lookup(3, 1, label) == port ? 1 : 0;
+            }
+            NS_TEST_ASSERT_MSG_EQ(home, 400u, "every flow back on its first member");
+            for (uint16_t p : {4, 5, 6, 7})
+            {
+                t.SetPortUsable(p, false, 8);
+            }
+            NS_TEST_ASSERT_MSG_EQ(t.Lookup(3, 1, 9), MrcEcmpTable::NO_PORT, "no usable member");
+        }
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The baseline test suite.
  */
 class MrcBaselineTestSuite : public TestSuite
@@ -655,6 +737,7 @@ public:
         AddTestCase(new MrcPfcIncastTestCase);
         AddTestCase(new MrcPfcVictimTestCase);
         AddTestCase(new MrcResilientHashTestCase);
+        AddTestCase(new MrcEcmpTableTestCase);
         AddTestCase(new MrcDetectionTestCase);
         AddTestCase(new MrcRetryBudgetTestCase);
         AddTestCase(new MrcPfcWatchdogTestCase);

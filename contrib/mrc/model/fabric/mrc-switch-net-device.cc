@@ -21,13 +21,14 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("MrcSwitchNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(MrcSwitchNetDevice);
+
+static_assert(MrcEcmpTable::NO_PORT == MrcSwitchNetDevice::NO_PORT, "one marker for no port");
 
 const char*
 MrcSwitchNetDevice::DropReasonName(uint32_t reason)
@@ -146,8 +147,6 @@ MrcSwitchNetDevice::MrcSwitchNetDevice()
     , m_frozen(false)
     , m_blackhole(false)
     , m_ecmp(false)
-    , m_hashSeed(12345)
-    , m_resilient(true)
     , m_pfc(false)
     , m_pfcXoffAttr(0)
     , m_pfcXonAttr(0)
@@ -183,34 +182,11 @@ MrcSwitchNetDevice::DoInitialize()
 void
 MrcSwitchNetDevice::SetupPfc()
 {
-    const std::size_t n = m_ports.size();
-    m_ingressBytes.assign(n, 0);
-    m_maxIngressBytes.assign(n, 0);
-    m_xoff.assign(n, 0);
-    m_xon.assign(n, 0);
-    m_limit.assign(n, 0);
-    m_pauseOn.assign(n, 0);
-    m_refresh.assign(n, EventId());
-    for (std::size_t i = 0; i < n; ++i)
+    m_pfcIngress.Setup(m_ports,
+                       MrcPfcIngress::Config{
+                           m_pfcXoffAttr, m_pfcXonAttr, m_pfcHeadroomAttr, m_pfcQuanta, m_latency});
+    for (const auto& port : m_ports)
     {
-        const Ptr<MrcNetDevice>& port = m_ports[i];
-        const uint32_t mtu = port->GetMtu();
-        uint32_t headroom = m_pfcHeadroomAttr;
-        if (headroom == 0)
-        {
-            // What the upstream still sends until it sees the PAUSE (the PAUSE waits for our
-            // frame on the wire, then crosses the cable; the upstream finishes its frame) and
-            // what is on the cable and in our pipeline then.
-            const Time delay = port->GetMrcChannel() ? port->GetMrcChannel()->GetDelay() : Time(0);
-            const double seconds = 2 * (delay + m_latency).GetSeconds();
-            headroom
-                = static_cast<uint32_t>(seconds * port->GetDataRate().GetBitRate() / 8) + 3 * mtu;
-        }
-        m_xoff[i] = m_pfcXoffAttr != 0 ? m_pfcXoffAttr : 2 * headroom;
-        m_xon[i] = m_pfcXonAttr != 0
-                     ? std::min(m_pfcXonAttr, m_xoff[i])
-                     : std::max(m_xoff[i] / 2, m_xoff[i] > 2 * mtu ? m_xoff[i] - 2 * mtu : 0);
-        m_limit[i] = m_xoff[i] + headroom;
         if (port->GetQueue())
         {
             port->GetQueue()->SetIngressOwner(this);
@@ -221,75 +197,37 @@ MrcSwitchNetDevice::SetupPfc()
 void
 MrcSwitchNetDevice::IngressCharge(uint32_t port, uint32_t bytes)
 {
-    uint32_t& b = m_ingressBytes[port];
-    b += bytes;
-    if (b > m_maxIngressBytes[port])
-    {
-        m_maxIngressBytes[port] = b;
-    }
-    if (!m_pauseOn[port] && b >= m_xoff[port])
-    {
-        m_pauseOn[port] = 1;
-        m_ports[port]->SendPause(m_pfcQuanta);
-        RefreshPause(port);
-    }
+    m_pfcIngress.Charge(port, bytes);
 }
 
 void
 MrcSwitchNetDevice::IngressRelease(uint32_t port, uint32_t bytes)
 {
-    uint32_t& b = m_ingressBytes[port];
-    b -= bytes;
-    if (m_pauseOn[port] && b <= m_xon[port])
-    {
-        m_pauseOn[port] = 0;
-        m_refresh[port].Cancel();
-        m_ports[port]->SendPause(0);
-    }
-}
-
-void
-MrcSwitchNetDevice::RefreshPause(uint32_t port)
-{
-    // Pause time is quanta x 512 bit times at the port's rate; refresh at half of it.
-    const Time half = Seconds(double(m_pfcQuanta) * 512 / 2
-                              / double(m_ports[port]->GetDataRate().GetBitRate()));
-    m_refresh[port] = Simulator::Schedule(
-        half,
-        +[](MrcSwitchNetDevice* sw, uint32_t p)
-        {
-            if (sw->m_pauseOn[p])
-            {
-                sw->m_ports[p]->SendPause(sw->m_pfcQuanta);
-                sw->RefreshPause(p);
-            }
-        },
-        this,
-        port);
+    m_pfcIngress.Release(port, bytes);
 }
 
 uint32_t
 MrcSwitchNetDevice::GetIngressBytes(uint32_t port) const
 {
-    return port < m_ingressBytes.size() ? m_ingressBytes[port] : 0;
+    return m_pfcIngress.GetIngressBytes(port);
 }
 
 uint32_t
 MrcSwitchNetDevice::GetMaxIngressBytes(uint32_t port) const
 {
-    return port < m_maxIngressBytes.size() ? m_maxIngressBytes[port] : 0;
+    return m_pfcIngress.GetMaxIngressBytes(port);
 }
 
 uint32_t
 MrcSwitchNetDevice::GetPfcXoff(uint32_t port) const
 {
-    return port < m_xoff.size() ? m_xoff[port] : 0;
+    return m_pfcIngress.GetXoff(port);
 }
 
 uint32_t
 MrcSwitchNetDevice::GetPfcLimit(uint32_t port) const
 {
-    return port < m_limit.size() ? m_limit[port] : 0;
+    return m_pfcIngress.GetLimit(port);
 }
 
 void
@@ -298,22 +236,19 @@ MrcSwitchNetDevice::SetEcmpHashing(std::string value)
     NS_ABORT_MSG_UNLESS(value == "resilient" || value == "modulo",
                         "MrcSwitchNetDevice: EcmpHashing must be resilient or modulo (got '"
                             << value << "')");
-    m_resilient = value == "resilient";
+    m_ecmpTable.SetResilient(value == "resilient");
 }
 
 std::string
 MrcSwitchNetDevice::GetEcmpHashing() const
 {
-    return m_resilient ? "resilient" : "modulo";
+    return m_ecmpTable.IsResilient() ? "resilient" : "modulo";
 }
 
 void
 MrcSwitchNetDevice::DoDispose()
 {
-    for (auto& e : m_refresh)
-    {
-        e.Cancel();
-    }
+    m_pfcIngress.Stop();
     for (auto& p : m_ports)
     {
         p->SetFrameReceiver(nullptr, 0);
@@ -429,7 +364,7 @@ MrcSwitchNetDevice::SetUsid(uint16_t usid)
     }
     m_usid = usid;
     // The ECMP hash salt follows the switch's identity, whatever the order of the setters.
-    m_hashSeed = static_cast<uint32_t>(m_usid) * 2654435761u + 12345;
+    m_ecmpTable.SetSeed(static_cast<uint32_t>(m_usid) * 2654435761u + 12345);
 }
 
 uint16_t
@@ -493,8 +428,7 @@ MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6
         return;
     }
     if (m_pfc && MrcDscp::Dscp(header.GetTrafficClass()) == MrcDscp::DATA
-        && m_ingressBytes[inPort] + header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES
-               > m_limit[inPort])
+        && !m_pfcIngress.Admits(inPort, header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES))
     {
         Drop(frame.Release(), PFC_HEADROOM);
         return;
@@ -555,7 +489,7 @@ void
 MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields& header)
 {
     const uint32_t host = HostIdOf(header.dst);
-    if (host >= m_hostGroup.size())
+    if (!m_ecmpTable.HasRoute(host))
     {
         Drop(frame.Release(), NO_ROUTE);
         return;
@@ -566,8 +500,7 @@ MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields
         Drop(frame.Release(), HOP_LIMIT);
         return;
     }
-    const uint16_t out
-        = PickEcmp(m_hostGroup[host], HostIdOf(header.src), host, header.GetFlowLabel());
+    const uint16_t out = m_ecmpTable.Lookup(HostIdOf(header.src), host, header.GetFlowLabel());
     if (out == NO_PORT)
     {
         Drop(frame.Release(), NO_ROUTE);
@@ -590,56 +523,6 @@ MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields
 }
 
 uint16_t
-MrcSwitchNetDevice::PickEcmp(uint32_t g,
-                             uint32_t srcHost,
-                             uint32_t dstHost,
-                             uint32_t flowLabel) const
-{
-    // The flow hash: source, destination and flow label (which carries the per-QP entropy, as
-    // the UDP source port does on a real RoCEv2 fabric), salted per switch against
-    // polarisation.
-    uint64_t h = (uint64_t(srcHost) << 32) ^ dstHost;
-    h ^= uint64_t(flowLabel) * 0x9E3779B97F4A7C15ULL;
-    h ^= m_hashSeed;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    const std::vector<uint16_t>& group = m_groups[g];
-    const std::vector<uint8_t>& mask = m_groupMask[g];
-    const auto n = static_cast<uint32_t>(group.size());
-    if (m_resilient)
-    {
-        // The flow's home member, if it is still in the route and usable.
-        const uint32_t home = static_cast<uint32_t>(h % n);
-        if (mask[home] && m_portUsable[group[home]])
-        {
-            return group[home];
-        }
-        h /= n; // the rest of the hash spreads the lost member's flows
-    }
-    uint32_t usable = 0;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        usable += mask[i] & m_portUsable[group[i]];
-    }
-    if (usable == 0)
-    {
-        return NO_PORT;
-    }
-    uint32_t k = static_cast<uint32_t>(h % usable);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (mask[i] && m_portUsable[group[i]] && k-- == 0)
-        {
-            return group[i];
-        }
-    }
-    return NO_PORT;
-}
-
-uint16_t
 MrcSwitchNetDevice::GetEcmpEgress(Ipv6Address src, Ipv6Address dst, uint32_t flowLabel) const
 {
     uint8_t s[16];
@@ -647,11 +530,11 @@ MrcSwitchNetDevice::GetEcmpEgress(Ipv6Address src, Ipv6Address dst, uint32_t flo
     src.GetBytes(s);
     dst.GetBytes(d);
     const uint32_t host = HostIdOf(d);
-    if (host >= m_hostGroup.size())
+    if (!m_ecmpTable.HasRoute(host))
     {
         return NO_PORT;
     }
-    return PickEcmp(m_hostGroup[host], HostIdOf(s), host, flowLabel);
+    return m_ecmpTable.Lookup(HostIdOf(s), host, flowLabel);
 }
 
 bool
@@ -683,85 +566,20 @@ MrcSwitchNetDevice::SetEcmpRoutes(std::vector<uint32_t> hostGroup,
                                  "simulation runs");
         return false;
     }
-    m_portUsable.resize(m_ports.size(), 1);
-    if (!m_resilient || m_baseGroups.empty())
-    {
-        // Modulo hashing, or the first routes: the groups as given.
-        if (m_baseGroups.empty())
-        {
-            m_baseHostGroup = hostGroup;
-            m_baseGroups = groups;
-        }
-        m_groupMask.clear();
-        for (const auto& g : groups)
-        {
-            m_groupMask.emplace_back(g.size(), 1);
-        }
-        m_hostGroup = std::move(hostGroup);
-        m_groups = std::move(groups);
-        return true;
-    }
-    // Resilient hashing across reconvergence: a destination whose new group is a subset of its
-    // first group keeps the first group's member order, with the withdrawn members masked, so
-    // that only their flows move.
-    std::map<std::pair<uint32_t, std::vector<uint8_t>>, uint32_t> index;
-    std::vector<std::vector<uint16_t>> outGroups;
-    std::vector<std::vector<uint8_t>> outMasks;
-    std::vector<uint32_t> outHostGroup(hostGroup.size());
-    for (std::size_t host = 0; host < hostGroup.size(); ++host)
-    {
-        const std::vector<uint16_t>& now = groups[hostGroup[host]];
-        uint32_t base = host < m_baseHostGroup.size() ? m_baseHostGroup[host] : UINT32_MAX;
-        std::vector<uint8_t> mask;
-        if (base != UINT32_MAX)
-        {
-            const std::vector<uint16_t>& first = m_baseGroups[base];
-            mask.assign(first.size(), 0);
-            for (uint16_t p : now)
-            {
-                auto it = std::find(first.begin(), first.end(), p);
-                if (it == first.end())
-                {
-                    base = UINT32_MAX; // a member the first routes did not have
-                    break;
-                }
-                mask[it - first.begin()] = 1;
-            }
-        }
-        if (base == UINT32_MAX)
-        {
-            outHostGroup[host] = static_cast<uint32_t>(outGroups.size());
-            outGroups.push_back(now);
-            outMasks.emplace_back(now.size(), 1);
-            continue;
-        }
-        auto key = std::make_pair(base, mask);
-        auto it = index.find(key);
-        if (it == index.end())
-        {
-            it = index.emplace(key, static_cast<uint32_t>(outGroups.size())).first;
-            outGroups.push_back(m_baseGroups[base]);
-            outMasks.push_back(std::move(mask));
-        }
-        outHostGroup[host] = it->second;
-    }
-    m_hostGroup = std::move(outHostGroup);
-    m_groups = std::move(outGroups);
-    m_groupMask = std::move(outMasks);
+    m_ecmpTable.SetRoutes(std::move(hostGroup), std::move(groups), m_ports.size());
     return true;
 }
 
 void
 MrcSwitchNetDevice::SetPortUsable(uint32_t port, bool usable)
 {
-    m_portUsable.resize(m_ports.size(), 1);
-    m_portUsable.at(port) = usable ? 1 : 0;
+    m_ecmpTable.SetPortUsable(port, usable, m_ports.size());
 }
 
 bool
 MrcSwitchNetDevice::IsPortUsable(uint32_t port) const
 {
-    return port >= m_portUsable.size() || m_portUsable[port] != 0;
+    return m_ecmpTable.IsPortUsable(port);
 }
 
 uint64_t

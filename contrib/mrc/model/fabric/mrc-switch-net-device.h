@@ -6,7 +6,9 @@
 #define MRC_SWITCH_NET_DEVICE_H
 
 #include "ns3/mrc-drop-accounting.h"
+#include "ns3/mrc-ecmp-table.h"
 #include "ns3/mrc-frame-receiver.h"
+#include "ns3/mrc-pfc-ingress.h"
 
 #include "ns3/event-id.h"
 #include "ns3/ipv6-address.h"
@@ -41,18 +43,13 @@ class MrcNetDevice;
  * Forwarding latency (attribute Latency) is applied by the ingress ports as a receive delay,
  * so a hop costs no extra event.
  *
- * ECMP mode (the routed baseline) hashes a flow (source, destination, flow label: the flow
- * label carries a per-QP value, as RoCEv2's UDP source port does) onto a next-hop group.
- * Resilient hashing (EcmpHashing=resilient, the default) gives each flow a home member; when a
- * member is lost (local detection or a route withdrawn by reconvergence) only that member's
- * flows move, spread over the others, and they return when it comes back. Modulo hashing
- * rehashes every flow over the usable members.
+ * ECMP mode (the routed baseline) forwards by destination through an MrcEcmpTable the switch
+ * owns (next-hop groups, the flow hash, resilient or modulo hashing: EcmpHashing), whose routes
+ * MrcEcmpControlPlane writes.
  *
- * PFC (PfcEnabled): every data frame waiting in an egress queue is charged to the port it came
- * in on. When a port's charge reaches its XOFF threshold the switch sends a PAUSE out of that
- * port (refreshed every half pause time), and a zero-quanta PAUSE once it falls to XON; the
- * headroom above XOFF absorbs what is already on the cable. A frame that would overflow the
- * headroom is dropped (PFC_HEADROOM) and means the thresholds are wrong.
+ * PFC (PfcEnabled) is an MrcPfcIngress the switch owns: ingress accounting per port, XOFF/XON
+ * thresholds (the Pfc* attributes), and the PAUSE frames. A data frame that would overflow its
+ * ingress port's headroom is dropped (PFC_HEADROOM) and means the thresholds are wrong.
  */
 /** Drop reasons of MrcSwitchNetDevice (MrcSwitchNetDevice::DROP_REASON_COUNT). */
 constexpr std::size_t MRC_SWITCH_DROP_REASONS = 9;
@@ -281,23 +278,8 @@ private:
      * @param header IPv6 header
      */
     void ForwardEcmp(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields& header);
-    /**
-     * Hash a flow onto a usable member of a next-hop group.
-     * @param group the group
-     * @param usable how many members are usable (> 0)
-     * @param srcHost source host id
-     * @param dstHost destination host id
-     * @param flowLabel flow label
-     * @return the port
-     */
-    uint16_t PickEcmp(uint32_t group, uint32_t srcHost, uint32_t dstHost, uint32_t flowLabel) const;
     /** Work out each port's PFC thresholds and take charge of its queue's accounting. */
     void SetupPfc();
-    /**
-     * Re-send the XOFF PAUSE on a port while its charge stays above XON.
-     * @param port the port
-     */
-    void RefreshPause(uint32_t port);
     /**
      * @param value "resilient" or "modulo"
      */
@@ -317,43 +299,30 @@ private:
     /** Set each port's cut-through bytes from CutThrough and the ports' rates. */
     void UpdateCutThrough();
 
-    Ptr<Node> m_node;                                //!< owner
-    std::vector<Ptr<MrcNetDevice>> m_ports;          //!< ports
-    std::vector<uint16_t> m_table;                   //!< uSID -> port, NO_PORT where none
-    uint16_t m_usid;                                 //!< own uSID
-    uint8_t m_block[16];                             //!< locator block bytes
-    uint32_t m_blockBytes;                           //!< locator block length, bytes
-    bool m_frozen;                                   //!< table frozen (simulation started)
-    bool m_blackhole;                                //!< silently dropping everything
-    bool m_ecmp;                                     //!< destination-based ECMP mode
-    uint32_t m_hashSeed;                             //!< ECMP hash seed (per switch)
-    std::vector<uint32_t> m_hostGroup;               //!< ECMP: host id -> group
-    std::vector<std::vector<uint16_t>> m_groups;     //!< ECMP: next-hop groups (members)
-    std::vector<std::vector<uint8_t>> m_groupMask;   //!< ECMP: member in the route now
-    std::vector<uint32_t> m_baseHostGroup;           //!< ECMP: first routes (resilient)
-    std::vector<std::vector<uint16_t>> m_baseGroups; //!< ECMP: first groups (resilient)
-    bool m_resilient;                                //!< resilient (true) or modulo hashing
-    bool m_pfc;                                      //!< PfcEnabled attribute
-    uint32_t m_pfcXoffAttr;                          //!< PfcXoffBytes attribute (0: auto)
-    uint32_t m_pfcXonAttr;                           //!< PfcXonBytes attribute (0: auto)
-    uint32_t m_pfcHeadroomAttr;                      //!< PfcHeadroomBytes attribute (0: auto)
-    uint16_t m_pfcQuanta;                            //!< PfcQuanta attribute
-    std::vector<uint32_t> m_ingressBytes;            //!< PFC: charge per ingress port
-    std::vector<uint32_t> m_maxIngressBytes;         //!< PFC: high-water mark per port
-    std::vector<uint32_t> m_xoff;                    //!< PFC: XOFF per port
-    std::vector<uint32_t> m_xon;                     //!< PFC: XON per port
-    std::vector<uint32_t> m_limit;                   //!< PFC: XOFF + headroom per port
-    std::vector<uint8_t> m_pauseOn;                  //!< PFC: XOFF sent, XON not yet
-    std::vector<EventId> m_refresh;                  //!< PFC: XOFF refresh timers
-    std::vector<uint8_t> m_portUsable;               //!< ECMP: local detection state
-    Time m_latency;                                  //!< forwarding latency
-    bool m_cutThrough;                               //!< CutThrough attribute
-    uint32_t m_cutThroughBytes;                      //!< CutThroughBytes attribute
-    uint64_t m_fastestPort;                          //!< bit/s of the fastest port so far
-    uint32_t m_ifIndex;                              //!< interface index
-    Mac48Address m_address;                          //!< nominal address
-    uint64_t m_received;                             //!< packets received
-    uint64_t m_forwarded;                            //!< packets forwarded
+    Ptr<Node> m_node;                       //!< owner
+    std::vector<Ptr<MrcNetDevice>> m_ports; //!< ports
+    std::vector<uint16_t> m_table;          //!< uSID -> port, NO_PORT where none
+    uint16_t m_usid;                        //!< own uSID
+    uint8_t m_block[16];                    //!< locator block bytes
+    uint32_t m_blockBytes;                  //!< locator block length, bytes
+    bool m_frozen;                          //!< table frozen (simulation started)
+    bool m_blackhole;                       //!< silently dropping everything
+    bool m_ecmp;                            //!< destination-based ECMP mode
+    MrcEcmpTable m_ecmpTable;               //!< ECMP: routes, hashing, usable ports
+    bool m_pfc;                             //!< PfcEnabled attribute
+    uint32_t m_pfcXoffAttr;                 //!< PfcXoffBytes attribute (0: auto)
+    uint32_t m_pfcXonAttr;                  //!< PfcXonBytes attribute (0: auto)
+    uint32_t m_pfcHeadroomAttr;             //!< PfcHeadroomBytes attribute (0: auto)
+    uint16_t m_pfcQuanta;                   //!< PfcQuanta attribute
+    MrcPfcIngress m_pfcIngress;             //!< PFC: accounting, thresholds, PAUSEs
+    Time m_latency;                         //!< forwarding latency
+    bool m_cutThrough;                      //!< CutThrough attribute
+    uint32_t m_cutThroughBytes;             //!< CutThroughBytes attribute
+    uint64_t m_fastestPort;                 //!< bit/s of the fastest port so far
+    uint32_t m_ifIndex;                     //!< interface index
+    Mac48Address m_address;                 //!< nominal address
+    uint64_t m_received;                    //!< packets received
+    uint64_t m_forwarded;                   //!< packets forwarded
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< forwarded
 };
 
