@@ -27,7 +27,7 @@ namespace ns3
  */
 class MrcEcmpTable
 {
-  public:
+public:
     /** Returned when no usable member exists. */
     static constexpr uint16_t NO_PORT = 0xffff;
 
@@ -100,7 +100,7 @@ class MrcEcmpTable
      */
     uint16_t Lookup(uint32_t srcHost, uint32_t dstHost, uint32_t flowLabel) const;
 
-  private:
+private:
     uint32_t m_seed{12345};                          //!< hash salt (per switch)
     bool m_resilient{true};                          //!< resilient (true) or modulo hashing
     std::vector<uint32_t> m_hostGroup;               //!< host id -> group

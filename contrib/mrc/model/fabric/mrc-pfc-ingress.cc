@@ -88,8 +88,8 @@ void
 MrcPfcIngress::ArmRefresh(uint32_t port)
 {
     // Pause time is quanta x 512 bit times at the port's rate; refresh at half of it.
-    const Time half =
-        Seconds(double(m_quanta) * 512 / 2 / double(m_ports[port]->GetDataRate().GetBitRate()));
+    const Time half
+        = Seconds(double(m_quanta) * 512 / 2 / double(m_ports[port]->GetDataRate().GetBitRate()));
     m_refresh[port] = Simulator::Schedule(half, &MrcPfcIngress::OnRefresh, this, port);
 }
 

@@ -34,7 +34,7 @@ class MrcNetDevice;
  */
 class MrcPfcIngress
 {
-  public:
+public:
     /** The thresholds (0: automatic, as MrcSwitchNetDevice's attributes say). */
     struct Config
     {
@@ -103,7 +103,7 @@ class MrcPfcIngress
      */
     uint32_t GetLimit(uint32_t port) const;
 
-  private:
+private:
     /**
      * Re-send the XOFF PAUSE on a port at half the pause time while its charge stays above XON.
      * @param port the port

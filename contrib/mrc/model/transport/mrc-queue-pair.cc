@@ -191,6 +191,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_rto = m_rtoUnit * (int64_t(1) << m_rtoExponent);
     m_state = CreateObject<MrcSendState>();
     m_state->m_baseRtt = baseRtt;
+    m_state->m_peerAckDelay = m_ackDelay;
     m_state->m_lastRtt = baseRtt;
     m_state->m_rttMaxStart = Simulator::Now();
     m_state->TraceConnectWithoutContext("Cwnd", MakeCallback(&MrcQueuePair::UpdateCwndTrace, this));

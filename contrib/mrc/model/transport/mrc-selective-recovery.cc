@@ -68,7 +68,16 @@ MrcSelectiveRecovery::GetTypeId()
                             "are found one by one)",
                             StringValue("held"),
                             MakeStringAccessor(&MrcSelectiveRecovery::m_pathFlushName),
-                            MakeMrcChoiceChecker({"held", "retired", "none"}));
+                            MakeMrcChoiceChecker({"held", "retired", "none"}))
+              .AddAttribute("AckDelaySlack",
+                            "The time rule's deadlines (a transmission presumed lost, and a "
+                            "suspicion's verdict) also allow the peer's delayed-ACK timer "
+                            "(its AckDelay): the responder may hold the report of a packet that "
+                            "fills a gap that long, while the RTT samples come from packets "
+                            "answered at once. false: no allowance",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&MrcSelectiveRecovery::m_ackDelaySlack),
+                            MakeBooleanChecker());
     return tid;
 }
 
@@ -350,6 +359,12 @@ MrcSelectiveRecovery::FlushEv(uint16_t ev, uint16_t generation)
 }
 
 Time
+MrcSelectiveRecovery::AckDelaySlack() const
+{
+    return m_ackDelaySlack ? m_state->m_peerAckDelay : Time(0);
+}
+
+Time
 MrcSelectiveRecovery::ReorderWindow() const
 {
     // The reorder window in effect. Adaptive mode, once a full RTT bucket of history exists:
@@ -406,7 +421,7 @@ MrcSelectiveRecovery::DetectLosses()
         // over the last few base RTTs, not only the newest: sprayed paths differ by their
         // queueing delay, and a packet on the slowest healthy path is not lost. (Whatever is
         // slower than that and the timeout together is the timeout's.)
-        const Time deadline = sent.at + s.GetRecentMaxRtt() + window;
+        const Time deadline = sent.at + s.GetRecentMaxRtt() + window + AckDelaySlack();
         if (sent.txSeq + m_reorderPkts >= s.m_ackedTxSeq && now < deadline)
         {
             m_reorderEvent.Cancel();
@@ -480,7 +495,8 @@ MrcSelectiveRecovery::DecideSuspicions(uint32_t psn, bool lost)
 void
 MrcSelectiveRecovery::StartVerdict(uint32_t psn)
 {
-    const Time at = Simulator::Now() + m_state->GetRecentMaxRtt() + ReorderWindow();
+    const Time at
+        = Simulator::Now() + m_state->GetRecentMaxRtt() + ReorderWindow() + AckDelaySlack();
     for (auto& v : m_suspicions)
     {
         if (v.psn == psn && v.decideAt.IsZero())

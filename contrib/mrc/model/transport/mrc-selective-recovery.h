@@ -87,6 +87,8 @@ private:
     void OnReorderTimer();
     /** @return the out-of-order time rule's allowance beyond the paths' recent largest RTT */
     Time ReorderWindow() const;
+    /** @return what the time rule adds for the peer's delayed ACKs (AckDelaySlack) */
+    Time AckDelaySlack() const;
     /**
      * The retransmission of a suspected packet was acknowledged before its original: give
      * the original one more out-of-order deadline to be reported.
@@ -151,6 +153,7 @@ private:
     uint32_t m_reorderThreshold{0};    //!< ReorderThreshold (0: automatic)
     Time m_reorderWindowAttr;          //!< ReorderWindow (0: automatic)
     bool m_incastGuard{true};          //!< IncastLossGuard
+    bool m_ackDelaySlack{false};       //!< AckDelaySlack
     std::string m_pathFlushName;       //!< PathFlush
     PathFlush m_pathFlush{FLUSH_HELD}; //!< PathFlush, parsed in DoInit
 

@@ -164,6 +164,11 @@ public:
     // RTT
     static constexpr int64_t RTT_MAX_BUCKET = 4; //!< base RTTs per bucket of m_rttMax
     Time m_baseRtt;                              //!< the base RTT the QP was set up with
+    /**
+     * Longest the peer holds an acknowledgement (its delayed-ACK timer). Both ends of a
+     * connection are configured alike, so the queue pair's own AckDelay.
+     */
+    Time m_peerAckDelay;
     Time m_lastRtt;      //!< RTT of the newest acknowledged transmission (base RTT at first)
     Time m_rttMax[2];    //!< [0]: largest Karn-valid RTT of the last 1-2 buckets; [1]: previous
     Time m_rttMaxBucket; //!< largest Karn-valid RTT of the current bucket
