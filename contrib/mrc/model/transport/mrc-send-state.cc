@@ -72,8 +72,8 @@ MrcSendState::OnRttSample(Time now, Time rtt, bool karn)
     // Windowed maximum over two buckets of RTT_MAX_BUCKET base RTTs each.
     if (now - m_rttMaxStart >= m_baseRtt * RTT_MAX_BUCKET)
     {
-        m_rttMax[1] = now - m_rttMaxStart >= m_baseRtt * (2 * RTT_MAX_BUCKET) ? Time(0)
-                                                                               : m_rttMaxBucket;
+        m_rttMax[1]
+            = now - m_rttMaxStart >= m_baseRtt * (2 * RTT_MAX_BUCKET) ? Time(0) : m_rttMaxBucket;
         m_rttMaxBucket = Time(0);
         m_rttMaxStart = now;
     }
