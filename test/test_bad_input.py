@@ -130,5 +130,5 @@ def test_bad_mrc_jobs_is_one_line(tmp_path):
                         "--out=%s" % (tmp_path / "out")], capture_output=True, text=True,
                        timeout=60, env=env, cwd=str(tmp_path))
     assert p.returncode == 1
-    assert p.stderr.strip() == "error: MRC_JOBS must be an integer from 1 to 32 (got 'two')"
+    assert p.stderr.strip() == "error: MRC_JOBS must be a whole number from 1 to 32 (got 'two')"
     assert not (tmp_path / "out").exists()

@@ -31,7 +31,8 @@ namespace ns3
  * with AddValue. Parse() checks every `--name[=value]` before ns-3 sees it: the name against the
  * declared options and ns-3's general ones (`--PrintHelp`, `--PrintAttributes`, ...,
  * `--ns3::Type::Attribute=value`, `--GlobalName=value`), and the value against its type (whole
- * numbers in the type's range, finite decimals, true/false). Either mistake is one line:
+ * numbers in the type's range, finite numbers, true/false; numbers as MrcNumberParser reads
+ * them). Either mistake is one line:
  * @verbatim
    error: unknown option '--gpu' (did you mean '--gpus'? --help lists every option)
    error: --steps must be a whole number from 0 to 4294967295 (got '-1')
@@ -148,7 +149,7 @@ public:
     static bool CheckSeed(uint64_t seed);
 
     /**
-     * Check that a value lies in [lo, hi] (and is finite).
+     * Check that a value lies in [lo, hi] (and is finite): MrcNumberParser::CheckRange.
      * @param option the option's name, without dashes
      * @param value its value
      * @param lo smallest accepted
@@ -163,8 +164,9 @@ public:
                            const std::string& unit = "");
 
     /**
-     * Parse a rate such as 800Gbps strictly (units bps, kbps/Kbps, Mbps, Gbps, Tbps; a
-     * plain number is bits per second, as in ns-3) and check it lies in [lo, hi].
+     * Parse a rate such as 800Gbps strictly (MrcNumberParser::ParseRate: units bps,
+     * kbps/Kbps, Mbps, Gbps, Tbps; a plain number is bits per second, as in ns-3) and check it
+     * lies in [lo, hi].
      * @param option the option's name, for the message
      * @param text the value
      * @param lo smallest accepted, bits per second
@@ -176,8 +178,8 @@ public:
         const std::string& option, const std::string& text, double lo, double hi, uint64_t& bps);
 
     /**
-     * Parse a time such as 500ns or 1.5us strictly (units s, ms, us, ns, ps; a plain number is
-     * seconds, as in ns-3) and check it lies in [lo, hi] seconds.
+     * Parse a time such as 500ns or 1.5us strictly (MrcNumberParser::ParseTime: units s, ms,
+     * us, ns, ps; a plain number is seconds, as in ns-3) and check it lies in [lo, hi] seconds.
      * @param option the option's name, for the message
      * @param text the value
      * @param lo smallest accepted, seconds
@@ -212,10 +214,11 @@ private:
     /** A declared value's kind and range. */
     struct KindInfo
     {
-        Kind kind = OTHER;          //!< kind
-        unsigned long long lo = 0;  //!< magnitude of the smallest whole number (<= 0)
-        unsigned long long hi = 0;  //!< largest whole number
-        unsigned long long min = 0; //!< smallest whole number when it is not negative
+        Kind kind = OTHER; //!< kind
+        int64_t smin = 0;  //!< smallest signed whole number
+        int64_t smax = 0;  //!< largest signed whole number
+        uint64_t umin = 0; //!< smallest unsigned whole number
+        uint64_t umax = 0; //!< largest unsigned whole number
     };
 
     /**
@@ -230,14 +233,16 @@ private:
         {
             k.kind = BOOLEAN;
         }
+        else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+        {
+            k.kind = SIGNED;
+            k.smin = static_cast<int64_t>(std::numeric_limits<T>::min());
+            k.smax = static_cast<int64_t>(std::numeric_limits<T>::max());
+        }
         else if constexpr (std::is_integral_v<T>)
         {
-            k.kind = std::is_signed_v<T> ? SIGNED : UNSIGNED;
-            // |min| as unsigned: -(min + 1) + 1 does not overflow.
-            k.lo = std::is_signed_v<T>
-                     ? static_cast<unsigned long long>(-(std::numeric_limits<T>::min() + 1)) + 1
-                     : 0;
-            k.hi = static_cast<unsigned long long>(std::numeric_limits<T>::max());
+            k.kind = UNSIGNED;
+            k.umax = static_cast<uint64_t>(std::numeric_limits<T>::max());
         }
         else if constexpr (std::is_floating_point_v<T>)
         {

@@ -6,12 +6,12 @@
 
 #include "ns3/mrc-fluid-network.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-text.h"
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -25,23 +25,8 @@ NS_OBJECT_ENSURE_REGISTERED(MrcFaultHelper);
 namespace
 {
 
-/**
- * Parse a non-negative number of microseconds.
- * @param s text
- * @param out value
- * @return true on success
- */
-bool
-ParseMicros(const std::string& s, double& out)
-{
-    if (s.empty())
-    {
-        return false;
-    }
-    char* end = nullptr;
-    out = std::strtod(s.c_str(), &end);
-    return *end == '\0' && out >= 0 && out < 1e15;
-}
+/** Largest time in a fault file, microseconds. */
+constexpr double MAX_MICROS = 1e15;
 
 } // namespace
 
@@ -187,13 +172,14 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         }
         double at = 0;
         double dur = 0;
-        if (!ParseMicros(f[0], at))
+        std::string why;
+        if (!MrcNumberParser::ParseReal(f[0], 0, MAX_MICROS, at, why))
         {
-            return fail("time_us", "'" + f[0] + "' is not a non-negative number");
+            return fail("time_us", why);
         }
-        if (!f[3].empty() && !ParseMicros(f[3], dur))
+        if (!f[3].empty() && !MrcNumberParser::ParseReal(f[3], 0, MAX_MICROS, dur, why))
         {
-            return fail("duration_us", "'" + f[3] + "' is not a non-negative number");
+            return fail("duration_us", why);
         }
         const std::string& a = f[1];
         if (!MrcFaultInjector::IsAction(a))
@@ -210,9 +196,7 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         const std::string rateText = columns == 5 ? f[4] : std::string();
         if (a == "nic_rx_loss")
         {
-            char* end = nullptr;
-            rate = rateText.empty() ? 0 : std::strtod(rateText.c_str(), &end);
-            if (rateText.empty() || *end != '\0' || !(rate > 0 && rate <= 1))
+            if (!MrcNumberParser::ParseReal(rateText, 0, 1, rate, why) || !(rate > 0))
             {
                 return fail("rate",
                             "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
@@ -224,7 +208,7 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
             return fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')");
         }
         MrcFaultInjector::Target t;
-        std::string why;
+        why.clear();
         if (!m_injector->Resolve(f[2], t, why))
         {
             return fail("target", why);

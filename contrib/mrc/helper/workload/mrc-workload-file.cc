@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-workload-file.h"
 
+#include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-stack-helper.h"
 #include "ns3/mrc-text.h"
 
@@ -409,22 +410,18 @@ ReadText(const std::string& path, std::string& text)
 }
 
 /**
- * Parse an unsigned decimal integer.
+ * Parse a whole number (MrcNumberParser).
  * @param s the text (trimmed)
  * @param lo smallest accepted
  * @param hi largest accepted
  * @param out the value
- * @return false if s is not an integer in [lo, hi]
+ * @return false if s is not a whole number in [lo, hi]
  */
 bool
 ParseUint(const std::string& s, uint64_t lo, uint64_t hi, uint64_t& out)
 {
-    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
-    {
-        return false;
-    }
-    out = std::stoull(s);
-    return out >= lo && out <= hi;
+    std::string why;
+    return MrcNumberParser::ParseUnsigned(s, lo, hi, out, why);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-choice-checker.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-switch-net-device.h"
 #include "ns3/mrc-text.h"
 
@@ -46,10 +47,9 @@ ParseIndexed(const std::string& s, const std::string& prefix, uint32_t& out)
     {
         return false;
     }
-    char* end = nullptr;
-    const std::string digits = s.substr(prefix.size());
-    const unsigned long v = std::strtoul(digits.c_str(), &end, 10);
-    if (*end != '\0' || digits.empty() || digits[0] == '-' || v > 0xffffffffUL)
+    uint64_t v = 0;
+    std::string why;
+    if (!MrcNumberParser::ParseUnsigned(s.substr(prefix.size()), 0, 0xffffffffULL, v, why))
     {
         return false;
     }

@@ -1,0 +1,166 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * @file
+ * @brief Tests of the input layer: the number, time and rate parser.
+ */
+
+#include "ns3/mrc-number-parser.h"
+
+#include "ns3/test.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace ns3;
+
+/**
+ * @ingroup mrc-tests
+ * @brief MrcNumberParser: what each kind of value accepts, the values read, and the one-line
+ * messages naming the range and the text given.
+ */
+class MrcNumberParserTestCase : public TestCase
+{
+public:
+    MrcNumberParserTestCase()
+        : TestCase("number parser: whole numbers, numbers, times, rates; ranges and messages")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        std::string why;
+        uint64_t u = 7;
+        // Whole numbers: an optional '+', digits; the range is inclusive.
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseUnsigned("42", 0, 100, u, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(u, 42u, "value");
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseUnsigned("+007", 0, 100, u, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(u, 7u, "leading zeros and '+'");
+        NS_TEST_EXPECT_MSG_EQ(
+            MrcNumberParser::ParseUnsigned("18446744073709551615", 0, UINT64_MAX, u, why),
+            true,
+            "the largest");
+        NS_TEST_EXPECT_MSG_EQ(u, UINT64_MAX, "2^64 - 1");
+        for (const char* bad : {"",
+                                "-1",
+                                "1.5",
+                                "abc",
+                                " 1",
+                                "1 ",
+                                "+",
+                                "0x10",
+                                "1e3",
+                                "18446744073709551616",
+                                "101"})
+        {
+            u = 7;
+            NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseUnsigned(bad, 0, 100, u, why),
+                                  false,
+                                  "'" << bad << "' refused");
+            NS_TEST_EXPECT_MSG_EQ(u, 7u, "left alone");
+        }
+        MrcNumberParser::ParseUnsigned("-1", 1, 32, u, why);
+        NS_TEST_EXPECT_MSG_EQ(why, "must be a whole number from 1 to 32 (got '-1')", "message");
+
+        int64_t s = 0;
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseSigned("-5", -10, 10, s, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(s, -5, "negative");
+        NS_TEST_EXPECT_MSG_EQ(
+            MrcNumberParser::ParseSigned("-9223372036854775808", INT64_MIN, INT64_MAX, s, why),
+            true,
+            why);
+        NS_TEST_EXPECT_MSG_EQ(s, INT64_MIN, "the smallest");
+        NS_TEST_EXPECT_MSG_EQ(
+            MrcNumberParser::ParseSigned("9223372036854775808", INT64_MIN, INT64_MAX, s, why),
+            false,
+            "2^63 does not fit");
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseSigned("-11", -10, 10, s, why), false, "range");
+        NS_TEST_EXPECT_MSG_EQ(why, "must be a whole number from -10 to 10 (got '-11')", "message");
+
+        // Numbers: decimal, with an exponent; no blanks, inf, nan or hexadecimal.
+        const double inf = std::numeric_limits<double>::infinity();
+        double x = 0;
+        for (const auto& [text, value] : {std::pair<const char*, double>{"1.5", 1.5},
+                                          {"-2", -2},
+                                          {".5", 0.5},
+                                          {"1.", 1},
+                                          {"+1e3", 1000},
+                                          {"2.5E-1", 0.25}})
+        {
+            NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseReal(text, -inf, inf, x, why), true, text);
+            NS_TEST_EXPECT_MSG_EQ(x, value, text);
+        }
+        for (const char* bad :
+             {"", "nan", "inf", "0x10", " 1", "1 ", "1e", "1e400", ".", "-", "1,5"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(
+                MrcNumberParser::ParseReal(bad, -inf, inf, x, why), false, "'" << bad << "'");
+        }
+        NS_TEST_EXPECT_MSG_EQ(why, "must be a finite number (got '1,5')", "unbounded message");
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseReal("-5", 0, 1e15, x, why), false, "range");
+        NS_TEST_EXPECT_MSG_EQ(why, "must be a number from 0 to 1e+15 (got '-5')", "message");
+
+        // Times: a unit, or none (seconds); rounded to the picosecond.
+        Time t;
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseTime("1.5us", 0, 1, t, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(t, NanoSeconds(1500), "1.5us");
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseTime("2e-6", 0, 1, t, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(t, MicroSeconds(2), "a plain number is seconds");
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseTime("3ps", 0, 1, t, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(t, PicoSeconds(3), "ps");
+        for (const char* bad : {"-1us", "1 us", "5min", "1e-3ks", "us", "2s"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(
+                MrcNumberParser::ParseTime(bad, 0, 1, t, why), false, "'" << bad << "'");
+        }
+        NS_TEST_EXPECT_MSG_EQ(why,
+                              "must be a time from 0us to 1000000us, written like 500ns or 1.5us "
+                              "(units s, ms, us, ns, ps; got '2s')",
+                              "message");
+
+        // Rates: a unit, or none (bits per second).
+        uint64_t bps = 0;
+        NS_TEST_EXPECT_MSG_EQ(
+            MrcNumberParser::ParseRate("800Gbps", 1e9, 1.6e12, bps, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(bps, 800000000000ULL, "800Gbps");
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseRate("12.5Kbps", 0, 1e12, bps, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(bps, 12500u, "12.5Kbps");
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::ParseRate("100", 0, 1e12, bps, why), true, why);
+        NS_TEST_EXPECT_MSG_EQ(bps, 100u, "a plain number is bits per second");
+        NS_TEST_EXPECT_MSG_EQ(
+            MrcNumberParser::ParseRate("1bps", 1e9, 1.6e12, bps, why), false, "below the range");
+        NS_TEST_EXPECT_MSG_EQ(why,
+                              "must be a rate from 1Gbps to 1600Gbps, written like 800Gbps (units "
+                              "bps, Kbps, Mbps, Gbps, Tbps; got '1bps')",
+                              "message");
+        NS_TEST_EXPECT_MSG_EQ(
+            MrcNumberParser::ParseRate("8GBps", 0, 1e12, bps, why), false, "bytes per second");
+
+        // Ranges of numbers already read.
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::CheckRange(5, 0, 10, " us", why), true, "inside");
+        NS_TEST_EXPECT_MSG_EQ(
+            MrcNumberParser::CheckRange(std::nan(""), 0, 10, " us", why), false, "nan");
+        NS_TEST_EXPECT_MSG_EQ(MrcNumberParser::CheckRange(1e30, 0, 1e9, " us", why), false, "out");
+        NS_TEST_EXPECT_MSG_EQ(why, "must be between 0 us and 1000000000 us (got 1e+30)", "message");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief The input layer's test suite.
+ */
+class MrcInputTestSuite : public TestSuite
+{
+public:
+    MrcInputTestSuite()
+        : TestSuite("mrc-input", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MrcNumberParserTestCase);
+    }
+};
+
+static MrcInputTestSuite g_mrcInputTestSuite; //!< static instance
