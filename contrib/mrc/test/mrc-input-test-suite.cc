@@ -4,9 +4,10 @@
 
 /**
  * @file
- * @brief Tests of the input layer: the number, time and rate parser.
+ * @brief Tests of the input layer: the number, time and rate parser and the CSV reader.
  */
 
+#include "ns3/mrc-csv-reader.h"
 #include "ns3/mrc-number-parser.h"
 
 #include "ns3/test.h"
@@ -151,6 +152,88 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcCsvReader: the comment rule, trimming, the header, field counts, typed fields and
+ * the one error format, file:line: field: message.
+ */
+class MrcCsvReaderTestCase : public TestCase
+{
+public:
+    MrcCsvReaderTestCase()
+        : TestCase("CSV reader: comments, blanks, trimming, header, fields, file:line: field: "
+                   "message")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        const std::string text = "# a comment line\n"
+                                 "\n"
+                                 "  a , b,c  # the header, a comment after it\r\n"
+                                 "1,2.5,x\r\n"
+                                 "   \t\r\n"
+                                 "# another\n"
+                                 "7 ,  -1 ,#c\n"
+                                 "9,8";
+        MrcCsvReader csv(text, "in.csv");
+        std::string err;
+        NS_TEST_ASSERT_MSG_EQ(csv.ReadHeader({{"x"}, {"a", "b", "c"}}, err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(csv.GetLine(), 3u, "the header's line");
+        NS_TEST_EXPECT_MSG_EQ(csv.GetHeader().size(), 3u, "the second header accepted");
+        NS_TEST_ASSERT_MSG_EQ(csv.NextRow(), true, "row 1");
+        NS_TEST_EXPECT_MSG_EQ(csv.GetLine(), 4u, "lines count skipped ones");
+        uint64_t u = 0;
+        double x = 0;
+        NS_TEST_EXPECT_MSG_EQ(csv.ReadUnsigned(0, 0, 10, u, err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(u, 1u, "a");
+        NS_TEST_EXPECT_MSG_EQ(csv.ReadReal(1, 0, 10, x, err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(x, 2.5, "b");
+        NS_TEST_EXPECT_MSG_EQ(csv.GetField(2), "x", "trimmed of the carriage return");
+        NS_TEST_EXPECT_MSG_EQ(csv.ReadUnsigned(2, 0, 10, u, err), false, "not a number");
+        NS_TEST_EXPECT_MSG_EQ(err,
+                              "in.csv:4: c: must be a whole number from 0 to 10 (got 'x')",
+                              "file:line: field: message");
+        NS_TEST_ASSERT_MSG_EQ(csv.NextRow(), true, "row 2, after a blank line and a comment");
+        NS_TEST_EXPECT_MSG_EQ(csv.GetLine(), 7u, "its line");
+        NS_TEST_EXPECT_MSG_EQ(csv.GetNFields(), 3u, "'#' ends the row, the empty field stays");
+        NS_TEST_EXPECT_MSG_EQ(csv.GetField(0), "7", "trimmed");
+        NS_TEST_EXPECT_MSG_EQ(csv.GetField(2), "", "empty");
+        NS_TEST_EXPECT_MSG_EQ(csv.ReadReal(1, 0, 10, x, err), false, "negative");
+        NS_TEST_EXPECT_MSG_EQ(
+            err, "in.csv:7: b: must be a number from 0 to 10 (got '-1')", "message");
+        NS_TEST_ASSERT_MSG_EQ(csv.NextRow(), true, "row 3, without a final newline");
+        NS_TEST_EXPECT_MSG_EQ(csv.CheckNFields(3, err), false, "two fields");
+        NS_TEST_EXPECT_MSG_EQ(err, "in.csv:8: row: expected 3 fields (a,b,c), got 2", "message");
+        NS_TEST_EXPECT_MSG_EQ(csv.CheckNFields(2, err), true, "the last may be left out");
+        NS_TEST_EXPECT_MSG_EQ(csv.Fail("a", "bad", err), false, "Fail returns false");
+        NS_TEST_EXPECT_MSG_EQ(err, "in.csv:8: a: bad", "Fail's format");
+        NS_TEST_EXPECT_MSG_EQ(csv.NextRow(), false, "the end");
+        NS_TEST_EXPECT_MSG_EQ(csv.GetNLines(), 8u, "lines");
+
+        // Headers: the first row must be one of those accepted.
+        MrcCsvReader wrong("\n  # c\nstep,src\n1,2\n", "w.csv");
+        NS_TEST_EXPECT_MSG_EQ(wrong.ReadHeader({{"a", "b"}, {"a"}}, err), false, "wrong");
+        NS_TEST_EXPECT_MSG_EQ(err, "w.csv:3: header: expected 'a,b' or 'a' (got 'step,src')", "");
+        MrcCsvReader empty("# nothing\n\n", "e.csv");
+        NS_TEST_EXPECT_MSG_EQ(empty.ReadHeader({{"a"}}, err), false, "no header");
+        NS_TEST_EXPECT_MSG_EQ(err, "e.csv:1: header: missing (expected 'a')", "");
+
+        // A quoted line break cannot split the message.
+        MrcCsvReader quoted("a\n1\rx\n", "q.csv");
+        NS_TEST_ASSERT_MSG_EQ(quoted.ReadHeader({{"a"}}, err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(quoted.NextRow(), true, "row");
+        NS_TEST_EXPECT_MSG_EQ(quoted.ReadUnsigned(0, 0, 9, u, err), false, "not a number");
+        NS_TEST_EXPECT_MSG_EQ(err.find('\r'), std::string::npos, "one line: " << err);
+
+        std::string content;
+        NS_TEST_EXPECT_MSG_EQ(
+            MrcCsvReader::ReadFile("/nonexistent/f.csv", content, err), false, "missing");
+        NS_TEST_EXPECT_MSG_EQ(err, "/nonexistent/f.csv: cannot read the file", "message");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The input layer's test suite.
  */
 class MrcInputTestSuite : public TestSuite
@@ -160,6 +243,7 @@ public:
         : TestSuite("mrc-input", TestSuite::Type::UNIT)
     {
         AddTestCase(new MrcNumberParserTestCase);
+        AddTestCase(new MrcCsvReaderTestCase);
     }
 };
 

@@ -978,8 +978,9 @@ private:
     {
         MrcTransferList list;
         std::string err;
-        NS_TEST_EXPECT_MSG_EQ(
-            MrcWorkloadFile::ParseTransferList(text, list, err), false, "must fail: " << text);
+        NS_TEST_EXPECT_MSG_EQ(MrcWorkloadFile::ParseTransferList(text, "t.csv", list, err),
+                              false,
+                              "must fail: " << text);
         return err;
     }
 
@@ -994,7 +995,8 @@ private:
                                 "1,1,0,6000,3;2\n";
         MrcTransferList list;
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::ParseTransferList(csv, list, err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcWorkloadFile::ParseTransferList(csv, "t.csv", list, err), true, err);
         NS_TEST_ASSERT_MSG_EQ(list.nRanks, 3u, "ranks");
         NS_TEST_ASSERT_MSG_EQ(list.steps.size(), 2u, "steps");
         NS_TEST_ASSERT_MSG_EQ(list.steps[0].size(), 3u, "step 0");
@@ -1008,32 +1010,60 @@ private:
 
         // The deps column may be left out entirely, header included.
         MrcTransferList shortList;
-        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::ParseTransferList(
-                                  "step,src,dst,bytes\n0,0,1,100\n0,1,0,200\n", shortList, err),
-                              true,
-                              err);
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcWorkloadFile::ParseTransferList(
+                "step,src,dst,bytes\n0,0,1,100\n0,1,0,200\n", "t.csv", shortList, err),
+            true,
+            err);
         NS_TEST_ASSERT_MSG_EQ(shortList.steps.at(0).size(), 2u, "four-column list");
         err = Fail("step,src,dst,bytes\n0,0,1,100,0\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: expected 4 fields"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(
+            Has(err, "t.csv:2: row: expected 4 fields (step,src,dst,bytes), got 5"), true, err);
         err = Fail("step,src,dst,size,deps\n0,0,1,1,\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 1: the header must be"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err,
+                                  "t.csv:1: header: expected 'step,src,dst,bytes,deps' or "
+                                  "'step,src,dst,bytes' (got 'step,src,dst,size,deps')"),
+                              true,
+                              err);
         err = Fail("step,src,dst,bytes,deps\n0,0,1,10,\n0,1,0,10,5\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 3: deps: \"5\" is not an earlier row id"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:3: deps: '5' is not an earlier row id"), true, err);
         err = Fail("step,src,dst,bytes,deps\n0,0,1,0,\n");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 2: bytes: must be an integer in [1, 4294967295]"), true, err);
+            err,
+            "t.csv:2: bytes: must be a whole number from 1 to 4294967295 (got '0')",
+            "the one error format");
         err = Fail("step,src,dst,bytes,deps\n0,1,1,10,\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: dst:"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:2: dst: must be another rank than src"), true, err);
         err = Fail("step,src,dst,bytes,deps\n0,1,x,10,\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: dst:"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:2: dst: must be a whole number"), true, err);
         err = Fail("step,src,dst,bytes,deps\n0,0,1\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: expected 5 fields"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(
+            Has(err, "t.csv:2: row: expected 4 to 5 fields (step,src,dst,bytes,deps), got 3"),
+            true,
+            err);
         err = Fail("step,src,dst,bytes,deps\n1,0,1,10,\n0,1,0,10,0\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 3: deps: row 0 is in step 1"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:3: deps: row 0 is in step 1"), true, err);
         err = Fail("step,src,dst,bytes,deps\n-1,0,1,10,\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: step:"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:2: step:"), true, err);
         err = Fail("step,src,dst,bytes,deps\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "no transfers"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(err, "t.csv:2: no transfers after the header", "no rows");
+        err = Fail("# only a comment\n\n");
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:1: header: missing (expected"), true, err);
+        // '#' starts a comment anywhere on a line; the row keeps its id.
+        MrcTransferList commented;
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcWorkloadFile::ParseTransferList("step,src,dst,bytes,deps # the header\n"
+                                               "0,0,1,100,   # row 0\n"
+                                               "  # a comment line: no row id\n"
+                                               "0,1,0,200,0#row 1\n",
+                                               "t.csv",
+                                               commented,
+                                               err),
+            true,
+            err);
+        NS_TEST_ASSERT_MSG_EQ(commented.steps.at(0).size(), 2u, "two rows");
+        NS_TEST_ASSERT_MSG_EQ(commented.steps[0][1].id, 1u, "comment lines get no row id");
+        NS_TEST_ASSERT_MSG_EQ(commented.steps[0][1].deps.size(), 1u, "deps before the comment");
 
         // Replay through a JSON file naming the list (relative to the JSON's directory).
         const std::string dir = CreateTempDirFilename("");

@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-fault-helper.h"
 
+#include "ns3/mrc-csv-reader.h"
 #include "ns3/mrc-fluid-network.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-number-parser.h"
@@ -97,132 +98,83 @@ MrcFaultHelper::AssignStreams(int64_t stream)
 bool
 MrcFaultHelper::LoadScheduleFile(const std::string& path, std::string& error)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        error = "cannot read fault file '" + path + "'";
-        return false;
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return LoadSchedule(ss.str(), path, error);
+    std::string text;
+    return MrcCsvReader::ReadFile(path, text, error) && LoadSchedule(text, path, error);
 }
 
 bool
 MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, std::string& error)
 {
     NS_ABORT_MSG_IF(!m_injector, "MrcFaultHelper: Install() first");
+    /** One row, read. */
     struct Row
     {
-        Time at;
-        std::string action;
-        std::string target;
-        Time duration;
-        double rate;
+        Time at;            //!< when
+        std::string action; //!< the action
+        std::string target; //!< its target
+        Time duration;      //!< how long
+        double rate;        //!< nic_rx_loss's probability
+        uint32_t line;      //!< the row's line
     };
 
-    std::vector<Row> rows;
-    std::istringstream in(text);
-    std::string line;
-    uint32_t lineNo = 0;
-    std::size_t columns = 0; // 4, or 5 with the optional rate column
-    auto fail = [&](const std::string& field, const std::string& why)
+    MrcCsvReader csv(text, name);
+    if (!csv.ReadHeader({{"time_us", "action", "target", "duration_us"},
+                         {"time_us", "action", "target", "duration_us", "rate"}},
+                        error))
     {
-        std::ostringstream e;
-        e << name << ":" << lineNo << ": field '" << field << "': " << why;
-        error = e.str();
         return false;
-    };
-    const std::string expected = "expected 'time_us,action,target,duration_us' or "
-                                 "'time_us,action,target,duration_us,rate'";
-    while (std::getline(in, line))
+    }
+    std::vector<Row> rows;
+    while (csv.NextRow())
     {
-        ++lineNo;
-        const auto hash = line.find('#');
-        if (hash != std::string::npos)
-        {
-            line = line.substr(0, hash);
-        }
-        if (MrcText::Trim(line).empty())
-        {
-            continue;
-        }
-        auto f = MrcText::Split(line, ',');
-        for (auto& x : f)
-        {
-            x = MrcText::Trim(x);
-        }
-        if (columns == 0)
-        {
-            if ((f.size() != 4 && f.size() != 5) || f[0] != "time_us" || f[1] != "action"
-                || f[2] != "target" || f[3] != "duration_us" || (f.size() == 5 && f[4] != "rate"))
-            {
-                return fail("header", expected);
-            }
-            columns = f.size();
-            continue;
-        }
-        if (f.size() != columns)
-        {
-            return fail("row",
-                        "expected " + std::to_string(columns) + " fields ("
-                            + (columns == 4 ? "time_us,action,target,duration_us"
-                                            : "time_us,action,target,duration_us,rate")
-                            + "), got " + std::to_string(f.size()));
-        }
         double at = 0;
         double dur = 0;
-        std::string why;
-        if (!MrcNumberParser::ParseReal(f[0], 0, MAX_MICROS, at, why))
+        if (!csv.CheckNFields(csv.GetHeader().size(), error)
+            || !csv.ReadReal(0, 0, MAX_MICROS, at, error)
+            || (!csv.GetField(3).empty() && !csv.ReadReal(3, 0, MAX_MICROS, dur, error)))
         {
-            return fail("time_us", why);
+            return false;
         }
-        if (!f[3].empty() && !MrcNumberParser::ParseReal(f[3], 0, MAX_MICROS, dur, why))
-        {
-            return fail("duration_us", why);
-        }
-        const std::string& a = f[1];
+        const std::string& a = csv.GetField(1);
         if (!MrcFaultInjector::IsAction(a))
         {
-            return fail("action",
-                        "unknown action '" + a
-                            + "' (accepted: " + MrcFaultInjector::GetActionNames() + ")");
+            return csv.Fail("action",
+                            "unknown action '" + a
+                                + "' (accepted: " + MrcFaultInjector::GetActionNames() + ")",
+                            error);
         }
         if ((a == "link_flap" || a == "switch_reboot") && dur <= 0)
         {
-            return fail("duration_us", "action '" + a + "' needs a positive duration");
+            return csv.Fail("duration_us", "action '" + a + "' needs a positive duration", error);
         }
         double rate = 0;
-        const std::string rateText = columns == 5 ? f[4] : std::string();
+        const std::string& rateText = csv.GetField(4);
+        std::string why;
         if (a == "nic_rx_loss")
         {
             if (!MrcNumberParser::ParseReal(rateText, 0, 1, rate, why) || !(rate > 0))
             {
-                return fail("rate",
-                            "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
-                                + rateText + "')");
+                return csv.Fail("rate",
+                                "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
+                                    + rateText + "')",
+                                error);
             }
         }
         else if (!rateText.empty())
         {
-            return fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')");
+            return csv.Fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')", error);
         }
         MrcFaultInjector::Target t;
-        why.clear();
-        if (!m_injector->Resolve(f[2], t, why))
+        if (!m_injector->Resolve(csv.GetField(2), t, why))
         {
-            return fail("target", why);
+            return csv.Fail("target", why, error);
         }
         rows.push_back({NanoSeconds(static_cast<int64_t>(at * 1000)),
                         a,
-                        f[2],
+                        csv.GetField(2),
                         NanoSeconds(static_cast<int64_t>(dur * 1000)),
-                        rate});
-    }
-    if (columns == 0)
-    {
-        lineNo = 1;
-        return fail("header", "empty file; " + expected);
+                        rate,
+                        csv.GetLine()});
     }
     // Everything parsed: only now schedule (a bad file schedules nothing).
     for (const auto& r : rows)
@@ -230,8 +182,7 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
         std::string why;
         if (!m_injector->Schedule(r.at, r.action, r.target, r.duration, why, r.rate))
         {
-            error = name + ": " + why;
-            return false;
+            return csv.FailAt(r.line, "action", why, error);
         }
     }
     return true;

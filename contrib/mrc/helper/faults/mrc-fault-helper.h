@@ -26,7 +26,8 @@ class MrcFluidNetwork;
  * MrcFluidNetwork) and feeds it from a fault schedule file and the experiments' common fault
  * options; the injector (model/) applies the faults during the run.
  *
- * Schedule file (CSV, '#' starts a comment, first non-comment line is the header):
+ * Schedule file (CSV, read by MrcCsvReader: '#' starts a comment anywhere on a line, lines
+ * blank without their comment are skipped, fields are trimmed; the first row is the header):
  *
  *     time_us,action,target,duration_us
  *     100,link_flap,plane0/t0-1/t1-0,50
@@ -72,7 +73,7 @@ public:
     /**
      * Read and schedule a fault file.
      * @param path the file
-     * @param error set to "file:line: field 'x': ..." on failure
+     * @param error set to "file:line: field: message" on failure (MrcCsvReader's format)
      * @return false on any error (nothing is scheduled then)
      */
     bool LoadScheduleFile(const std::string& path, std::string& error);
@@ -80,7 +81,7 @@ public:
      * Parse and schedule fault lines.
      * @param text the file's contents
      * @param name the file's name, for messages
-     * @param error set on failure
+     * @param error set to "name:line: field: message" on failure
      * @return false on any error (nothing is scheduled then)
      */
     bool LoadSchedule(const std::string& text, const std::string& name, std::string& error);

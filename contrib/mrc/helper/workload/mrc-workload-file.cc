@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-workload-file.h"
 
+#include "ns3/mrc-csv-reader.h"
 #include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-stack-helper.h"
 #include "ns3/mrc-text.h"
@@ -390,40 +391,6 @@ private:
     std::unique_ptr<LineIndex> m_index; //!< line index, built on first use
 };
 
-/**
- * @param path a file name
- * @param text set to its contents
- * @return false if it cannot be read
- */
-bool
-ReadText(const std::string& path, std::string& text)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        return false;
-    }
-    std::ostringstream os;
-    os << in.rdbuf();
-    text = os.str();
-    return !in.bad();
-}
-
-/**
- * Parse a whole number (MrcNumberParser).
- * @param s the text (trimmed)
- * @param lo smallest accepted
- * @param hi largest accepted
- * @param out the value
- * @return false if s is not a whole number in [lo, hi]
- */
-bool
-ParseUint(const std::string& s, uint64_t lo, uint64_t hi, uint64_t& out)
-{
-    std::string why;
-    return MrcNumberParser::ParseUnsigned(s, lo, hi, out, why);
-}
-
 } // namespace
 
 MrcWorkloadFile::MrcWorkloadFile()
@@ -795,9 +762,8 @@ MrcWorkloadFile::LoadFile(const std::string& path,
                           std::string& error)
 {
     std::string text;
-    if (!ReadText(path, text))
+    if (!MrcCsvReader::ReadFile(path, text, error))
     {
-        error = path + ": cannot read the file";
         return false;
     }
     const std::size_t slash = path.find_last_of('/');
@@ -856,103 +822,63 @@ MrcWorkloadFile::InputFiles(const std::string& workloadPath, const std::vector<M
 
 bool
 MrcWorkloadFile::ParseTransferList(const std::string& text,
+                                   const std::string& name,
                                    MrcTransferList& list,
                                    std::string& error)
 {
     list = MrcTransferList();
-    const std::vector<std::string> lines = MrcText::Split(text, '\n');
-    bool header = false;
-    bool hasDeps = true;
-    std::vector<uint32_t> stepOf; // per row id
-    std::vector<uint32_t> indexInStep;
-    std::vector<std::vector<uint32_t>> stepRows; // row ids of each step
-    uint32_t nRanks = 0;
-    for (std::size_t ln = 0; ln < lines.size(); ++ln)
+    MrcCsvReader csv(text, name);
+    // The deps column may be left out entirely.
+    if (!csv.ReadHeader({{"step", "src", "dst", "bytes", "deps"}, {"step", "src", "dst", "bytes"}},
+                        error))
     {
-        const std::string line = MrcText::Trim(lines[ln]);
-        if (line.empty() || line[0] == '#')
-        {
-            continue;
-        }
-        const std::string at = "line " + std::to_string(ln + 1) + ": ";
-        std::vector<std::string> f = MrcText::Split(line, ',');
-        for (auto& x : f)
-        {
-            x = MrcText::Trim(x);
-        }
-        if (!header)
-        {
-            // The deps column may be left out entirely.
-            const std::vector<std::string> full{"step", "src", "dst", "bytes", "deps"};
-            const std::vector<std::string> short4(full.begin(), full.begin() + 4);
-            if (f != full && f != short4)
-            {
-                error = at
-                      + "the header must be \"step,src,dst,bytes,deps\" (or without "
-                        ",deps), got \""
-                      + line + "\"";
-                return false;
-            }
-            hasDeps = f.size() == 5;
-            header = true;
-            continue;
-        }
-        if (f.size() != 4 && !(hasDeps && f.size() == 5))
-        {
-            error = at
-                  + (hasDeps ? "expected 5 fields (step,src,dst,bytes,deps), got "
-                             : "expected 4 fields (step,src,dst,bytes), got ")
-                  + std::to_string(f.size());
-            return false;
-        }
+        return false;
+    }
+    std::vector<uint32_t> stepOf; // per row id
+    uint32_t nRanks = 0;
+    while (csv.NextRow())
+    {
         const auto row = static_cast<uint32_t>(stepOf.size());
         uint64_t step = 0;
         uint64_t src = 0;
         uint64_t dst = 0;
         uint64_t bytes = 0;
-        if (!ParseUint(f[0], 0, MAX_LIST_STEPS - 1, step))
+        if (!csv.CheckNFields(4, error) || !csv.ReadUnsigned(0, 0, MAX_LIST_STEPS - 1, step, error)
+            || !csv.ReadUnsigned(1, 0, MAX_RANKS - 1, src, error)
+            || !csv.ReadUnsigned(2, 0, MAX_RANKS - 1, dst, error)
+            || !csv.ReadUnsigned(3, 1, MAX_MESSAGE, bytes, error))
         {
-            error = at + "step: must be an integer in [0, " + std::to_string(MAX_LIST_STEPS - 1)
-                  + "], got \"" + f[0] + "\"";
             return false;
         }
-        if (!ParseUint(f[1], 0, MAX_RANKS - 1, src))
+        if (dst == src)
         {
-            error = at + "src: must be a rank in [0, " + std::to_string(MAX_RANKS - 1) + "], got \""
-                  + f[1] + "\"";
-            return false;
-        }
-        if (!ParseUint(f[2], 0, MAX_RANKS - 1, dst) || dst == src)
-        {
-            error = at + "dst: must be a rank in [0, " + std::to_string(MAX_RANKS - 1)
-                  + "] other than src, got \"" + f[2] + "\"";
-            return false;
-        }
-        if (!ParseUint(f[3], 1, MAX_MESSAGE, bytes))
-        {
-            error = at + "bytes: must be an integer in [1, " + std::to_string(MAX_MESSAGE)
-                  + "], got \"" + f[3] + "\"";
-            return false;
+            return csv.Fail(
+                "dst", "must be another rank than src (got '" + csv.GetField(2) + "')", error);
         }
         MrcTransfer t{
             row, static_cast<uint32_t>(src), static_cast<uint32_t>(dst), bytes, 0, 0, 0, {}};
-        if (f.size() == 5 && !f[4].empty())
+        if (!csv.GetField(4).empty())
         {
-            for (std::string d : MrcText::Split(f[4], ';'))
+            for (std::string d : MrcText::Split(csv.GetField(4), ';'))
             {
                 d = MrcText::Trim(d);
                 uint64_t dep = 0;
-                if (!ParseUint(d, 0, MAX_MESSAGE, dep) || dep >= row)
+                std::string why;
+                if (!MrcNumberParser::ParseUnsigned(d, 0, MAX_MESSAGE, dep, why) || dep >= row)
                 {
-                    error = at + "deps: \"" + d + "\" is not an earlier row id (row ids count data "
-                          + "lines from 0; this row is " + std::to_string(row) + ")";
-                    return false;
+                    return csv.Fail("deps",
+                                    "'" + d
+                                        + "' is not an earlier row id (row ids count data lines "
+                                          "from 0; this row is "
+                                        + std::to_string(row) + ")",
+                                    error);
                 }
                 if (stepOf[dep] > step)
                 {
-                    error = at + "deps: row " + d + " is in step " + std::to_string(stepOf[dep])
-                          + ", after this row's step " + f[0];
-                    return false;
+                    return csv.Fail("deps",
+                                    "row " + d + " is in step " + std::to_string(stepOf[dep])
+                                        + ", after this row's step " + csv.GetField(0),
+                                    error);
                 }
                 if (stepOf[dep] == step
                     && std::find(t.deps.begin(), t.deps.end(), dep) == t.deps.end())
@@ -969,15 +895,9 @@ MrcWorkloadFile::ParseTransferList(const std::string& text,
         nRanks = std::max(nRanks, static_cast<uint32_t>(std::max(src, dst) + 1));
         list.steps[step].push_back(std::move(t));
     }
-    if (!header)
-    {
-        error = "line 1: empty transfer list (expected the header \"step,src,dst,bytes,deps\")";
-        return false;
-    }
     if (stepOf.empty())
     {
-        error = "line " + std::to_string(lines.size()) + ": no transfers after the header";
-        return false;
+        return csv.FailAt(csv.GetNLines(), "", "no transfers after the header", error);
     }
     list.nRanks = nRanks;
     return true;
@@ -989,17 +909,7 @@ MrcWorkloadFile::LoadTransferList(const std::string& path,
                                   std::string& error)
 {
     std::string text;
-    if (!ReadText(path, text))
-    {
-        error = path + ": cannot read the file";
-        return false;
-    }
-    if (!ParseTransferList(text, list, error))
-    {
-        error = path + ": " + error;
-        return false;
-    }
-    return true;
+    return MrcCsvReader::ReadFile(path, text, error) && ParseTransferList(text, path, list, error);
 }
 
 bool

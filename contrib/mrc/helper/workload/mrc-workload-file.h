@@ -114,14 +114,15 @@ struct MrcJobSpec
  * among the data lines, from 0. step (>= 0), src and dst (ranks, distinct) and bytes (1 to
  * 4 GiB) are integers; deps is empty or a ';'-separated list of earlier row ids that must be
  * received before the transfer is posted. A dependency on a row of an earlier step is already
- * satisfied by the step barrier and is dropped; one on a later step is an error. Blank lines
- * and lines starting with '#' are skipped (they get no row id). The list uses ranks 0 to the
+ * satisfied by the step barrier and is dropped; one on a later step is an error. The list is
+ * read by MrcCsvReader: '#' starts a comment anywhere on a line, lines blank without their
+ * comment are skipped (they get no row id), fields are trimmed. The list uses ranks 0 to the
  * highest rank named.
  *
  * Errors: every function returns false and sets a one-line message, never aborts. JSON syntax
  * errors name the line; other errors name the line of the offending key when there is one, its
- * JSON path (jobs[0].collectives[1].bytes) and what is accepted. LoadFile and LoadTransferList
- * prefix the file name.
+ * JSON path (jobs[0].collectives[1].bytes) and what is accepted; LoadFile prefixes the file
+ * name. Transfer-list errors are `file:line: column: message` (MrcCsvReader).
  */
 class MrcWorkloadFile
 {
@@ -168,13 +169,15 @@ public:
     static std::vector<InputFile> InputFiles(const std::string& workloadPath,
                                              const std::vector<MrcJobSpec>& specs);
     /**
-     * Parse a CSV transfer list.
+     * Parse a CSV transfer list (read by MrcCsvReader: its comment rule and error format).
      * @param text the CSV text
+     * @param name the file's name, for messages
      * @param list set to the list
-     * @param error set to a one-line message on failure
+     * @param error set to a one-line message, "name:line: column: ...", on failure
      * @return true on success
      */
     static bool ParseTransferList(const std::string& text,
+                                  const std::string& name,
                                   MrcTransferList& list,
                                   std::string& error);
     /**
