@@ -597,7 +597,7 @@ BAD_CASES = [
     ("seed-zero", ["--seed=0"], "--seed", []),
     ("unknown-option", ["--gpu=32"], "--gpu", ["did you mean '--gpus'"]),
     ("faultFile", ["--faultFile={dir}/faults.csv"], "--faultFile", ["action", "explode"]),
-    ("workload", ["--workload={dir}/workload.json"], "--workload", ["line 2"]),
+    ("workload", ["--workload={dir}/workload.json"], "--workload", ["workload.json:2: JSON"]),
     ("workload-missing", ["--workload={dir}/nonexistent.json"], "--workload", ["nonexistent"]),
 ]
 

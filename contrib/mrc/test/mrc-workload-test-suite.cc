@@ -830,7 +830,7 @@ private:
     {
         std::vector<MrcJobSpec> specs;
         std::string err;
-        const bool ok = MrcWorkloadFile::Parse(text, specs, err);
+        const bool ok = MrcWorkloadFile::Parse(text, "w.json", specs, err);
         NS_TEST_EXPECT_MSG_EQ(ok, false, "must fail: " << text);
         NS_TEST_EXPECT_MSG_EQ(err.find('\n'), std::string::npos, "one line: " << err);
         return err;
@@ -851,7 +851,7 @@ private:
 })";
         std::vector<MrcJobSpec> specs;
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::Parse(good, specs, err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::Parse(good, "w.json", specs, err), true, err);
         NS_TEST_ASSERT_MSG_EQ(specs.size(), 2u, "two jobs");
         const MrcJobSpec& s = specs[0];
         NS_TEST_ASSERT_MSG_EQ(s.name, "llm", "name");
@@ -874,9 +874,9 @@ private:
 
         // Syntax error: the line of the offending byte.
         err = Fail("{\n  \"jobs\": [\n    {\"ranks\": 4,, \"steps\": 1}\n  ]\n}");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 3: JSON syntax error"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "w.json:3: JSON syntax error"), true, err);
         err = Fail("");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 1: JSON"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "w.json:1: JSON"), true, err);
 
         // Semantic errors: line of the key, JSON path, accepted values.
         err = Fail(R"({"jobs": [
@@ -885,41 +885,46 @@ private:
      {"type": "alltoall", "bytes": 10},
      {"type": "allgather",
       "bytes": -5}]}]})");
-        NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 6: jobs[0].collectives[1].bytes: must be an integer"), true, err);
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "got -5"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(err,
+                              "w.json:6: jobs[0].collectives[1].bytes: must be a whole number "
+                              "from 1 to 4611686018427387904 (got -5)",
+                              "file:line: path: message");
         err = Fail(R"({"jobs": [{"ranks": 4, "collectives": [{"type": "ring", "bytes": 0}]}]})");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 1: jobs[0].collectives[0].type: unknown type"), true, err);
+            Has(err, "w.json:1: jobs[0].collectives[0].type: unknown type"), true, err);
         NS_TEST_ASSERT_MSG_EQ(Has(err, MrcCollective::AcceptedTypes()), true, err);
         err = Fail(
             R"({"jobs": [{"ranks": 4, "collectives": [{"type": "alltoall", "bytes": 0}]}]})");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "jobs[0].collectives[0].bytes: must be an integer in [1,"), true, err);
+            Has(err, "jobs[0].collectives[0].bytes: must be a whole number from 1 to"), true, err);
         err = Fail(R"({"jobs": [
  {"ranks": 2, "collectives": [{"type": "alltoall", "bytes": 8}]},
  {"ranks": 2, "placement": "packed",
   "collectives": [{"type": "alltoall", "bytes": 8}]}]})");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 3: jobs[1].placement: unknown placement \"packed\""), true, err);
+            Has(err, "w.json:3: jobs[1].placement: unknown placement \"packed\""), true, err);
         NS_TEST_ASSERT_MSG_EQ(Has(err, "contiguous, interleaved, random"), true, err);
         err = Fail(R"({"jobs": [{"ranks": 2, "collectives": [
   {"type": "alltoall", "bytes": 8, "chunks": 0}]}]})");
         NS_TEST_ASSERT_MSG_EQ(Has(err,
-                                  "line 2: jobs[0].collectives[0].chunks: must be an "
-                                  "integer in [1, 4096]"),
+                                  "w.json:2: jobs[0].collectives[0].chunks: must be a "
+                                  "whole number from 1 to 4096 (got 0)"),
                               true,
                               err);
         err = Fail(R"({"jobs": [
   {"steps": 2, "collectives": [{"type": "alltoall", "bytes": 8}]}]})");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: jobs[0]: missing \"ranks\""), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "w.json:2: jobs[0]: missing \"ranks\""), true, err);
         err = Fail(R"({"jobs": [{"ranks": 2,
   "compute_ms": 2, "collectives": [{"type": "alltoall", "bytes": 8}]}]})");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 2: jobs[0].compute_ms: unknown key (accepted: name"), true, err);
+            Has(err, "w.json:2: jobs[0].compute_ms: unknown key (accepted: name"), true, err);
         err = Fail(R"({"jobs": [{"ranks": 2, "compute_us": -1,
   "collectives": [{"type": "alltoall", "bytes": 8}]}]})");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "jobs[0].compute_us: must be a number"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err,
+                                  "jobs[0].compute_us: must be a number from 0 to 1000000000000 "
+                                  "(microseconds; got -1)"),
+                              true,
+                              err);
         err = Fail(R"({"jobs": [{"ranks": 2,
   "collectives": [{"type": "ring-allreduce", "bytes": 1099511627776}]}]})");
         NS_TEST_ASSERT_MSG_EQ(Has(err, "4 GiB message limit: use at least 129 chunks"), true, err);
@@ -939,13 +944,13 @@ private:
   {"ranks": 5, "collectives": [{"type": "alltoall", "bytes": 8}]},
   {"ranks": 4,
    "collectives": [{"type": "alltoall", "bytes": 8}]}]})";
-        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::Parse(big, specs, err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::Parse(big, "w.json", specs, err), true, err);
         Net n = MakeNet(1, 4, 2, 1);
         MrcWorkloadFile wf;
         std::vector<Ptr<MrcTrainingJob>> jobs;
         NS_TEST_ASSERT_MSG_EQ(wf.CreateJobs(specs, n.stack, 8, jobs, err), false, "too big");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 3: jobs[1].ranks: 4 ranks do not fit: 3 of 8 hosts"), true, err);
+            Has(err, "w.json:3: jobs[1].ranks: 4 ranks do not fit: 3 of 8 hosts"), true, err);
         NS_TEST_ASSERT_MSG_EQ(jobs.empty(), true, "nothing created");
         Simulator::Destroy();
 

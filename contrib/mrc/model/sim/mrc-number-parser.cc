@@ -151,6 +151,19 @@ MrcNumberParser::Show(double x)
     return os.str();
 }
 
+std::string
+MrcNumberParser::DescribeWhole(uint64_t lo, uint64_t hi)
+{
+    return "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+}
+
+std::string
+MrcNumberParser::DescribeReal(double lo, double hi)
+{
+    return std::isfinite(lo) || std::isfinite(hi) ? "a number from " + Show(lo) + " to " + Show(hi)
+                                                  : std::string("a finite number");
+}
+
 bool
 MrcNumberParser::ParseUnsigned(
     const std::string& text, uint64_t lo, uint64_t hi, uint64_t& out, std::string& why)
@@ -161,8 +174,7 @@ MrcNumberParser::ParseUnsigned(
         out = v;
         return true;
     }
-    why = "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi)
-        + " (got '" + text + "')";
+    why = "must be " + DescribeWhole(lo, hi) + " (got '" + text + "')";
     return false;
 }
 
@@ -209,10 +221,7 @@ MrcNumberParser::ParseReal(
             return true;
         }
     }
-    const bool bounded = std::isfinite(lo) || std::isfinite(hi);
-    why = bounded ? "must be a number from " + Show(lo) + " to " + Show(hi)
-                  : std::string("must be a finite number");
-    why += " (got '" + text + "')";
+    why = "must be " + DescribeReal(lo, hi) + " (got '" + text + "')";
     return false;
 }
 

@@ -120,6 +120,19 @@ public:
     static bool SplitQuantity(const std::string& text, double& number, std::string& unit);
 
     /**
+     * @param lo smallest accepted
+     * @param hi largest accepted
+     * @return "a whole number from lo to hi", as the messages name the accepted values
+     */
+    static std::string DescribeWhole(uint64_t lo, uint64_t hi);
+    /**
+     * @param lo smallest accepted (-infinity: none)
+     * @param hi largest accepted (+infinity: none)
+     * @return "a number from lo to hi", or "a finite number" without bounds
+     */
+    static std::string DescribeReal(double lo, double hi);
+
+    /**
      * @param x a number
      * @return it as messages write it: the shortest text of up to 15 significant digits
      */

@@ -37,9 +37,10 @@ struct MrcText
     /**
      * Where an input error is, and what it is, in the one format of the module's readers:
      * `file:line: field: message` (`file: message` without a line or field, e.g. a file that
-     * cannot be read). Line breaks in the parts (quoted input) become spaces, so the message
-     * stays one line.
-     * @param file the file's name, as the user gave it
+     * cannot be read; `line N: field: message` or `field: message` without a file, for input
+     * that came from no file). Line breaks in the parts (quoted input) become spaces, so the
+     * message stays one line.
+     * @param file the file's name, as the user gave it (empty: none)
      * @param line the line, from 1 (0: none)
      * @param field the field: a CSV column, a JSON path, "header", "row" (empty: none)
      * @param message what is wrong and what is accepted
@@ -53,9 +54,9 @@ struct MrcText
         std::string out = file;
         if (line > 0)
         {
-            out += ":" + std::to_string(line);
+            out += (file.empty() ? "line " : ":") + std::to_string(line);
         }
-        out += ": ";
+        out += out.empty() ? "" : ": ";
         if (!field.empty())
         {
             out += field + ": ";
