@@ -1460,9 +1460,11 @@ main(int argc, char* argv[])
         const bool flaps
             = !prm.faults.tier.empty() && prm.faults.tier != "none" && prm.faults.rate > 0;
         const uint32_t t0s = prm.gpus / prm.hostsPerT0;
+        MrcLinkTier tier = MrcLinkTier::T0_T1;
+        MrcLinkTierNames().Parse(prm.faults.tier, tier);
         auto tierLinks = [&](uint32_t planes) -> double
         {
-            if (prm.faults.tier == "host-t0")
+            if (tier == MrcLinkTier::HOST_T0)
             {
                 return double(planes) * prm.gpus;
             }

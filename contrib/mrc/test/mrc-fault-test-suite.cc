@@ -114,11 +114,15 @@ private:
             faults->Install(f);
             faults->AssignStreams(100);
             std::string err;
-            NS_TEST_ASSERT_MSG_EQ(
-                faults->GetInjector()->AddFlapProcess(
-                    "t0-t1", c.rate, c.perLink, MicroSeconds(5), Time(0), MilliSeconds(10), err),
-                true,
-                err);
+            NS_TEST_ASSERT_MSG_EQ(faults->GetInjector()->AddFlapProcess(MrcLinkTier::T0_T1,
+                                                                        c.rate,
+                                                                        c.perLink,
+                                                                        MicroSeconds(5),
+                                                                        Time(0),
+                                                                        MilliSeconds(10),
+                                                                        err),
+                                  true,
+                                  err);
             Simulator::Stop(MilliSeconds(10) + MicroSeconds(1));
             Simulator::Run();
             const auto& ev = faults->GetInjector()->GetEvents();
@@ -139,11 +143,22 @@ private:
             // Every flap that ended is an up event 5 us after its down event.
             NS_TEST_ASSERT_MSG_LT_OR_EQ(downs - Count(ev, "up"), 16, "flaps end");
             std::string bad;
-            NS_TEST_ASSERT_MSG_EQ(faults->GetInjector()->AddFlapProcess(
-                                      "t9-t1", 1, true, MicroSeconds(1), Time(0), Seconds(1), bad),
-                                  false,
-                                  "unknown tier rejected");
-            NS_TEST_ASSERT_MSG_NE(bad.find("t0-t1"), std::string::npos, "message lists tiers");
+            NS_TEST_ASSERT_MSG_EQ(
+                faults->GetInjector()->AddFlapProcess(
+                    MrcLinkTier::T1_T0, 1, true, MicroSeconds(1), Time(0), Seconds(1), bad),
+                false,
+                "a downward tier rejected");
+            NS_TEST_ASSERT_MSG_EQ(bad,
+                                  "flap tier must be one of host-t0, t0-t1, t1-t2 (got 't1-t0')",
+                                  "message lists the upward tiers");
+            MrcFaultHelper::Options o;
+            o.tier = "t9-t1";
+            o.rate = 0;
+            NS_TEST_ASSERT_MSG_EQ(faults->ApplyOptions(o, bad), false, "unknown tier rejected");
+            NS_TEST_ASSERT_MSG_EQ(
+                bad,
+                "--flapTier must be one of host-t0, t0-t1, t1-t2 or none (got 't9-t1')",
+                "message lists the tiers");
             Simulator::Destroy();
         }
     }
@@ -171,10 +186,11 @@ private:
         faults->Install(f);
         faults->AssignStreams(50);
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(faults->GetInjector()->AddFlapProcess(
-                                  "t0-t1", 2000, true, MicroSeconds(20), Time(0), Seconds(1), err),
-                              true,
-                              err);
+        NS_TEST_ASSERT_MSG_EQ(
+            faults->GetInjector()->AddFlapProcess(
+                MrcLinkTier::T0_T1, 2000, true, MicroSeconds(20), Time(0), Seconds(1), err),
+            true,
+            err);
         NS_TEST_ASSERT_MSG_EQ(faults->LoadSchedule("time_us,action,target,duration_us\n"
                                                    "100,blackhole,plane0/t1-1,300\n"
                                                    "200,switch_reboot,plane1/t1-2,300\n"

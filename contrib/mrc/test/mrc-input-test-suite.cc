@@ -4,17 +4,22 @@
 
 /**
  * @file
- * @brief Tests of the input layer: the number, time and rate parser and the CSV reader.
+ * @brief Tests of the input layer: the number, time and rate parser, the CSV reader and the
+ * name tables of the module's vocabularies.
  */
 
 #include "ns3/mrc-csv-reader.h"
+#include "ns3/mrc-link-tier.h"
+#include "ns3/mrc-name-table.h"
 #include "ns3/mrc-number-parser.h"
 
 #include "ns3/test.h"
 
 #include <cmath>
 #include <limits>
+#include <set>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -234,6 +239,74 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief Every value of each vocabulary round-trips through its one name table: its name parses
+ * back to it, names are distinct, and the table holds every value once and nothing else.
+ */
+class MrcNameTableTestCase : public TestCase
+{
+public:
+    MrcNameTableTestCase()
+        : TestCase("name tables: every value of every vocabulary round-trips")
+    {
+    }
+
+private:
+    /**
+     * Check one table against the enumeration's values.
+     * @tparam E the enumeration
+     * @param table its name table
+     * @param values every value of the enumeration, listed independently of the table
+     * @param names the names they must have, in order
+     * @param what the vocabulary, for messages
+     */
+    template<typename E>
+    void Check(const MrcNameTable<E>& table,
+               const std::vector<E>& values,
+               const std::vector<std::string>& names,
+               const std::string& what)
+    {
+        NS_TEST_ASSERT_MSG_EQ(
+            table.GetEntries().size(), values.size(), what << ": every value once");
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < values.size(); ++i)
+        {
+            const std::string& name = table.GetName(values[i]);
+            NS_TEST_EXPECT_MSG_EQ(name, names[i], what << " " << i);
+            E back = values[(i + 1) % values.size()];
+            NS_TEST_EXPECT_MSG_EQ(table.Parse(name, back), true, what << ": '" << name << "'");
+            NS_TEST_EXPECT_MSG_EQ(static_cast<int>(back),
+                                  static_cast<int>(values[i]),
+                                  what << ": '" << name << "' parses back");
+            seen.insert(name);
+        }
+        NS_TEST_EXPECT_MSG_EQ(seen.size(), values.size(), what << ": distinct names");
+        E v = values[0];
+        NS_TEST_EXPECT_MSG_EQ(table.Parse("no-such-name", v), false, what << ": unknown word");
+        NS_TEST_EXPECT_MSG_EQ(table.Parse(names[0] + " ", v), false, what << ": exact words");
+    }
+
+    void DoRun() override
+    {
+        Check(MrcLinkTierNames(),
+              {MrcLinkTier::HOST_T0,
+               MrcLinkTier::T0_HOST,
+               MrcLinkTier::T0_T1,
+               MrcLinkTier::T1_T0,
+               MrcLinkTier::T1_T2,
+               MrcLinkTier::T2_T1},
+              {"host-t0", "t0-host", "t0-t1", "t1-t0", "t1-t2", "t2-t1"},
+              "link tiers");
+        NS_TEST_EXPECT_MSG_EQ(MrcLinkTierNames().GetNames(),
+                              "host-t0, t0-host, t0-t1, t1-t0, t1-t2, t2-t1",
+                              "the list messages give");
+        NS_TEST_EXPECT_MSG_EQ(MrcLinkTierNames().GetNamesWhere(MrcIsUpwardTier),
+                              "host-t0, t0-t1, t1-t2",
+                              "upward tiers (flap processes)");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The input layer's test suite.
  */
 class MrcInputTestSuite : public TestSuite
@@ -244,6 +317,7 @@ public:
     {
         AddTestCase(new MrcNumberParserTestCase);
         AddTestCase(new MrcCsvReaderTestCase);
+        AddTestCase(new MrcNameTableTestCase);
     }
 };
 

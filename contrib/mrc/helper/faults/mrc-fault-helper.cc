@@ -192,8 +192,10 @@ void
 MrcFaultHelper::AddCommandLineOptions(MrcCommandLine& cmd, Options& o)
 {
     cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", o.file);
-    cmd.AddValue(
-        "flapTier", "Stochastic link flaps on this tier: host-t0, t0-t1, t1-t2, or none", o.tier);
+    cmd.AddValue("flapTier",
+                 "Stochastic link flaps on this tier: "
+                     + MrcLinkTierNames().GetNamesWhere(MrcIsUpwardTier) + ", or none",
+                 o.tier);
     cmd.AddValue(
         "flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", o.rate);
     cmd.AddValue(
@@ -220,7 +222,15 @@ MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
         error = e.str();
         return false;
     }
-    if (o.tier.empty() || o.tier == "none" || o.rate == 0)
+    const bool none = o.tier.empty() || o.tier == "none";
+    MrcLinkTier tier = MrcLinkTier::T0_T1;
+    if (!none && (!MrcLinkTierNames().Parse(o.tier, tier) || !MrcIsUpwardTier(tier)))
+    {
+        error = "--flapTier must be one of " + MrcLinkTierNames().GetNamesWhere(MrcIsUpwardTier)
+              + " or none (got '" + o.tier + "')";
+        return false;
+    }
+    if (none || o.rate == 0)
     {
         return true;
     }
@@ -236,7 +246,7 @@ MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
         m_injector->SetAttribute("Periodic", BooleanValue(true));
     }
     if (!m_injector->AddFlapProcess(
-            o.tier,
+            tier,
             o.rate,
             o.perLink,
             NanoSeconds(static_cast<int64_t>(o.downUs * 1000)),

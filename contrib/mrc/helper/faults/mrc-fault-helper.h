@@ -90,7 +90,7 @@ public:
     struct Options
     {
         std::string file;      //!< --faultFile: schedule CSV
-        std::string tier;      //!< --flapTier: host-t0, t0-t1, t1-t2, or empty for none
+        std::string tier;      //!< --flapTier: an upward tier (MrcIsUpwardTier), none or empty
         double rate = 0;       //!< --flapRate: flaps per second
         bool perLink = true;   //!< --flapPerLink: rate per link (else per tier)
         double downUs = 20;    //!< --flapDown: mean down time, microseconds

@@ -57,6 +57,16 @@ ParseIndexed(const std::string& s, const std::string& prefix, uint32_t& out)
     return true;
 }
 
+/**
+ * @param tier an upward tier
+ * @return its index among the injector's tiers of cables (host-t0, t0-t1, t1-t2)
+ */
+uint32_t
+TierIndex(MrcLinkTier tier)
+{
+    return tier == MrcLinkTier::HOST_T0 ? 0 : (tier == MrcLinkTier::T0_T1 ? 1 : 2);
+}
+
 } // namespace
 
 TypeId
@@ -487,7 +497,7 @@ MrcFaultInjector::DrawDownTime(Time meanDown)
 }
 
 bool
-MrcFaultInjector::AddFlapProcess(const std::string& tier,
+MrcFaultInjector::AddFlapProcess(MrcLinkTier tier,
                                  double rate,
                                  bool perLink,
                                  Time meanDown,
@@ -496,24 +506,13 @@ MrcFaultInjector::AddFlapProcess(const std::string& tier,
                                  std::string& error)
 {
     NS_ABORT_MSG_IF(m_fabric == nullptr, "MrcFaultInjector: SetTargets() first");
-    uint32_t idx = 0;
-    if (tier == "host-t0")
+    if (!MrcIsUpwardTier(tier))
     {
-        idx = 0;
-    }
-    else if (tier == "t0-t1")
-    {
-        idx = 1;
-    }
-    else if (tier == "t1-t2")
-    {
-        idx = 2;
-    }
-    else
-    {
-        error = "flap tier must be host-t0, t0-t1 or t1-t2 (got '" + tier + "')";
+        error = "flap tier must be one of " + MrcLinkTierNames().GetNamesWhere(MrcIsUpwardTier)
+              + " (got '" + MrcLinkTierNames().GetName(tier) + "')";
         return false;
     }
+    const uint32_t idx = TierIndex(tier);
     if (m_downDist != "exponential" && m_downDist != "constant")
     {
         error = "DownTimeDistribution must be exponential or constant (got '" + m_downDist + "')";
@@ -527,7 +526,7 @@ MrcFaultInjector::AddFlapProcess(const std::string& tier,
     }
     if (m_tiers[idx].first.empty())
     {
-        error = "the fabric has no " + tier + " links";
+        error = "the fabric has no " + MrcLinkTierNames().GetName(tier) + " links";
         return false;
     }
     if (perLink)

@@ -6,6 +6,7 @@
 #define MRC_FAULT_INJECTOR_H
 
 #include "ns3/mrc-fault-targets.h"
+#include "ns3/mrc-link-tier.h"
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -128,16 +129,16 @@ public:
 
     /**
      * Start a stochastic flap process on the links of a tier.
-     * @param tier host-t0, t0-t1 or t1-t2
+     * @param tier an upward tier (MrcIsUpwardTier: host-t0, t0-t1 or t1-t2)
      * @param rate flaps per second, per link (perLink) or over the whole tier
      * @param perLink rate is per link (true) or for the whole tier (false)
      * @param meanDown mean down time
      * @param start first possible flap
      * @param stop no flap starts after this
      * @param error set on failure
-     * @return false if the tier is unknown or has no links, or the rate is not positive
+     * @return false if the tier is not upward or has no links, or the rate is not positive
      */
-    bool AddFlapProcess(const std::string& tier,
+    bool AddFlapProcess(MrcLinkTier tier,
                         double rate,
                         bool perLink,
                         Time meanDown,
