@@ -69,7 +69,7 @@ Build(const std::string& routing,
  * @return how many events have it
  */
 uint32_t
-Count(const std::vector<MrcFaultEvent>& events, const std::string& state)
+Count(const std::vector<MrcFaultEvent>& events, MrcFaultEvent::State state)
 {
     uint32_t n = 0;
     for (const auto& e : events)
@@ -127,7 +127,7 @@ private:
             Simulator::Run();
             const auto& ev = faults->GetInjector()->GetEvents();
             const double expected = c.rate * 0.01 * (c.perLink ? 16 : 1);
-            const double downs = Count(ev, "down");
+            const double downs = Count(ev, MrcFaultEvent::State::DOWN);
             if (c.periodic)
             {
                 NS_TEST_ASSERT_MSG_EQ_TOL(downs, expected, 16, "periodic: exactly the rate");
@@ -141,7 +141,8 @@ private:
             }
             NS_TEST_ASSERT_MSG_GT(downs, 0, "flaps happened");
             // Every flap that ended is an up event 5 us after its down event.
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(downs - Count(ev, "up"), 16, "flaps end");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(
+                downs - Count(ev, MrcFaultEvent::State::UP), 16, "flaps end");
             std::string bad;
             NS_TEST_ASSERT_MSG_EQ(
                 faults->GetInjector()->AddFlapProcess(
@@ -218,7 +219,7 @@ private:
         std::set<std::string> kinds;
         for (const auto& e : ev)
         {
-            kinds.insert(e.kind);
+            kinds.insert(MrcFaultEvent::KindNames().GetName(e.kind));
         }
         NS_TEST_ASSERT_MSG_EQ(kinds.count("blackhole") + kinds.count("switch_reboot")
                                   + kinds.count("nic_port") + kinds.count("link"),
@@ -448,7 +449,8 @@ private:
         NS_TEST_ASSERT_MSG_EQ(ev.size(), 10u, "five faults, each with its end");
         NS_TEST_ASSERT_MSG_EQ(ev[0].target, "plane0/t0-0/t1-1", "first event target");
         NS_TEST_ASSERT_MSG_EQ(ev[0].time, MicroSeconds(10), "first event time");
-        NS_TEST_ASSERT_MSG_EQ(ev[1].state, "up", "flap ends 5 us later");
+        NS_TEST_ASSERT_MSG_EQ(
+            (ev[1].state == MrcFaultEvent::State::UP), true, "flap ends 5 us later");
         NS_TEST_ASSERT_MSG_EQ(ev[1].time, MicroSeconds(15), "flap end time");
         NS_TEST_ASSERT_MSG_EQ(f->GetUplink(0, 1, 0)->IsUp(), true, "link_up restored it");
         Simulator::Destroy();
@@ -534,9 +536,9 @@ private:
         std::set<std::string> states;
         for (const auto& e : faults->GetInjector()->GetEvents())
         {
-            if (e.kind == "nic_rx_loss")
+            if (e.kind == MrcFaultEvent::Kind::NIC_RX_LOSS)
             {
-                states.insert(e.target + " " + e.state);
+                states.insert(e.target + " " + MrcFaultEvent::StateNames().GetName(e.state));
             }
         }
         NS_TEST_ASSERT_MSG_EQ(states.count("hosts start"), 1u, "recorded");

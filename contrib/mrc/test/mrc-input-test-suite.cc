@@ -9,6 +9,9 @@
  */
 
 #include "ns3/mrc-csv-reader.h"
+#include "ns3/mrc-fault-action.h"
+#include "ns3/mrc-fault-event.h"
+#include "ns3/mrc-fault-target-id.h"
 #include "ns3/mrc-link-tier.h"
 #include "ns3/mrc-name-table.h"
 #include "ns3/mrc-number-parser.h"
@@ -302,6 +305,116 @@ private:
         NS_TEST_EXPECT_MSG_EQ(MrcLinkTierNames().GetNamesWhere(MrcIsUpwardTier),
                               "host-t0, t0-t1, t1-t2",
                               "upward tiers (flap processes)");
+        Check(MrcFaultActionNames(),
+              {MrcFaultAction::LINK_DOWN,
+               MrcFaultAction::LINK_UP,
+               MrcFaultAction::LINK_FLAP,
+               MrcFaultAction::SWITCH_REBOOT,
+               MrcFaultAction::BLACKHOLE,
+               MrcFaultAction::NIC_PORT_DOWN,
+               MrcFaultAction::NIC_RX_LOSS},
+              {"link_down",
+               "link_up",
+               "link_flap",
+               "switch_reboot",
+               "blackhole",
+               "nic_port_down",
+               "nic_rx_loss"},
+              "fault actions");
+        NS_TEST_EXPECT_MSG_EQ(MrcFaultActionNames().GetNames(),
+                              "link_down, link_up, link_flap, switch_reboot, blackhole, "
+                              "nic_port_down, nic_rx_loss",
+                              "the list messages give");
+        Check(MrcFaultEvent::KindNames(),
+              {MrcFaultEvent::Kind::LINK,
+               MrcFaultEvent::Kind::NIC_PORT,
+               MrcFaultEvent::Kind::SWITCH_REBOOT,
+               MrcFaultEvent::Kind::BLACKHOLE,
+               MrcFaultEvent::Kind::NIC_RX_LOSS},
+              {"link", "nic_port", "switch_reboot", "blackhole", "nic_rx_loss"},
+              "fault event kinds");
+        Check(MrcFaultEvent::StateNames(),
+              {MrcFaultEvent::State::DOWN,
+               MrcFaultEvent::State::UP,
+               MrcFaultEvent::State::START,
+               MrcFaultEvent::State::END},
+              {"down", "up", "start", "end"},
+              "fault event states");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief MrcFaultTargetId: every form of a target name parses to its position and reads back
+ * as its canonical name; positions made directly have the same names; malformed names are
+ * refused with the accepted forms.
+ */
+class MrcFaultTargetIdTestCase : public TestCase
+{
+public:
+    MrcFaultTargetIdTestCase()
+        : TestCase("fault target names: parse, positions, canonical names, errors")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        using K = MrcFaultTargetId::Kind;
+        struct Case
+        {
+            const char* name;          //!< the name
+            MrcFaultTargetId expected; //!< what it says
+            K kind;                    //!< its kind
+        };
+
+        const Case cases[] = {
+            {"host3/plane1", MrcFaultTargetId::NicPort(3, 1), K::NIC_PORT},
+            {"host7", MrcFaultTargetId::Nic(7), K::NIC},
+            {"hosts", MrcFaultTargetId::Nics(), K::NICS},
+            {"plane0/t0-1/t1-2", MrcFaultTargetId::Link(0, MrcLinkTier::T0_T1, 1, 2), K::LINK},
+            {"plane2/t1-3/t2-0", MrcFaultTargetId::Link(2, MrcLinkTier::T1_T2, 3, 0), K::LINK},
+            {"plane1/t0-4", MrcFaultTargetId::Switch(1, 0, 4), K::SWITCH},
+            {"plane1/t1-0", MrcFaultTargetId::Switch(1, 1, 0), K::SWITCH},
+            {"plane5/t2-9", MrcFaultTargetId::Switch(5, 2, 9), K::SWITCH},
+        };
+        for (const auto& c : cases)
+        {
+            MrcFaultTargetId id;
+            std::string err;
+            NS_TEST_ASSERT_MSG_EQ(MrcFaultTargetId::Parse(c.name, id, err), true, err);
+            NS_TEST_EXPECT_MSG_EQ(id.GetName(), c.name, "reads back");
+            NS_TEST_EXPECT_MSG_EQ(c.expected.GetName(), c.name, "made directly");
+            NS_TEST_EXPECT_MSG_EQ(static_cast<int>(id.GetKind()), static_cast<int>(c.kind), c.name);
+            NS_TEST_EXPECT_MSG_EQ(id.GetPlane(), c.expected.GetPlane(), c.name);
+            NS_TEST_EXPECT_MSG_EQ(id.GetHost(), c.expected.GetHost(), c.name);
+            NS_TEST_EXPECT_MSG_EQ(id.GetIndex(), c.expected.GetIndex(), c.name);
+            NS_TEST_EXPECT_MSG_EQ(id.GetPeer(), c.expected.GetPeer(), c.name);
+            NS_TEST_EXPECT_MSG_EQ(id.GetSwitchTier(), c.expected.GetSwitchTier(), c.name);
+        }
+        MrcFaultTargetId id;
+        std::string err;
+        NS_TEST_EXPECT_MSG_EQ(MrcFaultTargetId::Parse("plane00/t0-01", id, err), true, err);
+        NS_TEST_EXPECT_MSG_EQ(id.GetName(), "plane0/t0-1", "the canonical name");
+        for (const char* bad : {"",
+                                "host",
+                                "host-1",
+                                "hostx/plane0",
+                                "plane0",
+                                "plane0/t3-0",
+                                "plane0/t0-1/t2-0",
+                                "plane0/t1-0/t1-1",
+                                "host1/plane0/x",
+                                "plane 0/t0-1",
+                                "Plane0/t0-1",
+                                "host4294967296"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(MrcFaultTargetId::Parse(bad, id, err), false, "'" << bad << "'");
+            NS_TEST_EXPECT_MSG_EQ(err,
+                                  "unknown target '" + std::string(bad) + "': malformed (accepted: "
+                                      + MrcFaultTargetId::GetForms() + ")",
+                                  "message");
+        }
     }
 };
 
@@ -318,6 +431,7 @@ public:
         AddTestCase(new MrcNumberParserTestCase);
         AddTestCase(new MrcCsvReaderTestCase);
         AddTestCase(new MrcNameTableTestCase);
+        AddTestCase(new MrcFaultTargetIdTestCase);
     }
 };
 

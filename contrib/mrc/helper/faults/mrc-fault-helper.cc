@@ -109,12 +109,11 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
     /** One row, read. */
     struct Row
     {
-        Time at;            //!< when
-        std::string action; //!< the action
-        std::string target; //!< its target
-        Time duration;      //!< how long
-        double rate;        //!< nic_rx_loss's probability
-        uint32_t line;      //!< the row's line
+        Time at;                 //!< when
+        MrcFaultAction action;   //!< the action
+        MrcFaultTargetId target; //!< its target
+        Time duration;           //!< how long
+        double rate;             //!< nic_rx_loss's probability
     };
 
     MrcCsvReader csv(text, name);
@@ -127,64 +126,82 @@ MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, s
     std::vector<Row> rows;
     while (csv.NextRow())
     {
-        double at = 0;
-        double dur = 0;
-        if (!csv.CheckNFields(csv.GetHeader().size(), error)
-            || !csv.ReadReal(0, 0, MAX_MICROS, at, error)
-            || (!csv.GetField(3).empty() && !csv.ReadReal(3, 0, MAX_MICROS, dur, error)))
+        Row r;
+        if (!ReadRow(csv, r.action, r.target, r.at, r.duration, r.rate, error))
         {
             return false;
         }
-        const std::string& a = csv.GetField(1);
-        if (!MrcFaultInjector::IsAction(a))
-        {
-            return csv.Fail("action",
-                            "unknown action '" + a
-                                + "' (accepted: " + MrcFaultInjector::GetActionNames() + ")",
-                            error);
-        }
-        if ((a == "link_flap" || a == "switch_reboot") && dur <= 0)
-        {
-            return csv.Fail("duration_us", "action '" + a + "' needs a positive duration", error);
-        }
-        double rate = 0;
-        const std::string& rateText = csv.GetField(4);
-        std::string why;
-        if (a == "nic_rx_loss")
-        {
-            if (!MrcNumberParser::ParseReal(rateText, 0, 1, rate, why) || !(rate > 0))
-            {
-                return csv.Fail("rate",
-                                "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
-                                    + rateText + "')",
-                                error);
-            }
-        }
-        else if (!rateText.empty())
-        {
-            return csv.Fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')", error);
-        }
-        MrcFaultInjector::Target t;
-        if (!m_injector->Resolve(csv.GetField(2), t, why))
-        {
-            return csv.Fail("target", why, error);
-        }
-        rows.push_back({NanoSeconds(static_cast<int64_t>(at * 1000)),
-                        a,
-                        csv.GetField(2),
-                        NanoSeconds(static_cast<int64_t>(dur * 1000)),
-                        rate,
-                        csv.GetLine()});
+        rows.push_back(r);
     }
-    // Everything parsed: only now schedule (a bad file schedules nothing).
+    // Everything checked: only now schedule (a bad file schedules nothing).
     for (const auto& r : rows)
     {
         std::string why;
-        if (!m_injector->Schedule(r.at, r.action, r.target, r.duration, why, r.rate))
+        NS_ABORT_MSG_UNLESS(m_injector->Schedule(r.at, r.action, r.target, r.duration, why, r.rate),
+                            "MrcFaultHelper: a checked fault was refused: " << why);
+    }
+    return true;
+}
+
+bool
+MrcFaultHelper::ReadRow(const MrcCsvReader& csv,
+                        MrcFaultAction& action,
+                        MrcFaultTargetId& target,
+                        Time& at,
+                        Time& duration,
+                        double& rate,
+                        std::string& error) const
+{
+    double atUs = 0;
+    double durUs = 0;
+    if (!csv.CheckNFields(csv.GetHeader().size(), error)
+        || !csv.ReadReal(0, 0, MAX_MICROS, atUs, error)
+        || (!csv.GetField(3).empty() && !csv.ReadReal(3, 0, MAX_MICROS, durUs, error)))
+    {
+        return false;
+    }
+    const std::string& a = csv.GetField(1);
+    if (!MrcFaultActionNames().Parse(a, action))
+    {
+        return csv.Fail("action",
+                        "unknown action '" + a + "' (accepted: " + MrcFaultActionNames().GetNames()
+                            + ")",
+                        error);
+    }
+    if ((action == MrcFaultAction::LINK_FLAP || action == MrcFaultAction::SWITCH_REBOOT)
+        && durUs <= 0)
+    {
+        return csv.Fail("duration_us", "action '" + a + "' needs a positive duration", error);
+    }
+    rate = 0;
+    const std::string& rateText = csv.GetField(4);
+    std::string why;
+    if (action == MrcFaultAction::NIC_RX_LOSS)
+    {
+        if (!MrcNumberParser::ParseReal(rateText, 0, 1, rate, why) || !(rate > 0))
         {
-            return csv.FailAt(r.line, "action", why, error);
+            return csv.Fail("rate",
+                            "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
+                                + rateText + "')",
+                            error);
         }
     }
+    else if (!rateText.empty())
+    {
+        return csv.Fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')", error);
+    }
+    MrcFaultInjector::Target t;
+    if (!MrcFaultTargetId::Parse(csv.GetField(2), target, why)
+        || !m_injector->Resolve(target, t, why))
+    {
+        return csv.Fail("target", why, error);
+    }
+    if (!m_injector->Check(action, target, rate, why))
+    {
+        return csv.Fail("action", why, error);
+    }
+    at = NanoSeconds(static_cast<int64_t>(atUs * 1000));
+    duration = NanoSeconds(static_cast<int64_t>(durUs * 1000));
     return true;
 }
 
@@ -271,8 +288,8 @@ MrcFaultHelper::CheckScheduled(Time runEnd) const
     for (const auto& a : m_injector->GetScheduled())
     {
         std::ostringstream head;
-        head << "fault '" << a.action << " " << a.target << "' at " << std::setprecision(12)
-             << a.at.GetNanoSeconds() / 1000.0 << " us";
+        head << "fault '" << MrcFaultActionNames().GetName(a.action) << " " << a.target.GetName()
+             << "' at " << std::setprecision(12) << a.at.GetNanoSeconds() / 1000.0 << " us";
         if (a.at >= runEnd)
         {
             std::ostringstream os;

@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-clos-topology.h"
 #include "ns3/mrc-command-line.h"
+#include "ns3/mrc-csv-reader.h"
 #include "ns3/mrc-fault-injector.h"
 
 #include "ns3/nstime.h"
@@ -133,6 +134,24 @@ public:
 
 private:
     void DoDispose() override;
+    /**
+     * Read and check one row of a schedule file.
+     * @param csv the reader, at the row
+     * @param action set to the action
+     * @param target set to its target
+     * @param at set to when
+     * @param duration set to how long
+     * @param rate set to nic_rx_loss's probability (0 for the others)
+     * @param error set to "file:line: field: message" on failure
+     * @return false if the row is bad or the injector would refuse it
+     */
+    bool ReadRow(const MrcCsvReader& csv,
+                 MrcFaultAction& action,
+                 MrcFaultTargetId& target,
+                 Time& at,
+                 Time& duration,
+                 double& rate,
+                 std::string& error) const;
     /**
      * Make the injector and give it a fabric.
      * @param owner the fabric object (kept alive)

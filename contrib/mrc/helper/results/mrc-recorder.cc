@@ -186,8 +186,8 @@ MrcRecorder::OnStep(std::string name, const MrcStepRecord& r)
 void
 MrcRecorder::OnFault(const MrcFaultEvent& e)
 {
-    m_events << m_scheme << "," << Us(e.time) << "," << e.kind << "," << e.target << "," << e.state
-             << ",\n";
+    m_events << m_scheme << "," << Us(e.time) << "," << MrcFaultEvent::KindNames().GetName(e.kind)
+             << "," << e.target << "," << MrcFaultEvent::StateNames().GetName(e.state) << ",\n";
 }
 
 void
