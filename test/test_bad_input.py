@@ -75,6 +75,11 @@ CASES = [
     ("paper", ["--sizes=8000000,4000000"], "--sizes", ["increasing"]),
     ("paper", ["--roceQps=2,16"], "--roceQps", ["starting with 1"]),
     ("paper", ["--mrcQps=1,x"], "--mrcQps", []),
+    # The event scheduler: a word of --scheduler, or ns-3's --SchedulerType, not both.
+    ("quickstart", ["--scheduler=fast"], "--scheduler", ["calendar, heap, map", "'fast'"]),
+    ("mrc-permutation", ["--scheduler="], "--scheduler", ["calendar, heap, map"]),
+    ("mrc-permutation", ["--scheduler=heap", "--SchedulerType=ns3::MapScheduler"], "--scheduler",
+     ["--SchedulerType", "give one"]),
     # ns-3 attributes: the type, the attribute and the value are checked before ns-3 sees them
     # (ns-3.37 itself terminates on a word given to a number or time attribute).
     ("quickstart", ["--ns3::MrcSelectiveRecovery::PathFlush=bogus"],

@@ -8,6 +8,7 @@
  * name tables of the module's vocabularies.
  */
 
+#include "ns3/mrc-command-line.h"
 #include "ns3/mrc-csv-reader.h"
 #include "ns3/mrc-fault-action.h"
 #include "ns3/mrc-fault-event.h"
@@ -16,12 +17,15 @@
 #include "ns3/mrc-name-table.h"
 #include "ns3/mrc-number-parser.h"
 
+#include "ns3/global-value.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <cmath>
 #include <limits>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -420,6 +424,62 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcCommandLine's --scheduler: the words and their schedulers, the default, and a
+ * parse that binds the chosen one and reports it in GetValues.
+ */
+class MrcSchedulerOptionTestCase : public TestCase
+{
+public:
+    MrcSchedulerOptionTestCase()
+        : TestCase("--scheduler: words, default, parse binds and reports the choice")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        std::string type;
+        NS_TEST_EXPECT_MSG_EQ(MrcCommandLine::GetSchedulerType("calendar", type), true, "calendar");
+        NS_TEST_EXPECT_MSG_EQ(type, "ns3::MrcCalendarScheduler", "calendar");
+        NS_TEST_EXPECT_MSG_EQ(MrcCommandLine::GetSchedulerType("heap", type), true, "heap");
+        NS_TEST_EXPECT_MSG_EQ(type, "ns3::MrcHeapScheduler", "heap");
+        NS_TEST_EXPECT_MSG_EQ(MrcCommandLine::GetSchedulerType("map", type), true, "map");
+        NS_TEST_EXPECT_MSG_EQ(type, "ns3::MapScheduler", "map");
+        NS_TEST_EXPECT_MSG_EQ(MrcCommandLine::GetSchedulerType("list", type), false, "list");
+        NS_TEST_EXPECT_MSG_EQ(MrcCommandLine::GetSchedulerWords(), "calendar, heap, map", "words");
+        NS_TEST_EXPECT_MSG_EQ(
+            std::string(MrcCommandLine::DEFAULT_SCHEDULER), "calendar", "default");
+
+        StringValue before;
+        GlobalValue::GetValueByName("SchedulerType", before);
+        for (const auto& [args, word, bound] :
+             {std::tuple<std::vector<std::string>, std::string, std::string>{
+                  {"prog"}, "calendar", "ns3::MrcCalendarScheduler"},
+              {{"prog", "--scheduler=heap"}, "heap", "ns3::MrcHeapScheduler"},
+              {{"prog", "--SchedulerType=ns3::MapScheduler"}, "map", "ns3::MapScheduler"}})
+        {
+            MrcCommandLine cmd(__FILE__);
+            uint32_t n = 1;
+            cmd.AddValue("n", "a number", n);
+            std::vector<char*> argv;
+            std::vector<std::string> copy = args;
+            for (auto& a : copy)
+            {
+                argv.push_back(a.data());
+            }
+            NS_TEST_ASSERT_MSG_EQ(
+                cmd.Parse(static_cast<int>(argv.size()), argv.data()), true, "parsed");
+            NS_TEST_EXPECT_MSG_EQ(cmd.GetValues().at("scheduler"), word, "reported");
+            StringValue now;
+            GlobalValue::GetValueByName("SchedulerType", now);
+            NS_TEST_EXPECT_MSG_EQ(now.Get(), bound, "bound");
+        }
+        GlobalValue::Bind("SchedulerType", before);
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief The input layer's test suite.
  */
 class MrcInputTestSuite : public TestSuite
@@ -432,6 +492,7 @@ public:
         AddTestCase(new MrcCsvReaderTestCase);
         AddTestCase(new MrcNameTableTestCase);
         AddTestCase(new MrcFaultTargetIdTestCase);
+        AddTestCase(new MrcSchedulerOptionTestCase);
     }
 };
 

@@ -21,9 +21,46 @@
 namespace ns3
 {
 
+namespace
+{
+
+/** The event schedulers --scheduler names: word, TypeId name. */
+const std::pair<const char*, const char*> SCHEDULERS[] = {{"calendar", "ns3::MrcCalendarScheduler"},
+                                                          {"heap", "ns3::MrcHeapScheduler"},
+                                                          {"map", "ns3::MapScheduler"}};
+
+} // namespace
+
 MrcCommandLine::MrcCommandLine(const std::string& filename)
     : CommandLine(filename)
+    , m_scheduler(DEFAULT_SCHEDULER)
+    , m_schedulerAdded(false)
 {
+}
+
+bool
+MrcCommandLine::GetSchedulerType(const std::string& word, std::string& typeId)
+{
+    for (const auto& s : SCHEDULERS)
+    {
+        if (word == s.first)
+        {
+            typeId = s.second;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+MrcCommandLine::GetSchedulerWords()
+{
+    std::string out;
+    for (const auto& s : SCHEDULERS)
+    {
+        out += (out.empty() ? "" : ", ") + std::string(s.first);
+    }
+    return out;
 }
 
 std::vector<std::string>
@@ -251,6 +288,18 @@ MrcCommandLine::Parse(MrcCommandLine& cmd, int argc, char* argv[])
 bool
 MrcCommandLine::Parse(int argc, char* argv[])
 {
+    if (!m_schedulerAdded)
+    {
+        // Declared here, so that --help lists it after the program's own options.
+        AddValue("scheduler",
+                 "Event scheduler: calendar (MrcCalendarScheduler), heap (MrcHeapScheduler) or "
+                 "map (ns-3's MapScheduler); all run the same events in the same order",
+                 m_scheduler);
+        m_schedulerAdded = true;
+    }
+    bool schedulerGiven = false;
+    bool typeGiven = false;
+    std::string word = m_scheduler;
     for (int i = 1; i < argc; ++i)
     {
         std::string arg = argv[i];
@@ -258,12 +307,55 @@ MrcCommandLine::Parse(int argc, char* argv[])
         const std::size_t eq = arg.find('=');
         const std::string name = arg.substr(0, eq);
         const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-        if (argv[i][0] == '-' && !CheckValue(name, value, eq != std::string::npos))
+        if (argv[i][0] != '-')
+        {
+            continue;
+        }
+        if (!CheckValue(name, value, eq != std::string::npos))
         {
             return false;
         }
+        std::string type;
+        if (name == "scheduler" && !GetSchedulerType(value, type))
+        {
+            std::cerr << "error: --scheduler must be one of " << GetSchedulerWords() << " (got '"
+                      << value << "')" << std::endl;
+            return false;
+        }
+        word = name == "scheduler" ? value : word;
+        schedulerGiven = schedulerGiven || name == "scheduler";
+        typeGiven = typeGiven || name == "SchedulerType";
     }
-    return Parse(static_cast<CommandLine&>(*this), argc, argv);
+    if (schedulerGiven && typeGiven)
+    {
+        std::cerr << "error: --scheduler and --SchedulerType both choose the event scheduler; "
+                     "give one"
+                  << std::endl;
+        return false;
+    }
+    // Bound before ns-3 parses, so that nothing it does meets another scheduler; with
+    // --SchedulerType, ns-3's parse binds that one.
+    std::string type;
+    if (!typeGiven && GetSchedulerType(word, type))
+    {
+        GlobalValue::Bind("SchedulerType", StringValue(type));
+    }
+    if (!Parse(static_cast<CommandLine&>(*this), argc, argv))
+    {
+        return false;
+    }
+    if (typeGiven)
+    {
+        // ns-3's option chose: report its word (or its type, for another ns-3 scheduler).
+        StringValue chosen;
+        GlobalValue::GetValueByName("SchedulerType", chosen);
+        m_scheduler = chosen.Get();
+        for (const auto& s : SCHEDULERS)
+        {
+            m_scheduler = chosen.Get() == s.second ? s.first : m_scheduler;
+        }
+    }
+    return true;
 }
 
 bool
@@ -475,9 +567,6 @@ MrcCommandLine::Parse(CommandLine& cmd, int argc, char* argv[])
                   << "--help lists every option)" << std::endl;
         return false;
     }
-    // The fabric's scheduler by default (the same event order as ns-3's, faster);
-    // --SchedulerType on the command line still chooses another.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::MrcCalendarScheduler"));
     cmd.Parse(argc, argv);
     return true;
 }

@@ -86,9 +86,13 @@ public:
     void SetRange(const std::string& name, unsigned long long lo, unsigned long long hi);
 
     /**
-     * Check the arguments, then parse them. Before parsing, MrcCalendarScheduler is made the
-     * default event scheduler (SchedulerType): it runs events in exactly the order of ns-3's
-     * MapScheduler, faster; `--SchedulerType=ns3::MapScheduler` still picks ns-3's.
+     * Check the arguments, then parse them. Every program that parses with it has the option
+     * `--scheduler=calendar|heap|map` (listed last in --help, with its default, and in
+     * GetValues): the event scheduler, MrcCalendarScheduler (calendar, the default),
+     * MrcHeapScheduler (heap) or ns-3's MapScheduler (map). All three run events in the same
+     * order, so the choice changes the speed, not the results. ns-3's general option
+     * `--SchedulerType=ns3::...` may name any scheduler instead (GetValues then reports its
+     * word, or its type name); giving both is an error.
      * @param argc argument count
      * @param argv arguments
      * @return true if parsed; false after printing the one-line error (the caller exits 1)
@@ -96,7 +100,8 @@ public:
     bool Parse(int argc, char* argv[]);
 
     /**
-     * The same for a plain CommandLine (names are checked, values are not).
+     * The same for a plain CommandLine (names are checked, values are not; no --scheduler:
+     * the event scheduler is ns-3's default unless --SchedulerType names one).
      * @param cmd the program's CommandLine, with every AddValue done
      * @param argc argument count
      * @param argv arguments
@@ -189,6 +194,17 @@ public:
      */
     static bool ParseTime(
         const std::string& option, const std::string& text, double lo, double hi, Time& t);
+
+    /**
+     * @param word a value of --scheduler
+     * @param typeId set to the scheduler's TypeId name, e.g. "ns3::MrcCalendarScheduler"
+     * @return false if the word names no scheduler
+     */
+    static bool GetSchedulerType(const std::string& word, std::string& typeId);
+    /** @return the accepted values of --scheduler, for messages: "calendar, heap, map" */
+    static std::string GetSchedulerWords();
+    /** The default of --scheduler. */
+    static constexpr const char* DEFAULT_SCHEDULER = "calendar";
 
     /**
      * Say a configuration error in the program's terms: a message that starts with an attribute
@@ -286,6 +302,8 @@ private:
 
     std::vector<std::pair<std::string, KindInfo>> m_kinds;                      //!< declared values
     std::vector<std::pair<std::string, std::function<std::string()>>> m_values; //!< their values
+    std::string m_scheduler; //!< --scheduler: calendar, heap or map (or, after Parse, the type)
+    bool m_schedulerAdded;   //!< whether --scheduler is declared yet
 };
 
 } // namespace ns3
