@@ -402,6 +402,9 @@ private:
 
         MrcTrainingJob::Placement p;
         NS_TEST_ASSERT_MSG_EQ(MrcTrainingJob::ParsePlacement("interleaved", p), true, "known");
+        NS_TEST_ASSERT_MSG_EQ(MrcTrainingJob::AcceptedPlacements(),
+                              "contiguous, interleaved, random",
+                              "the names messages list");
         NS_TEST_ASSERT_MSG_EQ(p, MrcTrainingJob::INTERLEAVED, "parsed");
         NS_TEST_ASSERT_MSG_EQ(MrcTrainingJob::ParsePlacement("packed", p), false, "unknown");
     }

@@ -45,7 +45,8 @@ public:
     MrcCsvReader(const std::string& text, const std::string& file);
 
     /**
-     * Read a whole file.
+     * Read a whole input file, of any format (the JSON workload reader reads through it too,
+     * so that every reader reports a missing file alike).
      * @param path the file
      * @param text set to its contents
      * @param error set to "path: cannot read the file" on failure

@@ -416,7 +416,7 @@ private:
         {
             return Fail(jp + ".placement",
                         "unknown placement " + Show(j["placement"])
-                            + " (accepted: contiguous, interleaved, random)");
+                            + " (accepted: " + MrcTrainingJob::AcceptedPlacements() + ")");
         }
         v = 1;
         if (!Uint(j, jp, "steps", 1, 0xffffffffULL, false, v))
