@@ -170,15 +170,18 @@ AddFaults(const Params& prm, bool baseline, Ptr<MrcFaultHelper> faults, std::str
     const std::string scheme = baseline ? "baseline" : "mrc";
     const uint32_t portPlane = baseline ? 0 : std::min(3u, prm.planes - 1);
     const uint32_t rebootPlane = baseline ? 0 : std::min(2u, prm.planes - 1);
-    std::ostringstream port;
-    port << "host" << prm.portLossHost << "/plane" << portPlane;
-    std::ostringstream t1;
-    t1 << "plane" << rebootPlane << "/t1-" << prm.rebootT1;
-    if (!faults->GetInjector()->Schedule(
-            Us(prm.portLossAtUs), "nic_port_down", port.str(), Us(prm.portLossUs), err)
+    if (!faults->GetInjector()->Schedule(Us(prm.portLossAtUs),
+                                         MrcFaultAction::NIC_PORT_DOWN,
+                                         MrcFaultTargetId::NicPort(prm.portLossHost, portPlane),
+                                         Us(prm.portLossUs),
+                                         err)
         || (prm.withReboot
             && !faults->GetInjector()->Schedule(
-                Us(prm.rebootAtUs), "switch_reboot", t1.str(), Us(prm.rebootUs), err)))
+                Us(prm.rebootAtUs),
+                MrcFaultAction::SWITCH_REBOOT,
+                MrcFaultTargetId::Switch(rebootPlane, 1, prm.rebootT1),
+                Us(prm.rebootUs),
+                err)))
     {
         err = "fault setup: " + err;
         return false;
@@ -1460,9 +1463,11 @@ main(int argc, char* argv[])
         const bool flaps
             = !prm.faults.tier.empty() && prm.faults.tier != "none" && prm.faults.rate > 0;
         const uint32_t t0s = prm.gpus / prm.hostsPerT0;
+        MrcLinkTier tier = MrcLinkTier::T0_T1;
+        MrcLinkTierNames().Parse(prm.faults.tier, tier);
         auto tierLinks = [&](uint32_t planes) -> double
         {
-            if (prm.faults.tier == "host-t0")
+            if (tier == MrcLinkTier::HOST_T0)
             {
                 return double(planes) * prm.gpus;
             }

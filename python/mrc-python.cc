@@ -341,8 +341,11 @@ TransferDict(const MrcTransferRecord& r)
 PYBIND11_MODULE(_core, m)
 {
     m.doc() = "The MRC ns-3 module's C++ API for Python (the package mrc builds on it)";
-    // The programs' event scheduler (MrcCommandLine does the same): ns-3's event order, faster.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::MrcCalendarScheduler"));
+    // The programs' default event scheduler (MrcCommandLine's --scheduler): ns-3's event order,
+    // faster; set_global("SchedulerType", ...) chooses another.
+    std::string scheduler;
+    MrcCommandLine::GetSchedulerType(MrcCommandLine::DEFAULT_SCHEDULER, scheduler);
+    GlobalValue::Bind("SchedulerType", StringValue(scheduler));
 
     m.def(
         "set_seed",

@@ -75,6 +75,11 @@ CASES = [
     ("paper", ["--sizes=8000000,4000000"], "--sizes", ["increasing"]),
     ("paper", ["--roceQps=2,16"], "--roceQps", ["starting with 1"]),
     ("paper", ["--mrcQps=1,x"], "--mrcQps", []),
+    # The event scheduler: a word of --scheduler, or ns-3's --SchedulerType, not both.
+    ("quickstart", ["--scheduler=fast"], "--scheduler", ["calendar, heap, map", "'fast'"]),
+    ("mrc-permutation", ["--scheduler="], "--scheduler", ["calendar, heap, map"]),
+    ("mrc-permutation", ["--scheduler=heap", "--SchedulerType=ns3::MapScheduler"], "--scheduler",
+     ["--SchedulerType", "give one"]),
     # ns-3 attributes: the type, the attribute and the value are checked before ns-3 sees them
     # (ns-3.37 itself terminates on a word given to a number or time attribute).
     ("quickstart", ["--ns3::MrcSelectiveRecovery::PathFlush=bogus"],
@@ -130,5 +135,5 @@ def test_bad_mrc_jobs_is_one_line(tmp_path):
                         "--out=%s" % (tmp_path / "out")], capture_output=True, text=True,
                        timeout=60, env=env, cwd=str(tmp_path))
     assert p.returncode == 1
-    assert p.stderr.strip() == "error: MRC_JOBS must be an integer from 1 to 32 (got 'two')"
+    assert p.stderr.strip() == "error: MRC_JOBS must be a whole number from 1 to 32 (got 'two')"
     assert not (tmp_path / "out").exists()

@@ -555,16 +555,24 @@ def test_a_scheme_alone_gives_the_same_rows(run1, tmp_root, scheme):
         assert alone == both, "%s: --schemes=%s differs from the two-scheme run" % (name, scheme)
 
 
-@pytest.mark.parametrize("scheduler", ["MapScheduler", "MrcHeapScheduler"])
-def test_the_scheduler_does_not_change_results(run1, tmp_root, scheduler):
-    """Programs default to MrcCalendarScheduler; ns-3's MapScheduler and MrcHeapScheduler run
-    the same events in the same order, so every output file is byte-identical."""
-    d = str(tmp_root / scheduler)
-    run_quickstart(d, "--SchedulerType=ns3::" + scheduler)
+@pytest.mark.parametrize("option,word", [("--scheduler=map", "map"),
+                                         ("--scheduler=heap", "heap"),
+                                         ("--SchedulerType=ns3::MapScheduler", "map")])
+def test_the_scheduler_does_not_change_results(run1, tmp_root, option, word):
+    """Programs default to MrcCalendarScheduler (--scheduler=calendar, which run.json records);
+    ns-3's MapScheduler and MrcHeapScheduler, chosen by --scheduler or ns-3's --SchedulerType,
+    run the same events in the same order, so every output file is byte-identical, and run.json
+    names the scheduler that ran."""
+    with open(os.path.join(run1["dir"], "run.json")) as f:
+        assert json.load(f)["parameters"]["scheduler"] == "calendar"
+    d = str(tmp_root / option.strip("-").replace("=", "-").replace(":", ""))
+    run_quickstart(d, option)
+    with open(os.path.join(d, "run.json")) as f:
+        assert json.load(f)["parameters"]["scheduler"] == word
     for name in CSV_FILES:
         a = read_bytes(os.path.join(run1["dir"], name))
         b = read_bytes(os.path.join(d, name))
-        assert a == b, "%s differs between MrcCalendarScheduler and %s" % (name, scheduler)
+        assert a == b, "%s differs between the calendar scheduler and %s" % (name, option)
 
 
 def test_other_seed_gives_other_results(run1, run_seed2):
@@ -597,7 +605,7 @@ BAD_CASES = [
     ("seed-zero", ["--seed=0"], "--seed", []),
     ("unknown-option", ["--gpu=32"], "--gpu", ["did you mean '--gpus'"]),
     ("faultFile", ["--faultFile={dir}/faults.csv"], "--faultFile", ["action", "explode"]),
-    ("workload", ["--workload={dir}/workload.json"], "--workload", ["line 2"]),
+    ("workload", ["--workload={dir}/workload.json"], "--workload", ["workload.json:2: JSON"]),
     ("workload-missing", ["--workload={dir}/nonexistent.json"], "--workload", ["nonexistent"]),
 ]
 

@@ -70,7 +70,7 @@ FaultDigest(Ptr<MrcFaultInjector> injector)
     std::set<std::string> lines;
     for (const auto& a : injector->GetScheduled())
     {
-        std::string t = a.target;
+        std::string t = a.target.GetName();
         const auto at = t.find("plane");
         if (at != std::string::npos)
         {
@@ -82,7 +82,8 @@ FaultDigest(Ptr<MrcFaultInjector> injector)
             t = t.substr(0, at) + "plane*" + t.substr(end);
         }
         std::ostringstream os;
-        os << std::setw(20) << a.at.GetNanoSeconds() << " " << a.action << " " << t << " "
+        os << std::setw(20) << a.at.GetNanoSeconds() << " "
+           << MrcFaultActionNames().GetName(a.action) << " " << t << " "
            << a.duration.GetNanoSeconds();
         if (a.rate != 0)
         {
@@ -193,7 +194,9 @@ Build(Scheme scheme, const FabricSpec& fab, World& w)
         MakeBoundCallback(
             +[](uint64_t* n, const MrcFaultEvent& e)
             {
-                *n += (e.kind == "link" && e.state == "down") ? 1 : 0;
+                *n += (e.kind == MrcFaultEvent::Kind::LINK && e.state == MrcFaultEvent::State::DOWN)
+                        ? 1
+                        : 0;
             },
             &w.flaps));
 }
@@ -638,7 +641,9 @@ RunFluidTraining(
         MakeBoundCallback(
             +[](uint64_t* n, const MrcFaultEvent& e)
             {
-                *n += (e.kind == "link" && e.state == "down") ? 1 : 0;
+                *n += (e.kind == MrcFaultEvent::Kind::LINK && e.state == MrcFaultEvent::State::DOWN)
+                        ? 1
+                        : 0;
             },
             &r.flaps));
     Simulator::Stop(Seconds(3600));

@@ -376,12 +376,11 @@ RunSuite(Suite& suite, int argc, char* argv[])
         suite.jobs = std::max(1u, std::min(32u, cpus));
         if (env && *env)
         {
-            char* end = nullptr;
-            const unsigned long v = std::strtoul(env, &end, 10);
-            if (*end != '\0' || v < 1 || v > 32)
+            uint64_t v = 0;
+            std::string why;
+            if (!MrcNumberParser::ParseUnsigned(env, 1, 32, v, why))
             {
-                std::cerr << "error: MRC_JOBS must be an integer from 1 to 32 (got '" << env << "')"
-                          << std::endl;
+                std::cerr << "error: MRC_JOBS " << why << std::endl;
                 return 1;
             }
             suite.jobs = static_cast<uint32_t>(v);

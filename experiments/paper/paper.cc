@@ -102,25 +102,15 @@ bool
 ParseList(const std::string& text, uint64_t lo, uint64_t hi, std::vector<uint64_t>& out)
 {
     std::vector<uint64_t> v;
-    std::istringstream is(text);
-    std::string item;
-    while (std::getline(is, item, ','))
+    for (const std::string& item : MrcText::Split(text, ','))
     {
-        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos
-            || item.size() > 19)
-        {
-            return false;
-        }
-        const uint64_t x = std::stoull(item);
-        if (x < lo || x > hi)
+        uint64_t x = 0;
+        std::string why;
+        if (!MrcNumberParser::ParseUnsigned(item, lo, hi, x, why))
         {
             return false;
         }
         v.push_back(x);
-    }
-    if (v.empty() || text.back() == ',')
-    {
-        return false;
     }
     out = v;
     return true;

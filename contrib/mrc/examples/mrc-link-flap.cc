@@ -185,14 +185,13 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     }
     Ptr<MrcFaultHelper> faults = CreateObject<MrcFaultHelper>();
     faults->Install(fabric);
-    std::ostringstream target;
-    target << "plane0/t0-0/t1-" << t1;
+    const MrcFaultTargetId target = MrcFaultTargetId::Link(0, MrcLinkTier::T0_T1, 0, t1);
     std::string err;
     for (double t = prm.firstFlapUs; t < 1e6; t += prm.flapPeriodUs)
     {
         faults->GetInjector()->Schedule(NanoSeconds(static_cast<int64_t>(t * 1000)),
-                                        "link_flap",
-                                        target.str(),
+                                        MrcFaultAction::LINK_FLAP,
+                                        target,
                                         NanoSeconds(static_cast<int64_t>(prm.flapDownUs * 1000)),
                                         err);
         if (t > prm.firstFlapUs + 20 * prm.flapPeriodUs)
@@ -214,7 +213,7 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
     // Beyond the baseline's local ACK timeout (4.096 us x 2^20 = 4.3 s): a lost tail waits for it.
     Simulator::Stop(Seconds(60));
     Simulator::Run();
-    std::cout << (baseline ? "baseline" : "mrc") << ": flapping " << target.str() << " every "
+    std::cout << (baseline ? "baseline" : "mrc") << ": flapping " << target.GetName() << " every "
               << prm.flapPeriodUs << " us for " << prm.flapDownUs << " us; "
               << faults->GetInjector()->GetEvents().size() << " fault events" << std::endl;
     Result r;

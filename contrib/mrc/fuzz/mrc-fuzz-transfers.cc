@@ -23,7 +23,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     const std::string text(reinterpret_cast<const char*>(data), size);
     MrcTransferList list;
     std::string error;
-    const bool ok = MrcWorkloadFile::ParseTransferList(text, list, error);
+    const bool ok = MrcWorkloadFile::ParseTransferList(text, "fuzz", list, error);
     if (!ok && (error.empty() || error.find('\n') != std::string::npos))
     {
         std::abort(); // refused without a one-line message

@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     std::vector<MrcJobSpec> specs;
     std::string error;
     // "transfers" files are looked up in a directory that does not exist.
-    const bool ok = MrcWorkloadFile::Parse(text, specs, error, "/nonexistent/mrc-fuzz");
+    const bool ok = MrcWorkloadFile::Parse(text, "fuzz", specs, error, "/nonexistent/mrc-fuzz");
     if (!ok && (error.empty() || error.find('\n') != std::string::npos))
     {
         std::abort(); // refused without a one-line message

@@ -565,12 +565,13 @@ private:
     {
         Ptr<MrcClosTopology> f = MakeFabric(1, 2, 2, 2, true);
         Ptr<MrcLinkMonitor> m = CreateObject<MrcLinkMonitor>();
-        m->AddGroup(0, "host-t0", {f->GetHostPort(0, 0), f->GetHostPort(1, 0)});
-        m->AddGroup(0, "t0-host", {f->GetT0(0, 1)->GetPort(0), f->GetT0(0, 1)->GetPort(1)});
+        m->AddGroup(0, MrcLinkTier::HOST_T0, {f->GetHostPort(0, 0), f->GetHostPort(1, 0)});
+        m->AddGroup(
+            0, MrcLinkTier::T0_HOST, {f->GetT0(0, 1)->GetPort(0), f->GetT0(0, 1)->GetPort(1)});
         struct Row
         {
             double at;
-            std::string tier;
+            MrcLinkTier tier;
             double util;
         };
         std::vector<Row> rows;
@@ -579,7 +580,7 @@ private:
                                           +[](std::vector<Row>* r,
                                               double at,
                                               uint32_t,
-                                              const std::string& tier,
+                                              MrcLinkTier tier,
                                               double util,
                                               double,
                                               uint32_t)
@@ -601,7 +602,7 @@ private:
         for (const auto& r : rows)
         {
             NS_TEST_ASSERT_MSG_EQ((r.util >= 0 && r.util <= 1), true, "utilisation in [0, 1]");
-            if (r.tier == "host-t0")
+            if (r.tier == MrcLinkTier::HOST_T0)
             {
                 busiest = std::max(busiest, r.util);
             }
@@ -645,7 +646,7 @@ private:
     {
         double at;        //!< time, us
         uint32_t plane;   //!< plane
-        std::string tier; //!< tier
+        MrcLinkTier tier; //!< tier
         double util;      //!< utilisation
         double qmean;     //!< mean backlog
         uint32_t qmax;    //!< largest backlog
@@ -669,14 +670,15 @@ private:
     static Ptr<MrcLinkMonitor> Watch(std::vector<Row>* rows, Ptr<MrcClosTopology> f)
     {
         Ptr<MrcLinkMonitor> m = CreateObject<MrcLinkMonitor>();
-        m->AddGroup(0, "host-t0", {f->GetHostPort(0, 0), f->GetHostPort(1, 0)});
-        m->AddGroup(0, "t0-host", {f->GetT0(0, 1)->GetPort(0), f->GetT0(0, 1)->GetPort(1)});
+        m->AddGroup(0, MrcLinkTier::HOST_T0, {f->GetHostPort(0, 0), f->GetHostPort(1, 0)});
+        m->AddGroup(
+            0, MrcLinkTier::T0_HOST, {f->GetT0(0, 1)->GetPort(0), f->GetT0(0, 1)->GetPort(1)});
         m->TraceConnectWithoutContext("LinkSample",
                                       MakeBoundCallback(
                                           +[](std::vector<Row>* r,
                                               double at,
                                               uint32_t plane,
-                                              const std::string& tier,
+                                              MrcLinkTier tier,
                                               double util,
                                               double qmean,
                                               uint32_t qmax)

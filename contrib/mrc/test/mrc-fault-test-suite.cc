@@ -69,7 +69,7 @@ Build(const std::string& routing,
  * @return how many events have it
  */
 uint32_t
-Count(const std::vector<MrcFaultEvent>& events, const std::string& state)
+Count(const std::vector<MrcFaultEvent>& events, MrcFaultEvent::State state)
 {
     uint32_t n = 0;
     for (const auto& e : events)
@@ -114,16 +114,20 @@ private:
             faults->Install(f);
             faults->AssignStreams(100);
             std::string err;
-            NS_TEST_ASSERT_MSG_EQ(
-                faults->GetInjector()->AddFlapProcess(
-                    "t0-t1", c.rate, c.perLink, MicroSeconds(5), Time(0), MilliSeconds(10), err),
-                true,
-                err);
+            NS_TEST_ASSERT_MSG_EQ(faults->GetInjector()->AddFlapProcess(MrcLinkTier::T0_T1,
+                                                                        c.rate,
+                                                                        c.perLink,
+                                                                        MicroSeconds(5),
+                                                                        Time(0),
+                                                                        MilliSeconds(10),
+                                                                        err),
+                                  true,
+                                  err);
             Simulator::Stop(MilliSeconds(10) + MicroSeconds(1));
             Simulator::Run();
             const auto& ev = faults->GetInjector()->GetEvents();
             const double expected = c.rate * 0.01 * (c.perLink ? 16 : 1);
-            const double downs = Count(ev, "down");
+            const double downs = Count(ev, MrcFaultEvent::State::DOWN);
             if (c.periodic)
             {
                 NS_TEST_ASSERT_MSG_EQ_TOL(downs, expected, 16, "periodic: exactly the rate");
@@ -137,13 +141,25 @@ private:
             }
             NS_TEST_ASSERT_MSG_GT(downs, 0, "flaps happened");
             // Every flap that ended is an up event 5 us after its down event.
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(downs - Count(ev, "up"), 16, "flaps end");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(
+                downs - Count(ev, MrcFaultEvent::State::UP), 16, "flaps end");
             std::string bad;
-            NS_TEST_ASSERT_MSG_EQ(faults->GetInjector()->AddFlapProcess(
-                                      "t9-t1", 1, true, MicroSeconds(1), Time(0), Seconds(1), bad),
-                                  false,
-                                  "unknown tier rejected");
-            NS_TEST_ASSERT_MSG_NE(bad.find("t0-t1"), std::string::npos, "message lists tiers");
+            NS_TEST_ASSERT_MSG_EQ(
+                faults->GetInjector()->AddFlapProcess(
+                    MrcLinkTier::T1_T0, 1, true, MicroSeconds(1), Time(0), Seconds(1), bad),
+                false,
+                "a downward tier rejected");
+            NS_TEST_ASSERT_MSG_EQ(bad,
+                                  "flap tier must be one of host-t0, t0-t1, t1-t2 (got 't1-t0')",
+                                  "message lists the upward tiers");
+            MrcFaultHelper::Options o;
+            o.tier = "t9-t1";
+            o.rate = 0;
+            NS_TEST_ASSERT_MSG_EQ(faults->ApplyOptions(o, bad), false, "unknown tier rejected");
+            NS_TEST_ASSERT_MSG_EQ(
+                bad,
+                "--flapTier must be one of host-t0, t0-t1, t1-t2 or none (got 't9-t1')",
+                "message lists the tiers");
             Simulator::Destroy();
         }
     }
@@ -171,10 +187,11 @@ private:
         faults->Install(f);
         faults->AssignStreams(50);
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(faults->GetInjector()->AddFlapProcess(
-                                  "t0-t1", 2000, true, MicroSeconds(20), Time(0), Seconds(1), err),
-                              true,
-                              err);
+        NS_TEST_ASSERT_MSG_EQ(
+            faults->GetInjector()->AddFlapProcess(
+                MrcLinkTier::T0_T1, 2000, true, MicroSeconds(20), Time(0), Seconds(1), err),
+            true,
+            err);
         NS_TEST_ASSERT_MSG_EQ(faults->LoadSchedule("time_us,action,target,duration_us\n"
                                                    "100,blackhole,plane0/t1-1,300\n"
                                                    "200,switch_reboot,plane1/t1-2,300\n"
@@ -202,7 +219,7 @@ private:
         std::set<std::string> kinds;
         for (const auto& e : ev)
         {
-            kinds.insert(e.kind);
+            kinds.insert(MrcFaultEvent::KindNames().GetName(e.kind));
         }
         NS_TEST_ASSERT_MSG_EQ(kinds.count("blackhole") + kinds.count("switch_reboot")
                                   + kinds.count("nic_port") + kinds.count("link"),
@@ -379,20 +396,24 @@ private:
         const Bad bad[] = {
             {"time,action,target,duration_us\n", "header"},
             {"time_us,action,target,duration_us\n10,link_dwn,plane0/t0-0/t1-0,\n",
-             ":2: field 'action'"},
+             "f.csv:2: action: unknown action 'link_dwn' (accepted: link_down,"},
             {"time_us,action,target,duration_us\n# c\n10,link_down,plane9/t0-0/t1-0,\n",
-             ":3: field 'target'"},
+             "f.csv:3: target: unknown target 'plane9/t0-0/t1-0'"},
             {"time_us,action,target,duration_us\n-5,link_down,plane0/t0-0/t1-0,\n",
-             "field 'time_us'"},
+             "f.csv:2: time_us: must be a number from 0 to 1e+15 (got '-5')"},
             {"time_us,action,target,duration_us\n5,link_flap,plane0/t0-0/t1-0,\n",
-             "field 'duration_us'"},
+             "f.csv:2: duration_us: action 'link_flap' needs a positive duration"},
             {"time_us,action,target,duration_us\n5,link_down,plane0/t0-0/t1-7,\n",
-             "field 'target'"},
-            {"time_us,action,target,duration_us\n5,blackhole,host1/plane0,10\n", "switch target"},
-            {"time_us,action,target,duration_us\n5,link_down\n", "expected 4 fields"},
-            {"", "empty file"},
-            {"time_us,action,target,duration_us\n5,nic_rx_loss,hosts,\n", "field 'rate'"},
-            {"time_us,action,target,duration_us,rate\n5,nic_rx_loss,host1,,1.5\n", "field 'rate'"},
+             "f.csv:2: target: unknown target"},
+            {"time_us,action,target,duration_us\n5,blackhole,host1/plane0,10\n",
+             "f.csv:2: action: action 'blackhole' needs a switch target"},
+            {"time_us,action,target,duration_us\n5,link_down\n",
+             "f.csv:2: row: expected 4 fields (time_us,action,target,duration_us), got 2"},
+            {"", "f.csv:1: header: missing"},
+            {"# x\ntime_us,action,target,duration_us,extra\n", "f.csv:2: header: expected"},
+            {"time_us,action,target,duration_us\n5,nic_rx_loss,hosts,\n", "f.csv:2: rate:"},
+            {"time_us,action,target,duration_us,rate\n5,nic_rx_loss,host1,,1.5\n",
+             "f.csv:2: rate: action 'nic_rx_loss' needs a loss probability in (0, 1]"},
             {"time_us,action,target,duration_us,rate\n5,link_down,plane0/t0-0/t1-0,,0.1\n",
              "only nic_rx_loss takes a rate"},
             {"time_us,action,target,duration_us,rate\n5,nic_rx_loss,host9,,0.1\n", "no such host"},
@@ -428,7 +449,8 @@ private:
         NS_TEST_ASSERT_MSG_EQ(ev.size(), 10u, "five faults, each with its end");
         NS_TEST_ASSERT_MSG_EQ(ev[0].target, "plane0/t0-0/t1-1", "first event target");
         NS_TEST_ASSERT_MSG_EQ(ev[0].time, MicroSeconds(10), "first event time");
-        NS_TEST_ASSERT_MSG_EQ(ev[1].state, "up", "flap ends 5 us later");
+        NS_TEST_ASSERT_MSG_EQ(
+            (ev[1].state == MrcFaultEvent::State::UP), true, "flap ends 5 us later");
         NS_TEST_ASSERT_MSG_EQ(ev[1].time, MicroSeconds(15), "flap end time");
         NS_TEST_ASSERT_MSG_EQ(f->GetUplink(0, 1, 0)->IsUp(), true, "link_up restored it");
         Simulator::Destroy();
@@ -514,9 +536,9 @@ private:
         std::set<std::string> states;
         for (const auto& e : faults->GetInjector()->GetEvents())
         {
-            if (e.kind == "nic_rx_loss")
+            if (e.kind == MrcFaultEvent::Kind::NIC_RX_LOSS)
             {
-                states.insert(e.target + " " + e.state);
+                states.insert(e.target + " " + MrcFaultEvent::StateNames().GetName(e.state));
             }
         }
         NS_TEST_ASSERT_MSG_EQ(states.count("hosts start"), 1u, "recorded");

@@ -554,7 +554,8 @@ private:
         {
             m_identityError
                 = CheckIdentities(m_fabric,
-                                  e.kind + " " + e.target + " " + e.state + " at "
+                                  MrcFaultEvent::KindNames().GetName(e.kind) + " " + e.target + " "
+                                      + MrcFaultEvent::StateNames().GetName(e.state) + " at "
                                       + std::to_string(Simulator::Now().GetNanoSeconds()) + " ns");
         }
     }

@@ -402,6 +402,9 @@ private:
 
         MrcTrainingJob::Placement p;
         NS_TEST_ASSERT_MSG_EQ(MrcTrainingJob::ParsePlacement("interleaved", p), true, "known");
+        NS_TEST_ASSERT_MSG_EQ(MrcTrainingJob::AcceptedPlacements(),
+                              "contiguous, interleaved, random",
+                              "the names messages list");
         NS_TEST_ASSERT_MSG_EQ(p, MrcTrainingJob::INTERLEAVED, "parsed");
         NS_TEST_ASSERT_MSG_EQ(MrcTrainingJob::ParsePlacement("packed", p), false, "unknown");
     }
@@ -830,7 +833,7 @@ private:
     {
         std::vector<MrcJobSpec> specs;
         std::string err;
-        const bool ok = MrcWorkloadFile::Parse(text, specs, err);
+        const bool ok = MrcWorkloadFile::Parse(text, "w.json", specs, err);
         NS_TEST_EXPECT_MSG_EQ(ok, false, "must fail: " << text);
         NS_TEST_EXPECT_MSG_EQ(err.find('\n'), std::string::npos, "one line: " << err);
         return err;
@@ -851,7 +854,7 @@ private:
 })";
         std::vector<MrcJobSpec> specs;
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::Parse(good, specs, err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::Parse(good, "w.json", specs, err), true, err);
         NS_TEST_ASSERT_MSG_EQ(specs.size(), 2u, "two jobs");
         const MrcJobSpec& s = specs[0];
         NS_TEST_ASSERT_MSG_EQ(s.name, "llm", "name");
@@ -874,9 +877,9 @@ private:
 
         // Syntax error: the line of the offending byte.
         err = Fail("{\n  \"jobs\": [\n    {\"ranks\": 4,, \"steps\": 1}\n  ]\n}");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 3: JSON syntax error"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "w.json:3: JSON syntax error"), true, err);
         err = Fail("");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 1: JSON"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "w.json:1: JSON"), true, err);
 
         // Semantic errors: line of the key, JSON path, accepted values.
         err = Fail(R"({"jobs": [
@@ -885,41 +888,46 @@ private:
      {"type": "alltoall", "bytes": 10},
      {"type": "allgather",
       "bytes": -5}]}]})");
-        NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 6: jobs[0].collectives[1].bytes: must be an integer"), true, err);
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "got -5"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(err,
+                              "w.json:6: jobs[0].collectives[1].bytes: must be a whole number "
+                              "from 1 to 4611686018427387904 (got -5)",
+                              "file:line: path: message");
         err = Fail(R"({"jobs": [{"ranks": 4, "collectives": [{"type": "ring", "bytes": 0}]}]})");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 1: jobs[0].collectives[0].type: unknown type"), true, err);
+            Has(err, "w.json:1: jobs[0].collectives[0].type: unknown type"), true, err);
         NS_TEST_ASSERT_MSG_EQ(Has(err, MrcCollective::AcceptedTypes()), true, err);
         err = Fail(
             R"({"jobs": [{"ranks": 4, "collectives": [{"type": "alltoall", "bytes": 0}]}]})");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "jobs[0].collectives[0].bytes: must be an integer in [1,"), true, err);
+            Has(err, "jobs[0].collectives[0].bytes: must be a whole number from 1 to"), true, err);
         err = Fail(R"({"jobs": [
  {"ranks": 2, "collectives": [{"type": "alltoall", "bytes": 8}]},
  {"ranks": 2, "placement": "packed",
   "collectives": [{"type": "alltoall", "bytes": 8}]}]})");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 3: jobs[1].placement: unknown placement \"packed\""), true, err);
+            Has(err, "w.json:3: jobs[1].placement: unknown placement \"packed\""), true, err);
         NS_TEST_ASSERT_MSG_EQ(Has(err, "contiguous, interleaved, random"), true, err);
         err = Fail(R"({"jobs": [{"ranks": 2, "collectives": [
   {"type": "alltoall", "bytes": 8, "chunks": 0}]}]})");
         NS_TEST_ASSERT_MSG_EQ(Has(err,
-                                  "line 2: jobs[0].collectives[0].chunks: must be an "
-                                  "integer in [1, 4096]"),
+                                  "w.json:2: jobs[0].collectives[0].chunks: must be a "
+                                  "whole number from 1 to 4096 (got 0)"),
                               true,
                               err);
         err = Fail(R"({"jobs": [
   {"steps": 2, "collectives": [{"type": "alltoall", "bytes": 8}]}]})");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: jobs[0]: missing \"ranks\""), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "w.json:2: jobs[0]: missing \"ranks\""), true, err);
         err = Fail(R"({"jobs": [{"ranks": 2,
   "compute_ms": 2, "collectives": [{"type": "alltoall", "bytes": 8}]}]})");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 2: jobs[0].compute_ms: unknown key (accepted: name"), true, err);
+            Has(err, "w.json:2: jobs[0].compute_ms: unknown key (accepted: name"), true, err);
         err = Fail(R"({"jobs": [{"ranks": 2, "compute_us": -1,
   "collectives": [{"type": "alltoall", "bytes": 8}]}]})");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "jobs[0].compute_us: must be a number"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err,
+                                  "jobs[0].compute_us: must be a number from 0 to 1000000000000 "
+                                  "(microseconds; got -1)"),
+                              true,
+                              err);
         err = Fail(R"({"jobs": [{"ranks": 2,
   "collectives": [{"type": "ring-allreduce", "bytes": 1099511627776}]}]})");
         NS_TEST_ASSERT_MSG_EQ(Has(err, "4 GiB message limit: use at least 129 chunks"), true, err);
@@ -939,13 +947,13 @@ private:
   {"ranks": 5, "collectives": [{"type": "alltoall", "bytes": 8}]},
   {"ranks": 4,
    "collectives": [{"type": "alltoall", "bytes": 8}]}]})";
-        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::Parse(big, specs, err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::Parse(big, "w.json", specs, err), true, err);
         Net n = MakeNet(1, 4, 2, 1);
         MrcWorkloadFile wf;
         std::vector<Ptr<MrcTrainingJob>> jobs;
         NS_TEST_ASSERT_MSG_EQ(wf.CreateJobs(specs, n.stack, 8, jobs, err), false, "too big");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 3: jobs[1].ranks: 4 ranks do not fit: 3 of 8 hosts"), true, err);
+            Has(err, "w.json:3: jobs[1].ranks: 4 ranks do not fit: 3 of 8 hosts"), true, err);
         NS_TEST_ASSERT_MSG_EQ(jobs.empty(), true, "nothing created");
         Simulator::Destroy();
 
@@ -978,8 +986,9 @@ private:
     {
         MrcTransferList list;
         std::string err;
-        NS_TEST_EXPECT_MSG_EQ(
-            MrcWorkloadFile::ParseTransferList(text, list, err), false, "must fail: " << text);
+        NS_TEST_EXPECT_MSG_EQ(MrcWorkloadFile::ParseTransferList(text, "t.csv", list, err),
+                              false,
+                              "must fail: " << text);
         return err;
     }
 
@@ -994,7 +1003,8 @@ private:
                                 "1,1,0,6000,3;2\n";
         MrcTransferList list;
         std::string err;
-        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::ParseTransferList(csv, list, err), true, err);
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcWorkloadFile::ParseTransferList(csv, "t.csv", list, err), true, err);
         NS_TEST_ASSERT_MSG_EQ(list.nRanks, 3u, "ranks");
         NS_TEST_ASSERT_MSG_EQ(list.steps.size(), 2u, "steps");
         NS_TEST_ASSERT_MSG_EQ(list.steps[0].size(), 3u, "step 0");
@@ -1008,32 +1018,60 @@ private:
 
         // The deps column may be left out entirely, header included.
         MrcTransferList shortList;
-        NS_TEST_ASSERT_MSG_EQ(MrcWorkloadFile::ParseTransferList(
-                                  "step,src,dst,bytes\n0,0,1,100\n0,1,0,200\n", shortList, err),
-                              true,
-                              err);
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcWorkloadFile::ParseTransferList(
+                "step,src,dst,bytes\n0,0,1,100\n0,1,0,200\n", "t.csv", shortList, err),
+            true,
+            err);
         NS_TEST_ASSERT_MSG_EQ(shortList.steps.at(0).size(), 2u, "four-column list");
         err = Fail("step,src,dst,bytes\n0,0,1,100,0\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: expected 4 fields"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(
+            Has(err, "t.csv:2: row: expected 4 fields (step,src,dst,bytes), got 5"), true, err);
         err = Fail("step,src,dst,size,deps\n0,0,1,1,\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 1: the header must be"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err,
+                                  "t.csv:1: header: expected 'step,src,dst,bytes,deps' or "
+                                  "'step,src,dst,bytes' (got 'step,src,dst,size,deps')"),
+                              true,
+                              err);
         err = Fail("step,src,dst,bytes,deps\n0,0,1,10,\n0,1,0,10,5\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 3: deps: \"5\" is not an earlier row id"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:3: deps: '5' is not an earlier row id"), true, err);
         err = Fail("step,src,dst,bytes,deps\n0,0,1,0,\n");
         NS_TEST_ASSERT_MSG_EQ(
-            Has(err, "line 2: bytes: must be an integer in [1, 4294967295]"), true, err);
+            err,
+            "t.csv:2: bytes: must be a whole number from 1 to 4294967295 (got '0')",
+            "the one error format");
         err = Fail("step,src,dst,bytes,deps\n0,1,1,10,\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: dst:"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:2: dst: must be another rank than src"), true, err);
         err = Fail("step,src,dst,bytes,deps\n0,1,x,10,\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: dst:"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:2: dst: must be a whole number"), true, err);
         err = Fail("step,src,dst,bytes,deps\n0,0,1\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: expected 5 fields"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(
+            Has(err, "t.csv:2: row: expected 4 to 5 fields (step,src,dst,bytes,deps), got 3"),
+            true,
+            err);
         err = Fail("step,src,dst,bytes,deps\n1,0,1,10,\n0,1,0,10,0\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 3: deps: row 0 is in step 1"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:3: deps: row 0 is in step 1"), true, err);
         err = Fail("step,src,dst,bytes,deps\n-1,0,1,10,\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "line 2: step:"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:2: step:"), true, err);
         err = Fail("step,src,dst,bytes,deps\n");
-        NS_TEST_ASSERT_MSG_EQ(Has(err, "no transfers"), true, err);
+        NS_TEST_ASSERT_MSG_EQ(err, "t.csv:2: no transfers after the header", "no rows");
+        err = Fail("# only a comment\n\n");
+        NS_TEST_ASSERT_MSG_EQ(Has(err, "t.csv:1: header: missing (expected"), true, err);
+        // '#' starts a comment anywhere on a line; the row keeps its id.
+        MrcTransferList commented;
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcWorkloadFile::ParseTransferList("step,src,dst,bytes,deps # the header\n"
+                                               "0,0,1,100,   # row 0\n"
+                                               "  # a comment line: no row id\n"
+                                               "0,1,0,200,0#row 1\n",
+                                               "t.csv",
+                                               commented,
+                                               err),
+            true,
+            err);
+        NS_TEST_ASSERT_MSG_EQ(commented.steps.at(0).size(), 2u, "two rows");
+        NS_TEST_ASSERT_MSG_EQ(commented.steps[0][1].id, 1u, "comment lines get no row id");
+        NS_TEST_ASSERT_MSG_EQ(commented.steps[0][1].deps.size(), 1u, "deps before the comment");
 
         // Replay through a JSON file naming the list (relative to the JSON's directory).
         const std::string dir = CreateTempDirFilename("");

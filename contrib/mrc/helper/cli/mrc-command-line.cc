@@ -5,18 +5,17 @@
 #include "ns3/mrc-command-line.h"
 
 #include "ns3/mrc-clos-helper.h"
+#include "ns3/mrc-number-parser.h"
 
 #include "ns3/global-value.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-#include <initializer_list>
-#include <iomanip>
+#include <cstdint>
 #include <iostream>
+#include <iterator>
+#include <limits>
 #include <sstream>
 
 namespace ns3
@@ -25,77 +24,43 @@ namespace ns3
 namespace
 {
 
-/**
- * Split "12.5Gbps" into a finite number and a unit.
- * @param text the text
- * @param number set to the number
- * @param unit set to what follows it
- * @return false if it does not start with a finite, non-negative number
- */
-bool
-SplitNumber(const std::string& text, double& number, std::string& unit)
+/** The event schedulers --scheduler names: word, TypeId name. */
+const std::pair<const char*, const char*> SCHEDULERS[] = {{"calendar", "ns3::MrcCalendarScheduler"},
+                                                          {"heap", "ns3::MrcHeapScheduler"},
+                                                          {"map", "ns3::MapScheduler"}};
+
+} // namespace
+
+MrcCommandLine::MrcCommandLine(const std::string& filename)
+    : CommandLine(filename)
+    , m_scheduler(DEFAULT_SCHEDULER)
+    , m_schedulerAdded(false)
 {
-    if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.'))
-    {
-        return false;
-    }
-    char* end = nullptr;
-    errno = 0;
-    number = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || errno == ERANGE || !std::isfinite(number))
-    {
-        return false;
-    }
-    unit = std::string(end);
-    return true;
 }
 
-/**
- * Read "12.5Gbps" as its number times its unit's scale.
- * @param text the text
- * @param units accepted units and their scales ("" for a plain number)
- * @param value set to number x scale
- * @return false if the number or the unit is not accepted
- */
 bool
-ReadQuantity(const std::string& text,
-             std::initializer_list<std::pair<const char*, double>> units,
-             double& value)
+MrcCommandLine::GetSchedulerType(const std::string& word, std::string& typeId)
 {
-    double x = 0;
-    std::string unit;
-    if (!SplitNumber(text, x, unit))
+    for (const auto& s : SCHEDULERS)
     {
-        return false;
-    }
-    for (const auto& u : units)
-    {
-        if (unit == u.first)
+        if (word == s.first)
         {
-            value = x * u.second;
+            typeId = s.second;
             return true;
         }
     }
     return false;
 }
 
-/**
- * @param x a number
- * @return it as the shortest text that reads back the same
- */
 std::string
-Show(double x)
+MrcCommandLine::GetSchedulerWords()
 {
-    std::ostringstream os;
-    os << std::setprecision(15) << x;
-    return os.str();
-}
-
-} // namespace
-
-MrcCommandLine::MrcCommandLine(const std::string& filename)
-    : CommandLine(filename)
-{
+    std::string out;
+    for (const auto& s : SCHEDULERS)
+    {
+        out += (out.empty() ? "" : ", ") + std::string(s.first);
+    }
+    return out;
 }
 
 std::vector<std::string>
@@ -201,12 +166,12 @@ bool
 MrcCommandLine::CheckRange(
     const std::string& option, double value, double lo, double hi, const std::string& unit)
 {
-    if (std::isfinite(value) && value >= lo && value <= hi)
+    std::string why;
+    if (MrcNumberParser::CheckRange(value, lo, hi, unit, why))
     {
         return true;
     }
-    std::cerr << "error: --" << option << " must be between " << Show(lo) << unit << " and "
-              << Show(hi) << unit << " (got " << Show(value) << ")" << std::endl;
+    std::cerr << "error: --" << option << " " << why << std::endl;
     return false;
 }
 
@@ -214,47 +179,26 @@ bool
 MrcCommandLine::ParseRate(
     const std::string& option, const std::string& text, double lo, double hi, uint64_t& bps)
 {
-    double rate = 0;
-    const bool read = ReadQuantity(text,
-                                   {{"", 1},
-                                    {"bps", 1},
-                                    {"kbps", 1e3},
-                                    {"Kbps", 1e3},
-                                    {"Mbps", 1e6},
-                                    {"Gbps", 1e9},
-                                    {"Tbps", 1e12}},
-                                   rate);
-    if (!read || rate < lo || rate > hi)
+    std::string why;
+    if (MrcNumberParser::ParseRate(text, lo, hi, bps, why))
     {
-        std::cerr << "error: --" << option << " must be a rate from " << Show(lo / 1e9)
-                  << "Gbps to " << Show(hi / 1e9)
-                  << "Gbps, written like 800Gbps (units bps, Kbps, Mbps, Gbps, Tbps; got '" << text
-                  << "')" << std::endl;
-        return false;
+        return true;
     }
-    bps = static_cast<uint64_t>(std::llround(rate));
-    return true;
+    std::cerr << "error: --" << option << " " << why << std::endl;
+    return false;
 }
 
 bool
 MrcCommandLine::ParseTime(
     const std::string& option, const std::string& text, double lo, double hi, Time& t)
 {
-    double seconds = 0;
-    const bool read
-        = ReadQuantity(text,
-                       {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"ps", 1e-12}},
-                       seconds);
-    if (!read || seconds < lo || seconds > hi)
+    std::string why;
+    if (MrcNumberParser::ParseTime(text, lo, hi, t, why))
     {
-        std::cerr << "error: --" << option << " must be a time from " << Show(lo * 1e6) << "us to "
-                  << Show(hi * 1e6)
-                  << "us, written like 500ns or 1.5us (units s, ms, us, ns, ps; got '" << text
-                  << "')" << std::endl;
-        return false;
+        return true;
     }
-    t = PicoSeconds(static_cast<int64_t>(std::llround(seconds * 1e12)));
-    return true;
+    std::cerr << "error: --" << option << " " << why << std::endl;
+    return false;
 }
 
 void
@@ -264,9 +208,12 @@ MrcCommandLine::SetRange(const std::string& name, unsigned long long lo, unsigne
     {
         if (d.first == name)
         {
-            d.second.lo = 0;
-            d.second.min = lo;
-            d.second.hi = hi;
+            d.second.umin = lo;
+            d.second.umax = hi;
+            d.second.smin = static_cast<int64_t>(
+                std::min<unsigned long long>(lo, std::numeric_limits<int64_t>::max()));
+            d.second.smax = static_cast<int64_t>(
+                std::min<unsigned long long>(hi, std::numeric_limits<int64_t>::max()));
         }
     }
 }
@@ -298,59 +245,38 @@ MrcCommandLine::CheckValue(const std::string& name, const std::string& value, bo
         return true;
     }
     std::string why;
+    bool ok = false;
     if (k->kind == BOOLEAN)
     {
         std::string v = value;
         std::transform(v.begin(), v.end(), v.begin(), ::tolower);
-        if (!hasValue || v == "true" || v == "false" || v == "1" || v == "0")
-        {
-            return true;
-        }
-        why = "true or false (or 1 or 0)";
+        ok = !hasValue || v == "true" || v == "false" || v == "1" || v == "0";
+        why = "must be true or false (or 1 or 0) (got '" + value + "')";
     }
     else if (k->kind == REAL)
     {
-        char* end = nullptr;
-        errno = 0;
-        const double x = std::strtod(value.c_str(), &end);
-        if (!value.empty() && *end == '\0' && errno != ERANGE && std::isfinite(x)
-            && !std::isspace(static_cast<unsigned char>(value[0])))
-        {
-            return true;
-        }
-        why = "a finite number";
+        double x = 0;
+        ok = MrcNumberParser::ParseReal(value,
+                                        -std::numeric_limits<double>::infinity(),
+                                        std::numeric_limits<double>::infinity(),
+                                        x,
+                                        why);
+    }
+    else if (k->kind == SIGNED)
+    {
+        int64_t x = 0;
+        ok = MrcNumberParser::ParseSigned(value, k->smin, k->smax, x, why);
     }
     else
     {
-        const bool neg = !value.empty() && value[0] == '-';
-        const std::string digits = value.empty() || value[0] == '-' || value[0] == '+'
-                                     ? value.substr(value.empty() ? 0 : 1)
-                                     : value;
-        bool ok = !digits.empty() && digits.size() <= 20
-               && std::all_of(digits.begin(),
-                              digits.end(),
-                              [](char c)
-                              {
-                                  return c >= '0' && c <= '9';
-                              });
-        if (ok)
-        {
-            errno = 0;
-            const unsigned long long mag = std::strtoull(digits.c_str(), nullptr, 10);
-            ok = errno != ERANGE
-              && (neg ? mag <= k->lo && (mag == 0 || k->min == 0) : mag >= k->min && mag <= k->hi);
-        }
-        if (ok)
-        {
-            return true;
-        }
-        why = "a whole number from "
-            + (k->lo > 0 ? "-" + std::to_string(k->lo) : std::to_string(k->min)) + " to "
-            + std::to_string(k->hi);
+        uint64_t x = 0;
+        ok = MrcNumberParser::ParseUnsigned(value, k->umin, k->umax, x, why);
     }
-    std::cerr << "error: --" << name << " must be " << why << " (got '" << value << "')"
-              << std::endl;
-    return false;
+    if (!ok)
+    {
+        std::cerr << "error: --" << name << " " << why << std::endl;
+    }
+    return ok;
 }
 
 bool
@@ -362,6 +288,18 @@ MrcCommandLine::Parse(MrcCommandLine& cmd, int argc, char* argv[])
 bool
 MrcCommandLine::Parse(int argc, char* argv[])
 {
+    if (!m_schedulerAdded)
+    {
+        // Declared here, so that --help lists it after the program's own options.
+        AddValue("scheduler",
+                 "Event scheduler: calendar (MrcCalendarScheduler), heap (MrcHeapScheduler) or "
+                 "map (ns-3's MapScheduler); all run the same events in the same order",
+                 m_scheduler);
+        m_schedulerAdded = true;
+    }
+    bool schedulerGiven = false;
+    bool typeGiven = false;
+    std::string word = m_scheduler;
     for (int i = 1; i < argc; ++i)
     {
         std::string arg = argv[i];
@@ -369,12 +307,55 @@ MrcCommandLine::Parse(int argc, char* argv[])
         const std::size_t eq = arg.find('=');
         const std::string name = arg.substr(0, eq);
         const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-        if (argv[i][0] == '-' && !CheckValue(name, value, eq != std::string::npos))
+        if (argv[i][0] != '-')
+        {
+            continue;
+        }
+        if (!CheckValue(name, value, eq != std::string::npos))
         {
             return false;
         }
+        std::string type;
+        if (name == "scheduler" && !GetSchedulerType(value, type))
+        {
+            std::cerr << "error: --scheduler must be one of " << GetSchedulerWords() << " (got '"
+                      << value << "')" << std::endl;
+            return false;
+        }
+        word = name == "scheduler" ? value : word;
+        schedulerGiven = schedulerGiven || name == "scheduler";
+        typeGiven = typeGiven || name == "SchedulerType";
     }
-    return Parse(static_cast<CommandLine&>(*this), argc, argv);
+    if (schedulerGiven && typeGiven)
+    {
+        std::cerr << "error: --scheduler and --SchedulerType both choose the event scheduler; "
+                     "give one"
+                  << std::endl;
+        return false;
+    }
+    // Bound before ns-3 parses, so that nothing it does meets another scheduler; with
+    // --SchedulerType, ns-3's parse binds that one.
+    std::string type;
+    if (!typeGiven && GetSchedulerType(word, type))
+    {
+        GlobalValue::Bind("SchedulerType", StringValue(type));
+    }
+    if (!Parse(static_cast<CommandLine&>(*this), argc, argv))
+    {
+        return false;
+    }
+    if (typeGiven)
+    {
+        // ns-3's option chose: report its word (or its type, for another ns-3 scheduler).
+        StringValue chosen;
+        GlobalValue::GetValueByName("SchedulerType", chosen);
+        m_scheduler = chosen.Get();
+        for (const auto& s : SCHEDULERS)
+        {
+            m_scheduler = chosen.Get() == s.second ? s.first : m_scheduler;
+        }
+    }
+    return true;
 }
 
 bool
@@ -483,41 +464,40 @@ MrcCommandLine::CheckAttribute(const std::string& name,
     // ns-3.37's number attributes terminate the process on a word that is not a number
     // (UintegerValue::DeserializeFromString), so numbers are read here first.
     bool number = true;
-    if (hasValue && (kind == "ns3::UintegerValue" || kind == "ns3::IntegerValue"))
+    std::string why;
+    if (hasValue && kind == "ns3::UintegerValue")
     {
-        const std::size_t start
-            = (kind == "ns3::IntegerValue" && !value.empty() && value[0] == '-');
-        number = value.size() > start && value.size() - start <= 20
-              && std::all_of(value.begin() + start,
-                             value.end(),
-                             [](char c)
-                             {
-                                 return c >= '0' && c <= '9';
-                             });
+        uint64_t x = 0;
+        number = MrcNumberParser::ParseUnsigned(
+            value, 0, std::numeric_limits<uint64_t>::max(), x, why);
+    }
+    else if (hasValue && kind == "ns3::IntegerValue")
+    {
+        int64_t x = 0;
+        number = MrcNumberParser::ParseSigned(value,
+                                              std::numeric_limits<int64_t>::min(),
+                                              std::numeric_limits<int64_t>::max(),
+                                              x,
+                                              why);
     }
     else if (hasValue && kind == "ns3::TimeValue")
     {
+        // ns-3 reads a time with any of its units (the value's range is the checker's).
         double t = 0;
-        number = ReadQuantity(value.substr(!value.empty() && value[0] == '+' ? 1 : 0),
-                              {{"", 1},
-                               {"y", 1},
-                               {"d", 1},
-                               {"h", 1},
-                               {"min", 1},
-                               {"s", 1},
-                               {"ms", 1},
-                               {"us", 1},
-                               {"ns", 1},
-                               {"ps", 1},
-                               {"fs", 1}},
-                              t);
+        std::string unit;
+        const std::string units[] = {"", "y", "d", "h", "min", "s", "ms", "us", "ns", "ps", "fs"};
+        number = MrcNumberParser::SplitQuantity(
+                     value.substr(!value.empty() && value[0] == '+' ? 1 : 0), t, unit)
+              && std::find(std::begin(units), std::end(units), unit) != std::end(units);
     }
     else if (hasValue && kind == "ns3::DoubleValue")
     {
-        char* end = nullptr;
-        errno = 0;
-        std::strtod(value.c_str(), &end);
-        number = !value.empty() && end != nullptr && *end == '\0' && errno == 0;
+        double x = 0;
+        number = MrcNumberParser::ParseReal(value,
+                                            -std::numeric_limits<double>::infinity(),
+                                            std::numeric_limits<double>::infinity(),
+                                            x,
+                                            why);
     }
     if (hasValue && (!number || !info.checker->CreateValidValue(StringValue(value))))
     {
@@ -587,9 +567,6 @@ MrcCommandLine::Parse(CommandLine& cmd, int argc, char* argv[])
                   << "--help lists every option)" << std::endl;
         return false;
     }
-    // The fabric's scheduler by default (the same event order as ns-3's, faster);
-    // --SchedulerType on the command line still chooses another.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::MrcCalendarScheduler"));
     cmd.Parse(argc, argv);
     return true;
 }

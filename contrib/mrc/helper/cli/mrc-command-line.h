@@ -31,7 +31,8 @@ namespace ns3
  * with AddValue. Parse() checks every `--name[=value]` before ns-3 sees it: the name against the
  * declared options and ns-3's general ones (`--PrintHelp`, `--PrintAttributes`, ...,
  * `--ns3::Type::Attribute=value`, `--GlobalName=value`), and the value against its type (whole
- * numbers in the type's range, finite decimals, true/false). Either mistake is one line:
+ * numbers in the type's range, finite numbers, true/false; numbers as MrcNumberParser reads
+ * them). Either mistake is one line:
  * @verbatim
    error: unknown option '--gpu' (did you mean '--gpus'? --help lists every option)
    error: --steps must be a whole number from 0 to 4294967295 (got '-1')
@@ -85,9 +86,13 @@ public:
     void SetRange(const std::string& name, unsigned long long lo, unsigned long long hi);
 
     /**
-     * Check the arguments, then parse them. Before parsing, MrcCalendarScheduler is made the
-     * default event scheduler (SchedulerType): it runs events in exactly the order of ns-3's
-     * MapScheduler, faster; `--SchedulerType=ns3::MapScheduler` still picks ns-3's.
+     * Check the arguments, then parse them. Every program that parses with it has the option
+     * `--scheduler=calendar|heap|map` (listed last in --help, with its default, and in
+     * GetValues): the event scheduler, MrcCalendarScheduler (calendar, the default),
+     * MrcHeapScheduler (heap) or ns-3's MapScheduler (map). All three run events in the same
+     * order, so the choice changes the speed, not the results. ns-3's general option
+     * `--SchedulerType=ns3::...` may name any scheduler instead (GetValues then reports its
+     * word, or its type name); giving both is an error.
      * @param argc argument count
      * @param argv arguments
      * @return true if parsed; false after printing the one-line error (the caller exits 1)
@@ -95,7 +100,8 @@ public:
     bool Parse(int argc, char* argv[]);
 
     /**
-     * The same for a plain CommandLine (names are checked, values are not).
+     * The same for a plain CommandLine (names are checked, values are not; no --scheduler:
+     * the event scheduler is ns-3's default unless --SchedulerType names one).
      * @param cmd the program's CommandLine, with every AddValue done
      * @param argc argument count
      * @param argv arguments
@@ -148,7 +154,7 @@ public:
     static bool CheckSeed(uint64_t seed);
 
     /**
-     * Check that a value lies in [lo, hi] (and is finite).
+     * Check that a value lies in [lo, hi] (and is finite): MrcNumberParser::CheckRange.
      * @param option the option's name, without dashes
      * @param value its value
      * @param lo smallest accepted
@@ -163,8 +169,9 @@ public:
                            const std::string& unit = "");
 
     /**
-     * Parse a rate such as 800Gbps strictly (units bps, kbps/Kbps, Mbps, Gbps, Tbps; a
-     * plain number is bits per second, as in ns-3) and check it lies in [lo, hi].
+     * Parse a rate such as 800Gbps strictly (MrcNumberParser::ParseRate: units bps,
+     * kbps/Kbps, Mbps, Gbps, Tbps; a plain number is bits per second, as in ns-3) and check it
+     * lies in [lo, hi].
      * @param option the option's name, for the message
      * @param text the value
      * @param lo smallest accepted, bits per second
@@ -176,8 +183,8 @@ public:
         const std::string& option, const std::string& text, double lo, double hi, uint64_t& bps);
 
     /**
-     * Parse a time such as 500ns or 1.5us strictly (units s, ms, us, ns, ps; a plain number is
-     * seconds, as in ns-3) and check it lies in [lo, hi] seconds.
+     * Parse a time such as 500ns or 1.5us strictly (MrcNumberParser::ParseTime: units s, ms,
+     * us, ns, ps; a plain number is seconds, as in ns-3) and check it lies in [lo, hi] seconds.
      * @param option the option's name, for the message
      * @param text the value
      * @param lo smallest accepted, seconds
@@ -187,6 +194,17 @@ public:
      */
     static bool ParseTime(
         const std::string& option, const std::string& text, double lo, double hi, Time& t);
+
+    /**
+     * @param word a value of --scheduler
+     * @param typeId set to the scheduler's TypeId name, e.g. "ns3::MrcCalendarScheduler"
+     * @return false if the word names no scheduler
+     */
+    static bool GetSchedulerType(const std::string& word, std::string& typeId);
+    /** @return the accepted values of --scheduler, for messages: "calendar, heap, map" */
+    static std::string GetSchedulerWords();
+    /** The default of --scheduler. */
+    static constexpr const char* DEFAULT_SCHEDULER = "calendar";
 
     /**
      * Say a configuration error in the program's terms: a message that starts with an attribute
@@ -212,10 +230,11 @@ private:
     /** A declared value's kind and range. */
     struct KindInfo
     {
-        Kind kind = OTHER;          //!< kind
-        unsigned long long lo = 0;  //!< magnitude of the smallest whole number (<= 0)
-        unsigned long long hi = 0;  //!< largest whole number
-        unsigned long long min = 0; //!< smallest whole number when it is not negative
+        Kind kind = OTHER; //!< kind
+        int64_t smin = 0;  //!< smallest signed whole number
+        int64_t smax = 0;  //!< largest signed whole number
+        uint64_t umin = 0; //!< smallest unsigned whole number
+        uint64_t umax = 0; //!< largest unsigned whole number
     };
 
     /**
@@ -230,14 +249,16 @@ private:
         {
             k.kind = BOOLEAN;
         }
+        else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+        {
+            k.kind = SIGNED;
+            k.smin = static_cast<int64_t>(std::numeric_limits<T>::min());
+            k.smax = static_cast<int64_t>(std::numeric_limits<T>::max());
+        }
         else if constexpr (std::is_integral_v<T>)
         {
-            k.kind = std::is_signed_v<T> ? SIGNED : UNSIGNED;
-            // |min| as unsigned: -(min + 1) + 1 does not overflow.
-            k.lo = std::is_signed_v<T>
-                     ? static_cast<unsigned long long>(-(std::numeric_limits<T>::min() + 1)) + 1
-                     : 0;
-            k.hi = static_cast<unsigned long long>(std::numeric_limits<T>::max());
+            k.kind = UNSIGNED;
+            k.umax = static_cast<uint64_t>(std::numeric_limits<T>::max());
         }
         else if constexpr (std::is_floating_point_v<T>)
         {
@@ -281,6 +302,8 @@ private:
 
     std::vector<std::pair<std::string, KindInfo>> m_kinds;                      //!< declared values
     std::vector<std::pair<std::string, std::function<std::string()>>> m_values; //!< their values
+    std::string m_scheduler; //!< --scheduler: calendar, heap or map (or, after Parse, the type)
+    bool m_schedulerAdded;   //!< whether --scheduler is declared yet
 };
 
 } // namespace ns3

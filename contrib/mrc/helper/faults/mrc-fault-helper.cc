@@ -4,14 +4,15 @@
 
 #include "ns3/mrc-fault-helper.h"
 
+#include "ns3/mrc-csv-reader.h"
 #include "ns3/mrc-fluid-network.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-text.h"
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -25,23 +26,8 @@ NS_OBJECT_ENSURE_REGISTERED(MrcFaultHelper);
 namespace
 {
 
-/**
- * Parse a non-negative number of microseconds.
- * @param s text
- * @param out value
- * @return true on success
- */
-bool
-ParseMicros(const std::string& s, double& out)
-{
-    if (s.empty())
-    {
-        return false;
-    }
-    char* end = nullptr;
-    out = std::strtod(s.c_str(), &end);
-    return *end == '\0' && out >= 0 && out < 1e15;
-}
+/** Largest time in a fault file, microseconds. */
+constexpr double MAX_MICROS = 1e15;
 
 } // namespace
 
@@ -112,144 +98,110 @@ MrcFaultHelper::AssignStreams(int64_t stream)
 bool
 MrcFaultHelper::LoadScheduleFile(const std::string& path, std::string& error)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        error = "cannot read fault file '" + path + "'";
-        return false;
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return LoadSchedule(ss.str(), path, error);
+    std::string text;
+    return MrcCsvReader::ReadFile(path, text, error) && LoadSchedule(text, path, error);
 }
 
 bool
 MrcFaultHelper::LoadSchedule(const std::string& text, const std::string& name, std::string& error)
 {
     NS_ABORT_MSG_IF(!m_injector, "MrcFaultHelper: Install() first");
+    /** One row, read. */
     struct Row
     {
-        Time at;
-        std::string action;
-        std::string target;
-        Time duration;
-        double rate;
+        Time at;                 //!< when
+        MrcFaultAction action;   //!< the action
+        MrcFaultTargetId target; //!< its target
+        Time duration;           //!< how long
+        double rate;             //!< nic_rx_loss's probability
     };
 
-    std::vector<Row> rows;
-    std::istringstream in(text);
-    std::string line;
-    uint32_t lineNo = 0;
-    std::size_t columns = 0; // 4, or 5 with the optional rate column
-    auto fail = [&](const std::string& field, const std::string& why)
+    MrcCsvReader csv(text, name);
+    if (!csv.ReadHeader({{"time_us", "action", "target", "duration_us"},
+                         {"time_us", "action", "target", "duration_us", "rate"}},
+                        error))
     {
-        std::ostringstream e;
-        e << name << ":" << lineNo << ": field '" << field << "': " << why;
-        error = e.str();
         return false;
-    };
-    const std::string expected = "expected 'time_us,action,target,duration_us' or "
-                                 "'time_us,action,target,duration_us,rate'";
-    while (std::getline(in, line))
-    {
-        ++lineNo;
-        const auto hash = line.find('#');
-        if (hash != std::string::npos)
-        {
-            line = line.substr(0, hash);
-        }
-        if (MrcText::Trim(line).empty())
-        {
-            continue;
-        }
-        auto f = MrcText::Split(line, ',');
-        for (auto& x : f)
-        {
-            x = MrcText::Trim(x);
-        }
-        if (columns == 0)
-        {
-            if ((f.size() != 4 && f.size() != 5) || f[0] != "time_us" || f[1] != "action"
-                || f[2] != "target" || f[3] != "duration_us" || (f.size() == 5 && f[4] != "rate"))
-            {
-                return fail("header", expected);
-            }
-            columns = f.size();
-            continue;
-        }
-        if (f.size() != columns)
-        {
-            return fail("row",
-                        "expected " + std::to_string(columns) + " fields ("
-                            + (columns == 4 ? "time_us,action,target,duration_us"
-                                            : "time_us,action,target,duration_us,rate")
-                            + "), got " + std::to_string(f.size()));
-        }
-        double at = 0;
-        double dur = 0;
-        if (!ParseMicros(f[0], at))
-        {
-            return fail("time_us", "'" + f[0] + "' is not a non-negative number");
-        }
-        if (!f[3].empty() && !ParseMicros(f[3], dur))
-        {
-            return fail("duration_us", "'" + f[3] + "' is not a non-negative number");
-        }
-        const std::string& a = f[1];
-        if (!MrcFaultInjector::IsAction(a))
-        {
-            return fail("action",
-                        "unknown action '" + a
-                            + "' (accepted: " + MrcFaultInjector::GetActionNames() + ")");
-        }
-        if ((a == "link_flap" || a == "switch_reboot") && dur <= 0)
-        {
-            return fail("duration_us", "action '" + a + "' needs a positive duration");
-        }
-        double rate = 0;
-        const std::string rateText = columns == 5 ? f[4] : std::string();
-        if (a == "nic_rx_loss")
-        {
-            char* end = nullptr;
-            rate = rateText.empty() ? 0 : std::strtod(rateText.c_str(), &end);
-            if (rateText.empty() || *end != '\0' || !(rate > 0 && rate <= 1))
-            {
-                return fail("rate",
-                            "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
-                                + rateText + "')");
-            }
-        }
-        else if (!rateText.empty())
-        {
-            return fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')");
-        }
-        MrcFaultInjector::Target t;
-        std::string why;
-        if (!m_injector->Resolve(f[2], t, why))
-        {
-            return fail("target", why);
-        }
-        rows.push_back({NanoSeconds(static_cast<int64_t>(at * 1000)),
-                        a,
-                        f[2],
-                        NanoSeconds(static_cast<int64_t>(dur * 1000)),
-                        rate});
     }
-    if (columns == 0)
+    std::vector<Row> rows;
+    while (csv.NextRow())
     {
-        lineNo = 1;
-        return fail("header", "empty file; " + expected);
+        Row r;
+        if (!ReadRow(csv, r.action, r.target, r.at, r.duration, r.rate, error))
+        {
+            return false;
+        }
+        rows.push_back(r);
     }
-    // Everything parsed: only now schedule (a bad file schedules nothing).
+    // Everything checked: only now schedule (a bad file schedules nothing).
     for (const auto& r : rows)
     {
         std::string why;
-        if (!m_injector->Schedule(r.at, r.action, r.target, r.duration, why, r.rate))
+        NS_ABORT_MSG_UNLESS(m_injector->Schedule(r.at, r.action, r.target, r.duration, why, r.rate),
+                            "MrcFaultHelper: a checked fault was refused: " << why);
+    }
+    return true;
+}
+
+bool
+MrcFaultHelper::ReadRow(const MrcCsvReader& csv,
+                        MrcFaultAction& action,
+                        MrcFaultTargetId& target,
+                        Time& at,
+                        Time& duration,
+                        double& rate,
+                        std::string& error) const
+{
+    double atUs = 0;
+    double durUs = 0;
+    if (!csv.CheckNFields(csv.GetHeader().size(), error)
+        || !csv.ReadReal(0, 0, MAX_MICROS, atUs, error)
+        || (!csv.GetField(3).empty() && !csv.ReadReal(3, 0, MAX_MICROS, durUs, error)))
+    {
+        return false;
+    }
+    const std::string& a = csv.GetField(1);
+    if (!MrcFaultActionNames().Parse(a, action))
+    {
+        return csv.Fail("action",
+                        "unknown action '" + a + "' (accepted: " + MrcFaultActionNames().GetNames()
+                            + ")",
+                        error);
+    }
+    if ((action == MrcFaultAction::LINK_FLAP || action == MrcFaultAction::SWITCH_REBOOT)
+        && durUs <= 0)
+    {
+        return csv.Fail("duration_us", "action '" + a + "' needs a positive duration", error);
+    }
+    rate = 0;
+    const std::string& rateText = csv.GetField(4);
+    std::string why;
+    if (action == MrcFaultAction::NIC_RX_LOSS)
+    {
+        if (!MrcNumberParser::ParseReal(rateText, 0, 1, rate, why) || !(rate > 0))
         {
-            error = name + ": " + why;
-            return false;
+            return csv.Fail("rate",
+                            "action 'nic_rx_loss' needs a loss probability in (0, 1] (got '"
+                                + rateText + "')",
+                            error);
         }
     }
+    else if (!rateText.empty())
+    {
+        return csv.Fail("rate", "only nic_rx_loss takes a rate (action '" + a + "')", error);
+    }
+    MrcFaultInjector::Target t;
+    if (!MrcFaultTargetId::Parse(csv.GetField(2), target, why)
+        || !m_injector->Resolve(target, t, why))
+    {
+        return csv.Fail("target", why, error);
+    }
+    if (!m_injector->Check(action, target, rate, why))
+    {
+        return csv.Fail("action", why, error);
+    }
+    at = NanoSeconds(static_cast<int64_t>(atUs * 1000));
+    duration = NanoSeconds(static_cast<int64_t>(durUs * 1000));
     return true;
 }
 
@@ -257,8 +209,10 @@ void
 MrcFaultHelper::AddCommandLineOptions(MrcCommandLine& cmd, Options& o)
 {
     cmd.AddValue("faultFile", "Fault schedule (CSV: time_us,action,target,duration_us)", o.file);
-    cmd.AddValue(
-        "flapTier", "Stochastic link flaps on this tier: host-t0, t0-t1, t1-t2, or none", o.tier);
+    cmd.AddValue("flapTier",
+                 "Stochastic link flaps on this tier: "
+                     + MrcLinkTierNames().GetNamesWhere(MrcIsUpwardTier) + ", or none",
+                 o.tier);
     cmd.AddValue(
         "flapRate", "Flaps per second (per link, or per tier with --flapPerLink=0)", o.rate);
     cmd.AddValue(
@@ -285,7 +239,15 @@ MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
         error = e.str();
         return false;
     }
-    if (o.tier.empty() || o.tier == "none" || o.rate == 0)
+    const bool none = o.tier.empty() || o.tier == "none";
+    MrcLinkTier tier = MrcLinkTier::T0_T1;
+    if (!none && (!MrcLinkTierNames().Parse(o.tier, tier) || !MrcIsUpwardTier(tier)))
+    {
+        error = "--flapTier must be one of " + MrcLinkTierNames().GetNamesWhere(MrcIsUpwardTier)
+              + " or none (got '" + o.tier + "')";
+        return false;
+    }
+    if (none || o.rate == 0)
     {
         return true;
     }
@@ -301,7 +263,7 @@ MrcFaultHelper::ApplyOptions(const Options& o, std::string& error)
         m_injector->SetAttribute("Periodic", BooleanValue(true));
     }
     if (!m_injector->AddFlapProcess(
-            o.tier,
+            tier,
             o.rate,
             o.perLink,
             NanoSeconds(static_cast<int64_t>(o.downUs * 1000)),
@@ -326,8 +288,8 @@ MrcFaultHelper::CheckScheduled(Time runEnd) const
     for (const auto& a : m_injector->GetScheduled())
     {
         std::ostringstream head;
-        head << "fault '" << a.action << " " << a.target << "' at " << std::setprecision(12)
-             << a.at.GetNanoSeconds() / 1000.0 << " us";
+        head << "fault '" << MrcFaultActionNames().GetName(a.action) << " " << a.target.GetName()
+             << "' at " << std::setprecision(12) << a.at.GetNanoSeconds() / 1000.0 << " us";
         if (a.at >= runEnd)
         {
             std::ostringstream os;

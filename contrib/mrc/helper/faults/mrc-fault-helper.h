@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-clos-topology.h"
 #include "ns3/mrc-command-line.h"
+#include "ns3/mrc-csv-reader.h"
 #include "ns3/mrc-fault-injector.h"
 
 #include "ns3/nstime.h"
@@ -26,7 +27,8 @@ class MrcFluidNetwork;
  * MrcFluidNetwork) and feeds it from a fault schedule file and the experiments' common fault
  * options; the injector (model/) applies the faults during the run.
  *
- * Schedule file (CSV, '#' starts a comment, first non-comment line is the header):
+ * Schedule file (CSV, read by MrcCsvReader: '#' starts a comment anywhere on a line, lines
+ * blank without their comment are skipped, fields are trimmed; the first row is the header):
  *
  *     time_us,action,target,duration_us
  *     100,link_flap,plane0/t0-1/t1-0,50
@@ -72,7 +74,7 @@ public:
     /**
      * Read and schedule a fault file.
      * @param path the file
-     * @param error set to "file:line: field 'x': ..." on failure
+     * @param error set to "file:line: field: message" on failure (MrcCsvReader's format)
      * @return false on any error (nothing is scheduled then)
      */
     bool LoadScheduleFile(const std::string& path, std::string& error);
@@ -80,7 +82,7 @@ public:
      * Parse and schedule fault lines.
      * @param text the file's contents
      * @param name the file's name, for messages
-     * @param error set on failure
+     * @param error set to "name:line: field: message" on failure
      * @return false on any error (nothing is scheduled then)
      */
     bool LoadSchedule(const std::string& text, const std::string& name, std::string& error);
@@ -89,7 +91,7 @@ public:
     struct Options
     {
         std::string file;      //!< --faultFile: schedule CSV
-        std::string tier;      //!< --flapTier: host-t0, t0-t1, t1-t2, or empty for none
+        std::string tier;      //!< --flapTier: an upward tier (MrcIsUpwardTier), none or empty
         double rate = 0;       //!< --flapRate: flaps per second
         bool perLink = true;   //!< --flapPerLink: rate per link (else per tier)
         double downUs = 20;    //!< --flapDown: mean down time, microseconds
@@ -132,6 +134,24 @@ public:
 
 private:
     void DoDispose() override;
+    /**
+     * Read and check one row of a schedule file.
+     * @param csv the reader, at the row
+     * @param action set to the action
+     * @param target set to its target
+     * @param at set to when
+     * @param duration set to how long
+     * @param rate set to nic_rx_loss's probability (0 for the others)
+     * @param error set to "file:line: field: message" on failure
+     * @return false if the row is bad or the injector would refuse it
+     */
+    bool ReadRow(const MrcCsvReader& csv,
+                 MrcFaultAction& action,
+                 MrcFaultTargetId& target,
+                 Time& at,
+                 Time& duration,
+                 double& rate,
+                 std::string& error) const;
     /**
      * Make the injector and give it a fabric.
      * @param owner the fabric object (kept alive)

@@ -186,8 +186,8 @@ MrcRecorder::OnStep(std::string name, const MrcStepRecord& r)
 void
 MrcRecorder::OnFault(const MrcFaultEvent& e)
 {
-    m_events << m_scheme << "," << Us(e.time) << "," << e.kind << "," << e.target << "," << e.state
-             << ",\n";
+    m_events << m_scheme << "," << Us(e.time) << "," << MrcFaultEvent::KindNames().GetName(e.kind)
+             << "," << e.target << "," << MrcFaultEvent::StateNames().GetName(e.state) << ",\n";
 }
 
 void
@@ -243,13 +243,13 @@ MrcRecorder::SampleLinks(Ptr<MrcClosTopology> fabric, Time bin)
             }
         }
         // Empty groups (t1-t2 on two tiers) are left out.
-        const std::pair<const char*, std::vector<Ptr<MrcNetDevice>>*> groups[]
-            = {{"host-t0", &hostUp},
-               {"t0-host", &t0Down},
-               {"t0-t1", &t0Up},
-               {"t1-t0", &t1Down},
-               {"t1-t2", &t1Up},
-               {"t2-t1", &t2Down}};
+        const std::pair<MrcLinkTier, std::vector<Ptr<MrcNetDevice>>*> groups[]
+            = {{MrcLinkTier::HOST_T0, &hostUp},
+               {MrcLinkTier::T0_HOST, &t0Down},
+               {MrcLinkTier::T0_T1, &t0Up},
+               {MrcLinkTier::T1_T0, &t1Down},
+               {MrcLinkTier::T1_T2, &t1Up},
+               {MrcLinkTier::T2_T1, &t2Down}};
         for (const auto& g : groups)
         {
             if (!g.second->empty())
@@ -282,13 +282,13 @@ MrcRecorder::StartMonitor(Time bin, double linkRate)
 void
 MrcRecorder::OnLinkSample(double timeUs,
                           uint32_t plane,
-                          const std::string& tier,
+                          MrcLinkTier tier,
                           double util,
                           double queueMean,
                           uint32_t queueMax)
 {
-    m_links << m_scheme << "," << timeUs << "," << plane << "," << tier << "," << util << ","
-            << queueMean << "," << queueMax << "\n";
+    m_links << m_scheme << "," << timeUs << "," << plane << "," << MrcLinkTierNames().GetName(tier)
+            << "," << util << "," << queueMean << "," << queueMax << "\n";
 }
 
 void

@@ -137,14 +137,14 @@ private:
      * LinkSample trace sink: one links.csv row.
      * @param timeUs end of the bin, us
      * @param plane plane
-     * @param tier tier
+     * @param tier tier (written with its name, MrcLinkTierNames)
      * @param util utilisation
      * @param queueMean mean backlog, bytes
      * @param queueMax largest backlog, bytes
      */
     void OnLinkSample(double timeUs,
                       uint32_t plane,
-                      const std::string& tier,
+                      MrcLinkTier tier,
                       double util,
                       double queueMean,
                       uint32_t queueMax);

@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-workload-file.h"
 
+#include "ns3/mrc-csv-reader.h"
+#include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-stack-helper.h"
 #include "ns3/mrc-text.h"
 
@@ -221,18 +223,477 @@ private:
     std::map<std::string, uint32_t> m_lines; //!< path -> line
 };
 
-/** State of one JSON parse: the text, and the error once one is found. */
-class JsonReader
+/**
+ * The reader of one JSON workload: one function per section of the format (the document, a
+ * job, its collectives, one collective, its pairs, its group size; a transfer-list job; a
+ * Chakra job), each reporting the first problem as "file:line: path: message".
+ */
+class WorkloadReader
 {
 public:
     /**
      * @param text the JSON text
+     * @param name the file's name, for messages
+     * @param baseDir directory file names in the workload are relative to ("": the working one)
      * @param error where the message goes
      */
-    JsonReader(const std::string& text, std::string& error)
+    WorkloadReader(const std::string& text,
+                   const std::string& name,
+                   const std::string& baseDir,
+                   std::string& error)
         : m_text(text)
+        , m_name(name)
+        , m_baseDir(baseDir)
         , m_error(error)
     {
+    }
+
+    /**
+     * Read the whole document.
+     * @param specs set to the jobs
+     * @return false on the first error
+     */
+    bool Read(std::vector<MrcJobSpec>& specs)
+    {
+        Json root;
+        if (!Syntax(root))
+        {
+            return false;
+        }
+        if (!root.is_object())
+        {
+            return Fail("", "the workload must be a JSON object with a \"jobs\" array");
+        }
+        if (!Keys(root, "", {"jobs", "description"}))
+        {
+            return false;
+        }
+        auto jobs = root.find("jobs");
+        if (jobs == root.end() || !jobs->is_array() || jobs->empty())
+        {
+            return Fail(jobs == root.end() ? "" : "jobs",
+                        "\"jobs\" must be a non-empty array of job objects");
+        }
+        for (std::size_t i = 0; i < jobs->size(); ++i)
+        {
+            MrcJobSpec s;
+            if (!Job((*jobs)[i], i, s))
+            {
+                return false;
+            }
+            specs.push_back(std::move(s));
+        }
+        return true;
+    }
+
+private:
+    /**
+     * Parse the text as JSON (comments allowed).
+     * @param root set to the document
+     * @return false on a syntax error, reported with its line
+     */
+    bool Syntax(Json& root)
+    {
+        try
+        {
+            root = Json::parse(m_text, nullptr, true, true);
+            return true;
+        }
+        catch (const Json::parse_error& e)
+        {
+            const std::size_t end
+                = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, m_text.size());
+            const auto line = 1 + std::count(m_text.begin(), m_text.begin() + end, '\n');
+            std::string what = e.what();
+            const std::size_t at = what.find("syntax error");
+            what = at == std::string::npos ? what : what.substr(at);
+            m_error = MrcText::Locate(m_name, static_cast<uint32_t>(line), "", "JSON " + what);
+        }
+        catch (const Json::exception& e)
+        {
+            // Not a syntax error: e.g. a number too large for any JSON number type.
+            std::string what = e.what();
+            const std::size_t at = what.find("] ");
+            what = at == std::string::npos ? what : what.substr(at + 2);
+            m_error = MrcText::Locate(m_name, 0, "", "JSON: " + what);
+        }
+        return false;
+    }
+
+    /**
+     * Read one job: the keys every job has, then its collectives, transfer list or trace.
+     * @param j the job's value
+     * @param i its index
+     * @param s set to the job
+     * @return false on error
+     */
+    bool Job(const Json& j, std::size_t i, MrcJobSpec& s)
+    {
+        const std::string jp = "jobs[" + std::to_string(i) + "]";
+        if (!j.is_object())
+        {
+            return Fail(jp, "a job must be an object, got " + Show(j));
+        }
+        if (!Keys(j,
+                  jp,
+                  {"name",
+                   "ranks",
+                   "placement",
+                   "steps",
+                   "compute_us",
+                   "jitter_us",
+                   "start_us",
+                   "collectives",
+                   "transfers",
+                   "chakra",
+                   "chunks",
+                   "qps_per_peer"}))
+        {
+            return false;
+        }
+        const bool hasColl = j.contains("collectives");
+        const bool hasList = j.contains("transfers");
+        const bool hasTrace = j.contains("chakra");
+        if (int(hasColl) + int(hasList) + int(hasTrace) != 1)
+        {
+            return Fail(jp,
+                        "a job needs exactly one of \"collectives\" (an array), \"transfers\" "
+                        "(a CSV file name) and \"chakra\" (a trace prefix)");
+        }
+        for (const char* key : {"chunks", "qps_per_peer"})
+        {
+            if (!hasTrace && j.contains(key))
+            {
+                return Fail(jp + "." + key,
+                            "only a \"chakra\" job takes this key here (a collective takes its "
+                            "own)");
+            }
+        }
+        s.path = jp;
+        s.file = m_name;
+        s.name = "job" + std::to_string(i);
+        if (!Common(j, jp, hasColl, s))
+        {
+            return false;
+        }
+        if (hasTrace)
+        {
+            return ChakraJob(j, jp, s);
+        }
+        if (hasList)
+        {
+            return TransfersJob(j, jp, s);
+        }
+        return Collectives(j["collectives"], jp + ".collectives", s);
+    }
+
+    /**
+     * Read the keys every job may have: name (default: as set), ranks, placement, steps and
+     * times.
+     * @param j the job's value
+     * @param jp its path
+     * @param ranksRequired whether "ranks" must be given (a job of collectives)
+     * @param s the job
+     * @return false on error
+     */
+    bool Common(const Json& j, const std::string& jp, bool ranksRequired, MrcJobSpec& s)
+    {
+        if (j.contains("name") && !j["name"].is_string())
+        {
+            return Fail(jp + ".name", "must be a string, got " + Show(j["name"]));
+        }
+        s.name = j.value("name", s.name);
+        uint64_t v = 0;
+        if (!Uint(j, jp, "ranks", 1, MAX_RANKS, ranksRequired, v))
+        {
+            return false;
+        }
+        s.ranks = static_cast<uint32_t>(v);
+        s.ranksLine = Line(jp + (j.contains("ranks") ? ".ranks" : ""));
+        if (j.contains("placement")
+            && (!j["placement"].is_string()
+                || !MrcTrainingJob::ParsePlacement(j["placement"].get<std::string>(), s.placement)))
+        {
+            return Fail(jp + ".placement",
+                        "unknown placement " + Show(j["placement"])
+                            + " (accepted: " + MrcTrainingJob::AcceptedPlacements() + ")");
+        }
+        v = 1;
+        if (!Uint(j, jp, "steps", 1, 0xffffffffULL, false, v))
+        {
+            return false;
+        }
+        s.steps = static_cast<uint32_t>(v);
+        if (!Micros(j, jp, "compute_us", s.compute) || !Micros(j, jp, "jitter_us", s.jitter)
+            || !Micros(j, jp, "start_us", s.start))
+        {
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Read a job's "chakra" key and its options, and load the trace.
+     * @param j the job's value
+     * @param jp its path
+     * @param s the job
+     * @return false on error
+     */
+    bool ChakraJob(const Json& j, const std::string& jp, MrcJobSpec& s)
+    {
+        if (!FileName(
+                j, jp, "chakra", "a Chakra trace prefix (files PREFIX.<rank>.et)", s.chakraPrefix))
+        {
+            return false;
+        }
+        s.chakra = true;
+        uint64_t chunks = 1;
+        uint64_t qps = 1;
+        if (!Uint(j, jp, "chunks", 1, 4096, false, chunks)
+            || !Uint(j, jp, "qps_per_peer", 1, 256, false, qps))
+        {
+            return false;
+        }
+        s.program.chunks = static_cast<uint32_t>(chunks);
+        s.program.qpsPerPeer = static_cast<uint32_t>(qps);
+        std::string etError;
+        if (!MrcChakraTrace::Load(s.chakraPrefix, s.program, etError))
+        {
+            return Fail(jp + ".chakra", etError);
+        }
+        const auto traceRanks = static_cast<uint32_t>(s.program.ranks.size());
+        if (s.ranks != 0 && s.ranks != traceRanks)
+        {
+            return Fail(jp + ".ranks",
+                        "the Chakra trace has " + std::to_string(traceRanks)
+                            + " ranks (one file each), the job " + std::to_string(s.ranks));
+        }
+        s.ranks = traceRanks;
+        for (const MrcProgramOp& op : s.program.ops)
+        {
+            const uint64_t biggest
+                = op.p2p ? op.bytes
+                         : MrcCollective::MaxTransferBytes(
+                             op.type, std::max(s.ranks, 2U), op.bytes, s.program.chunks);
+            if (biggest > MAX_MESSAGE)
+            {
+                const uint64_t need
+                    = s.program.chunks * ((biggest + MAX_MESSAGE - 1) / MAX_MESSAGE);
+                return Fail(jp + ".chunks",
+                            "a " + std::string(MrcCollective::TypeName(op.type)) + " of "
+                                + std::to_string(op.bytes) + " bytes makes chunks of "
+                                + std::to_string(biggest)
+                                + " bytes, over the 4 GiB message limit: use at least "
+                                + std::to_string(need) + " chunks");
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Read a job's "transfers" key and load the transfer list.
+     * @param j the job's value
+     * @param jp its path
+     * @param s the job
+     * @return false on error
+     */
+    bool TransfersJob(const Json& j, const std::string& jp, MrcJobSpec& s)
+    {
+        if (!FileName(j, jp, "transfers", "the name of a CSV transfer list", s.transfersFile))
+        {
+            return false;
+        }
+        s.replay = true;
+        std::string csvError;
+        if (!MrcWorkloadFile::LoadTransferList(s.transfersFile, s.transfers, csvError))
+        {
+            return Fail(jp + ".transfers", csvError);
+        }
+        if (s.ranks != 0 && s.transfers.nRanks > s.ranks)
+        {
+            return Fail(jp + ".ranks",
+                        "the transfer list uses " + std::to_string(s.transfers.nRanks)
+                            + " ranks, more than the job's " + std::to_string(s.ranks));
+        }
+        s.ranks = s.ranks == 0 ? s.transfers.nRanks : s.ranks;
+        return true;
+    }
+
+    /**
+     * Read a job's "collectives" array.
+     * @param cs its value
+     * @param cp0 its path
+     * @param s the job
+     * @return false on error
+     */
+    bool Collectives(const Json& cs, const std::string& cp0, MrcJobSpec& s)
+    {
+        if (!cs.is_array() || cs.empty())
+        {
+            return Fail(cp0, "must be a non-empty array of collective objects");
+        }
+        for (std::size_t k = 0; k < cs.size(); ++k)
+        {
+            MrcCollectiveSpec c;
+            if (!Collective(cs[k], cp0 + "[" + std::to_string(k) + "]", s.ranks, c))
+            {
+                return false;
+            }
+            s.collectives.push_back(std::move(c));
+        }
+        return true;
+    }
+
+    /**
+     * Read one collective.
+     * @param c its value
+     * @param cp its path
+     * @param ranks the job's ranks
+     * @param out set to the collective
+     * @return false on error
+     */
+    bool Collective(const Json& c, const std::string& cp, uint32_t ranks, MrcCollectiveSpec& out)
+    {
+        if (!c.is_object())
+        {
+            return Fail(cp, "a collective must be an object, got " + Show(c));
+        }
+        if (!Keys(c, cp, {"type", "bytes", "chunks", "qps_per_peer", "pairs", "group_size"}))
+        {
+            return false;
+        }
+        if (!c.contains("type"))
+        {
+            return Fail(cp, "missing \"type\" (accepted: " + MrcCollective::AcceptedTypes() + ")");
+        }
+        if (!c["type"].is_string()
+            || !MrcCollective::ParseType(c["type"].get<std::string>(), out.type))
+        {
+            return Fail(cp + ".type",
+                        "unknown type " + Show(c["type"])
+                            + " (accepted: " + MrcCollective::AcceptedTypes() + ")");
+        }
+        uint64_t chunks = 1;
+        uint64_t qps = 1;
+        if (!Uint(c, cp, "bytes", 1, uint64_t(1) << 62, true, out.bytes)
+            || !Uint(c, cp, "chunks", 1, 4096, false, chunks)
+            || !Uint(c, cp, "qps_per_peer", 1, 256, false, qps))
+        {
+            return false;
+        }
+        out.chunks = static_cast<uint32_t>(chunks);
+        out.qpsPerPeer = static_cast<uint32_t>(qps);
+        if (c.contains("pairs") && !Pairs(c["pairs"], cp + ".pairs", ranks, out))
+        {
+            return false;
+        }
+        if ((c.contains("group_size") || out.type == MrcCollective::HIERARCHICAL_ALLREDUCE)
+            && !GroupSize(c, cp, ranks, out))
+        {
+            return false;
+        }
+        const uint64_t biggest = MrcCollective::MaxTransferBytes(
+            out.type, std::max(ranks, 2U), out.bytes, out.chunks, out.groupSize);
+        if (biggest > MAX_MESSAGE)
+        {
+            const uint64_t need = out.chunks * ((biggest + MAX_MESSAGE - 1) / MAX_MESSAGE);
+            return Fail(cp + (c.contains("chunks") ? ".chunks" : ".bytes"),
+                        "a chunk of " + std::to_string(biggest)
+                            + " bytes exceeds the 4 GiB message limit: use at least "
+                            + std::to_string(need) + " chunks");
+        }
+        return true;
+    }
+
+    /**
+     * Read a sendrecv collective's "pairs".
+     * @param ps their value
+     * @param pp their path
+     * @param ranks the job's ranks
+     * @param out the collective
+     * @return false on error
+     */
+    bool Pairs(const Json& ps, const std::string& pp, uint32_t ranks, MrcCollectiveSpec& out)
+    {
+        if (out.type != MrcCollective::SENDRECV)
+        {
+            return Fail(pp, "only a sendrecv collective takes pairs");
+        }
+        if (!ps.is_array() || ps.empty())
+        {
+            return Fail(pp, "must be a non-empty array of [rank, rank] pairs");
+        }
+        for (std::size_t q = 0; q < ps.size(); ++q)
+        {
+            const Json& pr = ps[q];
+            if (!pr.is_array() || pr.size() != 2 || !pr[0].is_number_unsigned()
+                || !pr[1].is_number_unsigned() || pr[0] == pr[1] || pr[0].get<uint64_t>() >= ranks
+                || pr[1].get<uint64_t>() >= ranks)
+            {
+                return Fail(pp + "[" + std::to_string(q) + "]",
+                            "must be [a, b] with two distinct ranks below " + std::to_string(ranks)
+                                + ", got " + Show(pr));
+            }
+            out.pairs.emplace_back(pr[0].get<uint32_t>(), pr[1].get<uint32_t>());
+        }
+        return true;
+    }
+
+    /**
+     * Read a hierarchical all-reduce's "group_size".
+     * @param c the collective's value
+     * @param cp its path
+     * @param ranks the job's ranks
+     * @param out the collective
+     * @return false on error
+     */
+    bool GroupSize(const Json& c, const std::string& cp, uint32_t ranks, MrcCollectiveSpec& out)
+    {
+        if (out.type != MrcCollective::HIERARCHICAL_ALLREDUCE)
+        {
+            return Fail(cp + ".group_size",
+                        "only a hierarchical-allreduce collective takes group_size");
+        }
+        if (!c.contains("group_size"))
+        {
+            return Fail(cp,
+                        "a hierarchical-allreduce needs \"group_size\": the ranks per group (the "
+                        "hosts of one T0), dividing the job's "
+                            + std::to_string(ranks) + " ranks");
+        }
+        uint64_t v = 0;
+        if (!Uint(c, cp, "group_size", 1, 1U << 30, true, v))
+        {
+            return false;
+        }
+        out.groupSize = static_cast<uint32_t>(v);
+        const std::string gerr = MrcCollective::CheckGroupSize(std::max(ranks, 1U), out.groupSize);
+        return gerr.empty() || Fail(cp + ".group_size", gerr);
+    }
+
+    /**
+     * Read a file name key, relative to the workload's directory unless absolute.
+     * @param j the job's value
+     * @param jp its path
+     * @param key the key
+     * @param what what the name is, for the message
+     * @param path set to the file's path
+     * @return false on error
+     */
+    bool FileName(
+        const Json& j, const std::string& jp, const char* key, const char* what, std::string& path)
+    {
+        const Json& f = j[key];
+        if (!f.is_string() || f.get<std::string>().empty())
+        {
+            return Fail(jp + "." + key, std::string("must be ") + what + ", got " + Show(f));
+        }
+        path = f.get<std::string>();
+        if (!m_baseDir.empty() && path[0] != '/')
+        {
+            path = m_baseDir + "/" + path;
+        }
+        return true;
     }
 
     /**
@@ -243,23 +704,7 @@ public:
      */
     bool Fail(const std::string& path, const std::string& msg)
     {
-        const uint32_t line = Line(path);
-        std::ostringstream os;
-        if (line > 0)
-        {
-            os << "line " << line << ": ";
-        }
-        if (!path.empty())
-        {
-            os << path << ": ";
-        }
-        os << msg;
-        m_error = os.str();
-        // Keys and values are quoted from the input: keep the message on one line.
-        for (char& c : m_error)
-        {
-            c = (c == '\n' || c == '\r') ? ' ' : c;
-        }
+        m_error = MrcText::Locate(m_name, Line(path), path, msg);
         return false;
     }
 
@@ -325,7 +770,7 @@ public:
     }
 
     /**
-     * Read an integer field.
+     * Read a whole-number field.
      * @param obj the object
      * @param path its path
      * @param key the key
@@ -343,17 +788,16 @@ public:
               bool required,
               uint64_t& out)
     {
-        std::ostringstream range;
-        range << "an integer in [" << lo << ", " << hi << "]";
+        const std::string range = MrcNumberParser::DescribeWhole(lo, hi);
         auto it = obj.find(key);
         if (it == obj.end())
         {
-            return required ? Fail(path, "missing \"" + key + "\" (" + range.str() + ")") : true;
+            return !required || Fail(path, "missing \"" + key + "\" (" + range + ")");
         }
         const Json& v = *it;
         if (!v.is_number_unsigned() || v.get<uint64_t>() < lo || v.get<uint64_t>() > hi)
         {
-            return Fail(Child(path, key), "must be " + range.str() + ", got " + Show(v));
+            return Fail(Child(path, key), "must be " + range + " (got " + Show(v) + ")");
         }
         out = v.get<uint64_t>();
         return true;
@@ -377,55 +821,20 @@ public:
         const Json& v = *it;
         if (!v.is_number() || !(v.get<double>() >= 0) || v.get<double>() > MAX_MICROS)
         {
-            return Fail(Child(path, key), "must be a number of microseconds >= 0, got " + Show(v));
+            return Fail(Child(path, key),
+                        "must be " + MrcNumberParser::DescribeReal(0, MAX_MICROS)
+                            + " (microseconds; got " + Show(v) + ")");
         }
         out = Time::FromDouble(v.get<double>(), Time::US);
         return true;
     }
 
-private:
     const std::string& m_text;          //!< the text
+    std::string m_name;                 //!< the file's name
+    std::string m_baseDir;              //!< directory of relative file names
     std::string& m_error;               //!< the message
     std::unique_ptr<LineIndex> m_index; //!< line index, built on first use
 };
-
-/**
- * @param path a file name
- * @param text set to its contents
- * @return false if it cannot be read
- */
-bool
-ReadText(const std::string& path, std::string& text)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        return false;
-    }
-    std::ostringstream os;
-    os << in.rdbuf();
-    text = os.str();
-    return !in.bad();
-}
-
-/**
- * Parse an unsigned decimal integer.
- * @param s the text (trimmed)
- * @param lo smallest accepted
- * @param hi largest accepted
- * @param out the value
- * @return false if s is not an integer in [lo, hi]
- */
-bool
-ParseUint(const std::string& s, uint64_t lo, uint64_t hi, uint64_t& out)
-{
-    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
-    {
-        return false;
-    }
-    out = std::stoull(s);
-    return out >= lo && out <= hi;
-}
 
 } // namespace
 
@@ -443,351 +852,17 @@ MrcWorkloadFile::AssignStreams(int64_t stream)
 
 bool
 MrcWorkloadFile::Parse(const std::string& text,
+                       const std::string& name,
                        std::vector<MrcJobSpec>& specs,
                        std::string& error,
                        const std::string& baseDir)
 {
     specs.clear();
-    Json root;
-    try
+    WorkloadReader reader(text, name, baseDir, error);
+    if (!reader.Read(specs))
     {
-        root = Json::parse(text, nullptr, true, true);
-    }
-    catch (const Json::parse_error& e)
-    {
-        const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-        const auto line = 1 + std::count(text.begin(), text.begin() + end, '\n');
-        std::string what = e.what();
-        const std::size_t at = what.find("syntax error");
-        what = at == std::string::npos ? what : what.substr(at);
-        std::replace(what.begin(), what.end(), '\n', ' ');
-        error = "line " + std::to_string(line) + ": JSON " + what;
+        specs.clear();
         return false;
-    }
-    catch (const Json::exception& e)
-    {
-        // Not a syntax error: e.g. a number too large for any JSON number type.
-        std::string what = e.what();
-        const std::size_t at = what.find("] ");
-        what = at == std::string::npos ? what : what.substr(at + 2);
-        std::replace(what.begin(), what.end(), '\n', ' ');
-        error = "JSON: " + what;
-        return false;
-    }
-    JsonReader rd(text, error);
-    if (!root.is_object())
-    {
-        return rd.Fail("", "the workload must be a JSON object with a \"jobs\" array");
-    }
-    if (!rd.Keys(root, "", {"jobs", "description"}))
-    {
-        return false;
-    }
-    auto jobsIt = root.find("jobs");
-    if (jobsIt == root.end() || !jobsIt->is_array() || jobsIt->empty())
-    {
-        return rd.Fail(jobsIt == root.end() ? "" : "jobs",
-                       "\"jobs\" must be a non-empty array of job objects");
-    }
-    for (std::size_t i = 0; i < jobsIt->size(); ++i)
-    {
-        const Json& j = (*jobsIt)[i];
-        const std::string jp = "jobs[" + std::to_string(i) + "]";
-        if (!j.is_object())
-        {
-            return rd.Fail(jp, "a job must be an object, got " + JsonReader::Show(j));
-        }
-        if (!rd.Keys(j,
-                     jp,
-                     {"name",
-                      "ranks",
-                      "placement",
-                      "steps",
-                      "compute_us",
-                      "jitter_us",
-                      "start_us",
-                      "collectives",
-                      "transfers",
-                      "chakra",
-                      "chunks",
-                      "qps_per_peer"}))
-        {
-            return false;
-        }
-        MrcJobSpec s;
-        s.path = jp;
-        s.name = "job" + std::to_string(i);
-        if (j.contains("name"))
-        {
-            if (!j["name"].is_string())
-            {
-                return rd.Fail(jp + ".name",
-                               "must be a string, got " + JsonReader::Show(j["name"]));
-            }
-            s.name = j["name"].get<std::string>();
-        }
-        const bool hasColl = j.contains("collectives");
-        const bool hasList = j.contains("transfers");
-        const bool hasTrace = j.contains("chakra");
-        if (int(hasColl) + int(hasList) + int(hasTrace) != 1)
-        {
-            return rd.Fail(jp,
-                           "a job needs exactly one of \"collectives\" (an array), "
-                           "\"transfers\" (a CSV file name) and \"chakra\" (a trace prefix)");
-        }
-        for (const char* key : {"chunks", "qps_per_peer"})
-        {
-            if (!hasTrace && j.contains(key))
-            {
-                return rd.Fail(jp + "." + key,
-                               "only a \"chakra\" job takes this key here (a collective takes "
-                               "its own)");
-            }
-        }
-        uint64_t v = 0;
-        if (!rd.Uint(j, jp, "ranks", 1, MAX_RANKS, hasColl, v))
-        {
-            return false;
-        }
-        s.ranks = static_cast<uint32_t>(v);
-        s.ranksLine = rd.Line(jp + (j.contains("ranks") ? ".ranks" : ""));
-        if (j.contains("placement"))
-        {
-            const Json& p = j["placement"];
-            if (!p.is_string()
-                || !MrcTrainingJob::ParsePlacement(p.get<std::string>(), s.placement))
-            {
-                return rd.Fail(jp + ".placement",
-                               "unknown placement " + JsonReader::Show(p)
-                                   + " (accepted: contiguous, interleaved, random)");
-            }
-        }
-        v = 1;
-        if (!rd.Uint(j, jp, "steps", 1, 0xffffffffULL, false, v))
-        {
-            return false;
-        }
-        s.steps = static_cast<uint32_t>(v);
-        if (!rd.Micros(j, jp, "compute_us", s.compute) || !rd.Micros(j, jp, "jitter_us", s.jitter)
-            || !rd.Micros(j, jp, "start_us", s.start))
-        {
-            return false;
-        }
-        // A file name key, relative to the JSON file's directory unless absolute.
-        auto fileKey = [&](const char* key, const char* what, std::string& path)
-        {
-            const Json& f = j[key];
-            if (!f.is_string() || f.get<std::string>().empty())
-            {
-                return rd.Fail(jp + "." + key,
-                               std::string("must be ") + what + ", got " + JsonReader::Show(f));
-            }
-            path = f.get<std::string>();
-            if (!baseDir.empty() && path[0] != '/')
-            {
-                path = baseDir + "/" + path;
-            }
-            return true;
-        };
-        if (hasTrace)
-        {
-            if (!fileKey(
-                    "chakra", "a Chakra trace prefix (files PREFIX.<rank>.et)", s.chakraPrefix))
-            {
-                return false;
-            }
-            s.chakra = true;
-            v = 1;
-            if (!rd.Uint(j, jp, "chunks", 1, 4096, false, v))
-            {
-                return false;
-            }
-            s.program.chunks = static_cast<uint32_t>(v);
-            v = 1;
-            if (!rd.Uint(j, jp, "qps_per_peer", 1, 256, false, v))
-            {
-                return false;
-            }
-            s.program.qpsPerPeer = static_cast<uint32_t>(v);
-            std::string etError;
-            if (!MrcChakraTrace::Load(s.chakraPrefix, s.program, etError))
-            {
-                return rd.Fail(jp + ".chakra", etError);
-            }
-            const auto traceRanks = static_cast<uint32_t>(s.program.ranks.size());
-            if (s.ranks == 0)
-            {
-                s.ranks = traceRanks;
-            }
-            else if (s.ranks != traceRanks)
-            {
-                return rd.Fail(jp + ".ranks",
-                               "the Chakra trace has " + std::to_string(traceRanks)
-                                   + " ranks (one file each), the job " + std::to_string(s.ranks));
-            }
-            for (const MrcProgramOp& op : s.program.ops)
-            {
-                const uint64_t biggest
-                    = op.p2p ? op.bytes
-                             : MrcCollective::MaxTransferBytes(
-                                 op.type, std::max(s.ranks, 2U), op.bytes, s.program.chunks);
-                if (biggest > MAX_MESSAGE)
-                {
-                    const uint64_t need
-                        = s.program.chunks * ((biggest + MAX_MESSAGE - 1) / MAX_MESSAGE);
-                    return rd.Fail(jp + ".chunks",
-                                   "a " + std::string(MrcCollective::TypeName(op.type)) + " of "
-                                       + std::to_string(op.bytes) + " bytes makes chunks of "
-                                       + std::to_string(biggest)
-                                       + " bytes, over the 4 GiB message limit: use at least "
-                                       + std::to_string(need) + " chunks");
-                }
-            }
-        }
-        else if (hasList)
-        {
-            if (!fileKey("transfers", "the name of a CSV transfer list", s.transfersFile))
-            {
-                return false;
-            }
-            s.replay = true;
-            std::string csvError;
-            if (!LoadTransferList(s.transfersFile, s.transfers, csvError))
-            {
-                return rd.Fail(jp + ".transfers", csvError);
-            }
-            if (s.ranks == 0)
-            {
-                s.ranks = s.transfers.nRanks;
-            }
-            else if (s.transfers.nRanks > s.ranks)
-            {
-                return rd.Fail(jp + ".ranks",
-                               "the transfer list uses " + std::to_string(s.transfers.nRanks)
-                                   + " ranks, more than the job's " + std::to_string(s.ranks));
-            }
-        }
-        else
-        {
-            const Json& cs = j["collectives"];
-            const std::string cp0 = jp + ".collectives";
-            if (!cs.is_array() || cs.empty())
-            {
-                return rd.Fail(cp0, "must be a non-empty array of collective objects");
-            }
-            for (std::size_t k = 0; k < cs.size(); ++k)
-            {
-                const Json& c = cs[k];
-                const std::string cp = cp0 + "[" + std::to_string(k) + "]";
-                if (!c.is_object())
-                {
-                    return rd.Fail(cp,
-                                   "a collective must be an object, got " + JsonReader::Show(c));
-                }
-                if (!rd.Keys(
-                        c, cp, {"type", "bytes", "chunks", "qps_per_peer", "pairs", "group_size"}))
-                {
-                    return false;
-                }
-                MrcCollectiveSpec cs1;
-                if (!c.contains("type"))
-                {
-                    return rd.Fail(
-                        cp, "missing \"type\" (accepted: " + MrcCollective::AcceptedTypes() + ")");
-                }
-                if (!c["type"].is_string()
-                    || !MrcCollective::ParseType(c["type"].get<std::string>(), cs1.type))
-                {
-                    return rd.Fail(cp + ".type",
-                                   "unknown type " + JsonReader::Show(c["type"])
-                                       + " (accepted: " + MrcCollective::AcceptedTypes() + ")");
-                }
-                if (!rd.Uint(c, cp, "bytes", 1, uint64_t(1) << 62, true, cs1.bytes))
-                {
-                    return false;
-                }
-                v = 1;
-                if (!rd.Uint(c, cp, "chunks", 1, 4096, false, v))
-                {
-                    return false;
-                }
-                cs1.chunks = static_cast<uint32_t>(v);
-                v = 1;
-                if (!rd.Uint(c, cp, "qps_per_peer", 1, 256, false, v))
-                {
-                    return false;
-                }
-                cs1.qpsPerPeer = static_cast<uint32_t>(v);
-                if (c.contains("pairs"))
-                {
-                    const Json& ps = c["pairs"];
-                    if (cs1.type != MrcCollective::SENDRECV)
-                    {
-                        return rd.Fail(cp + ".pairs", "only a sendrecv collective takes pairs");
-                    }
-                    if (!ps.is_array() || ps.empty())
-                    {
-                        return rd.Fail(cp + ".pairs",
-                                       "must be a non-empty array of [rank, rank] pairs");
-                    }
-                    for (std::size_t q = 0; q < ps.size(); ++q)
-                    {
-                        const Json& pr = ps[q];
-                        const std::string pp = cp + ".pairs[" + std::to_string(q) + "]";
-                        if (!pr.is_array() || pr.size() != 2 || !pr[0].is_number_unsigned()
-                            || !pr[1].is_number_unsigned() || pr[0] == pr[1]
-                            || pr[0].get<uint64_t>() >= s.ranks || pr[1].get<uint64_t>() >= s.ranks)
-                        {
-                            return rd.Fail(pp,
-                                           "must be [a, b] with two distinct ranks below "
-                                               + std::to_string(s.ranks) + ", got "
-                                               + JsonReader::Show(pr));
-                        }
-                        cs1.pairs.emplace_back(pr[0].get<uint32_t>(), pr[1].get<uint32_t>());
-                    }
-                }
-                if (c.contains("group_size") || cs1.type == MrcCollective::HIERARCHICAL_ALLREDUCE)
-                {
-                    if (cs1.type != MrcCollective::HIERARCHICAL_ALLREDUCE)
-                    {
-                        return rd.Fail(cp + ".group_size",
-                                       "only a hierarchical-allreduce collective takes "
-                                       "group_size");
-                    }
-                    if (!c.contains("group_size"))
-                    {
-                        return rd.Fail(cp,
-                                       "a hierarchical-allreduce needs \"group_size\": the ranks "
-                                       "per group (the hosts of one T0), dividing the job's "
-                                           + std::to_string(s.ranks) + " ranks");
-                    }
-                    v = 0;
-                    if (!rd.Uint(c, cp, "group_size", 1, 1u << 30, true, v))
-                    {
-                        return false;
-                    }
-                    cs1.groupSize = static_cast<uint32_t>(v);
-                    const std::string gerr
-                        = MrcCollective::CheckGroupSize(std::max(s.ranks, 1U), cs1.groupSize);
-                    if (!gerr.empty())
-                    {
-                        return rd.Fail(cp + ".group_size", gerr);
-                    }
-                }
-                const uint64_t biggest = MrcCollective::MaxTransferBytes(
-                    cs1.type, std::max(s.ranks, 2U), cs1.bytes, cs1.chunks, cs1.groupSize);
-                if (biggest > MAX_MESSAGE)
-                {
-                    const uint64_t need = cs1.chunks * ((biggest + MAX_MESSAGE - 1) / MAX_MESSAGE);
-                    return rd.Fail(cp + (c.contains("chunks") ? ".chunks" : ".bytes"),
-                                   "a chunk of " + std::to_string(biggest)
-                                       + " bytes exceeds the 4 GiB message limit: use at least "
-                                       + std::to_string(need) + " chunks");
-                }
-                s.collectives.push_back(cs1);
-            }
-        }
-        specs.push_back(std::move(s));
     }
     return true;
 }
@@ -798,19 +873,13 @@ MrcWorkloadFile::LoadFile(const std::string& path,
                           std::string& error)
 {
     std::string text;
-    if (!ReadText(path, text))
+    if (!MrcCsvReader::ReadFile(path, text, error))
     {
-        error = path + ": cannot read the file";
         return false;
     }
     const std::size_t slash = path.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash);
-    if (!Parse(text, specs, error, dir))
-    {
-        error = path + ": " + error;
-        return false;
-    }
-    return true;
+    return Parse(text, path, specs, error, dir);
 }
 
 std::vector<MrcWorkloadFile::InputFile>
@@ -859,103 +928,63 @@ MrcWorkloadFile::InputFiles(const std::string& workloadPath, const std::vector<M
 
 bool
 MrcWorkloadFile::ParseTransferList(const std::string& text,
+                                   const std::string& name,
                                    MrcTransferList& list,
                                    std::string& error)
 {
     list = MrcTransferList();
-    const std::vector<std::string> lines = MrcText::Split(text, '\n');
-    bool header = false;
-    bool hasDeps = true;
-    std::vector<uint32_t> stepOf; // per row id
-    std::vector<uint32_t> indexInStep;
-    std::vector<std::vector<uint32_t>> stepRows; // row ids of each step
-    uint32_t nRanks = 0;
-    for (std::size_t ln = 0; ln < lines.size(); ++ln)
+    MrcCsvReader csv(text, name);
+    // The deps column may be left out entirely.
+    if (!csv.ReadHeader({{"step", "src", "dst", "bytes", "deps"}, {"step", "src", "dst", "bytes"}},
+                        error))
     {
-        const std::string line = MrcText::Trim(lines[ln]);
-        if (line.empty() || line[0] == '#')
-        {
-            continue;
-        }
-        const std::string at = "line " + std::to_string(ln + 1) + ": ";
-        std::vector<std::string> f = MrcText::Split(line, ',');
-        for (auto& x : f)
-        {
-            x = MrcText::Trim(x);
-        }
-        if (!header)
-        {
-            // The deps column may be left out entirely.
-            const std::vector<std::string> full{"step", "src", "dst", "bytes", "deps"};
-            const std::vector<std::string> short4(full.begin(), full.begin() + 4);
-            if (f != full && f != short4)
-            {
-                error = at
-                      + "the header must be \"step,src,dst,bytes,deps\" (or without "
-                        ",deps), got \""
-                      + line + "\"";
-                return false;
-            }
-            hasDeps = f.size() == 5;
-            header = true;
-            continue;
-        }
-        if (f.size() != 4 && !(hasDeps && f.size() == 5))
-        {
-            error = at
-                  + (hasDeps ? "expected 5 fields (step,src,dst,bytes,deps), got "
-                             : "expected 4 fields (step,src,dst,bytes), got ")
-                  + std::to_string(f.size());
-            return false;
-        }
+        return false;
+    }
+    std::vector<uint32_t> stepOf; // per row id
+    uint32_t nRanks = 0;
+    while (csv.NextRow())
+    {
         const auto row = static_cast<uint32_t>(stepOf.size());
         uint64_t step = 0;
         uint64_t src = 0;
         uint64_t dst = 0;
         uint64_t bytes = 0;
-        if (!ParseUint(f[0], 0, MAX_LIST_STEPS - 1, step))
+        if (!csv.CheckNFields(4, error) || !csv.ReadUnsigned(0, 0, MAX_LIST_STEPS - 1, step, error)
+            || !csv.ReadUnsigned(1, 0, MAX_RANKS - 1, src, error)
+            || !csv.ReadUnsigned(2, 0, MAX_RANKS - 1, dst, error)
+            || !csv.ReadUnsigned(3, 1, MAX_MESSAGE, bytes, error))
         {
-            error = at + "step: must be an integer in [0, " + std::to_string(MAX_LIST_STEPS - 1)
-                  + "], got \"" + f[0] + "\"";
             return false;
         }
-        if (!ParseUint(f[1], 0, MAX_RANKS - 1, src))
+        if (dst == src)
         {
-            error = at + "src: must be a rank in [0, " + std::to_string(MAX_RANKS - 1) + "], got \""
-                  + f[1] + "\"";
-            return false;
-        }
-        if (!ParseUint(f[2], 0, MAX_RANKS - 1, dst) || dst == src)
-        {
-            error = at + "dst: must be a rank in [0, " + std::to_string(MAX_RANKS - 1)
-                  + "] other than src, got \"" + f[2] + "\"";
-            return false;
-        }
-        if (!ParseUint(f[3], 1, MAX_MESSAGE, bytes))
-        {
-            error = at + "bytes: must be an integer in [1, " + std::to_string(MAX_MESSAGE)
-                  + "], got \"" + f[3] + "\"";
-            return false;
+            return csv.Fail(
+                "dst", "must be another rank than src (got '" + csv.GetField(2) + "')", error);
         }
         MrcTransfer t{
             row, static_cast<uint32_t>(src), static_cast<uint32_t>(dst), bytes, 0, 0, 0, {}};
-        if (f.size() == 5 && !f[4].empty())
+        if (!csv.GetField(4).empty())
         {
-            for (std::string d : MrcText::Split(f[4], ';'))
+            for (std::string d : MrcText::Split(csv.GetField(4), ';'))
             {
                 d = MrcText::Trim(d);
                 uint64_t dep = 0;
-                if (!ParseUint(d, 0, MAX_MESSAGE, dep) || dep >= row)
+                std::string why;
+                if (!MrcNumberParser::ParseUnsigned(d, 0, MAX_MESSAGE, dep, why) || dep >= row)
                 {
-                    error = at + "deps: \"" + d + "\" is not an earlier row id (row ids count data "
-                          + "lines from 0; this row is " + std::to_string(row) + ")";
-                    return false;
+                    return csv.Fail("deps",
+                                    "'" + d
+                                        + "' is not an earlier row id (row ids count data lines "
+                                          "from 0; this row is "
+                                        + std::to_string(row) + ")",
+                                    error);
                 }
                 if (stepOf[dep] > step)
                 {
-                    error = at + "deps: row " + d + " is in step " + std::to_string(stepOf[dep])
-                          + ", after this row's step " + f[0];
-                    return false;
+                    return csv.Fail("deps",
+                                    "row " + d + " is in step " + std::to_string(stepOf[dep])
+                                        + ", after this row's step " + csv.GetField(0),
+                                    error);
                 }
                 if (stepOf[dep] == step
                     && std::find(t.deps.begin(), t.deps.end(), dep) == t.deps.end())
@@ -972,15 +1001,9 @@ MrcWorkloadFile::ParseTransferList(const std::string& text,
         nRanks = std::max(nRanks, static_cast<uint32_t>(std::max(src, dst) + 1));
         list.steps[step].push_back(std::move(t));
     }
-    if (!header)
-    {
-        error = "line 1: empty transfer list (expected the header \"step,src,dst,bytes,deps\")";
-        return false;
-    }
     if (stepOf.empty())
     {
-        error = "line " + std::to_string(lines.size()) + ": no transfers after the header";
-        return false;
+        return csv.FailAt(csv.GetNLines(), "", "no transfers after the header", error);
     }
     list.nRanks = nRanks;
     return true;
@@ -992,17 +1015,7 @@ MrcWorkloadFile::LoadTransferList(const std::string& path,
                                   std::string& error)
 {
     std::string text;
-    if (!ReadText(path, text))
-    {
-        error = path + ": cannot read the file";
-        return false;
-    }
-    if (!ParseTransferList(text, list, error))
-    {
-        error = path + ": " + error;
-        return false;
-    }
-    return true;
+    return MrcCsvReader::ReadFile(path, text, error) && ParseTransferList(text, path, list, error);
 }
 
 bool
@@ -1016,13 +1029,15 @@ MrcWorkloadFile::PlaceJobs(const std::vector<MrcJobSpec>& specs,
     for (std::size_t i = 0; i < specs.size(); ++i)
     {
         const MrcJobSpec& s = specs[i];
-        const std::string where
-            = (s.ranksLine > 0 ? "line " + std::to_string(s.ranksLine) + ": " : std::string())
-            + (s.path.empty() ? "jobs[" + std::to_string(i) + "]" : s.path) + ".ranks: ";
+        const std::string field
+            = (s.path.empty() ? "jobs[" + std::to_string(i) + "]" : s.path) + ".ranks";
         if (s.replay && s.transfers.nRanks > s.ranks)
         {
-            error = where + "the transfer list uses " + std::to_string(s.transfers.nRanks)
-                  + " ranks, more than the job's " + std::to_string(s.ranks);
+            error = MrcText::Locate(s.file,
+                                    s.ranksLine,
+                                    field,
+                                    "the transfer list uses " + std::to_string(s.transfers.nRanks)
+                                        + " ranks, more than the job's " + std::to_string(s.ranks));
             return false;
         }
         std::string err;
@@ -1030,7 +1045,11 @@ MrcWorkloadFile::PlaceJobs(const std::vector<MrcJobSpec>& specs,
             MrcTrainingJob::Place(s.placement, s.ranks, nHosts, used, m_placementRng, err));
         if (placed.back().empty())
         {
-            error = where + err + " (placement " + MrcTrainingJob::PlacementName(s.placement) + ")";
+            error = MrcText::Locate(s.file,
+                                    s.ranksLine,
+                                    field,
+                                    err + " (placement "
+                                        + MrcTrainingJob::PlacementName(s.placement) + ")");
             return false;
         }
     }
@@ -1100,10 +1119,13 @@ MrcWorkloadFile::CreateFluidJobs(const std::vector<MrcJobSpec>& specs,
         const MrcJobSpec& s = specs[i];
         if (s.replay || s.chakra)
         {
-            error = (s.path.empty() ? "jobs[" + std::to_string(i) + "]" : s.path)
-                  + (s.replay ? ".transfers" : ".chakra")
-                  + ": transfer lists and Chakra traces run at packet level only (accepted with "
-                    "--model=fluid: jobs of collectives)";
+            error = MrcText::Locate(
+                s.file,
+                0,
+                (s.path.empty() ? "jobs[" + std::to_string(i) + "]" : s.path)
+                    + (s.replay ? ".transfers" : ".chakra"),
+                "transfer lists and Chakra traces run at packet level only (accepted with "
+                "--model=fluid: jobs of collectives)");
             return false;
         }
     }

@@ -57,6 +57,7 @@ struct MrcJobSpec
     bool chakra = false;                                              //!< runs a Chakra trace
     std::string chakraPrefix{};                                       //!< its prefix
     MrcJobProgram program{};                                          //!< the trace, read
+    std::string file{};                                               //!< the workload's name
     std::string path{};                                               //!< JSON path, "jobs[i]"
     uint32_t ranksLine = 0; //!< line of the job's "ranks" key (or of the job), for messages
 };
@@ -114,14 +115,17 @@ struct MrcJobSpec
  * among the data lines, from 0. step (>= 0), src and dst (ranks, distinct) and bytes (1 to
  * 4 GiB) are integers; deps is empty or a ';'-separated list of earlier row ids that must be
  * received before the transfer is posted. A dependency on a row of an earlier step is already
- * satisfied by the step barrier and is dropped; one on a later step is an error. Blank lines
- * and lines starting with '#' are skipped (they get no row id). The list uses ranks 0 to the
+ * satisfied by the step barrier and is dropped; one on a later step is an error. The list is
+ * read by MrcCsvReader: '#' starts a comment anywhere on a line, lines blank without their
+ * comment are skipped (they get no row id), fields are trimmed. The list uses ranks 0 to the
  * highest rank named.
  *
- * Errors: every function returns false and sets a one-line message, never aborts. JSON syntax
- * errors name the line; other errors name the line of the offending key when there is one, its
- * JSON path (jobs[0].collectives[1].bytes) and what is accepted. LoadFile and LoadTransferList
- * prefix the file name.
+ * Errors: every function returns false and sets a one-line message, never aborts, in the
+ * module's one format (MrcText::Locate): `file:line: field: message`. JSON syntax errors name
+ * the line; other errors name the line of the offending key when there is one, its JSON path as
+ * the field (`w.json:6: jobs[0].collectives[1].bytes: must be a whole number from 1 to ...`) and
+ * what is accepted. Transfer lists are read by MrcCsvReader (`trace.csv:3: deps: ...`); an
+ * error in one is reported at the "transfers" key that names it.
  */
 class MrcWorkloadFile
 {
@@ -131,12 +135,14 @@ public:
     /**
      * Parse a JSON workload.
      * @param text the JSON text
+     * @param name the file's name, for messages
      * @param specs set to the jobs
-     * @param error set to a one-line message on failure
+     * @param error set to a one-line message, "name:line: path: message", on failure
      * @param baseDir directory "transfers" file names are relative to (empty: the working one)
      * @return true on success
      */
     static bool Parse(const std::string& text,
+                      const std::string& name,
                       std::vector<MrcJobSpec>& specs,
                       std::string& error,
                       const std::string& baseDir = "");
@@ -168,13 +174,15 @@ public:
     static std::vector<InputFile> InputFiles(const std::string& workloadPath,
                                              const std::vector<MrcJobSpec>& specs);
     /**
-     * Parse a CSV transfer list.
+     * Parse a CSV transfer list (read by MrcCsvReader: its comment rule and error format).
      * @param text the CSV text
+     * @param name the file's name, for messages
      * @param list set to the list
-     * @param error set to a one-line message on failure
+     * @param error set to a one-line message, "name:line: column: ...", on failure
      * @return true on success
      */
     static bool ParseTransferList(const std::string& text,
+                                  const std::string& name,
                                   MrcTransferList& list,
                                   std::string& error);
     /**

@@ -15,6 +15,13 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(MrcLinkMonitor);
 
+// A flow-level fabric's tier t (MrcFluidNetwork::GetTierBytes) is MrcLinkTier t.
+static_assert(static_cast<int>(MrcLinkTier::HOST_T0) == 0
+                  && static_cast<int>(MrcLinkTier::T0_HOST) == 1
+                  && static_cast<int>(MrcLinkTier::T0_T1) == 2
+                  && static_cast<int>(MrcLinkTier::T1_T0) == 3,
+              "MrcFluidNetwork's tiers are MrcLinkTier's first four");
+
 TypeId
 MrcLinkMonitor::GetTypeId()
 {
@@ -69,9 +76,7 @@ MrcLinkMonitor::DoDispose()
 }
 
 void
-MrcLinkMonitor::AddGroup(uint32_t plane,
-                         const std::string& tier,
-                         std::vector<Ptr<MrcNetDevice>> ports)
+MrcLinkMonitor::AddGroup(uint32_t plane, MrcLinkTier tier, std::vector<Ptr<MrcNetDevice>> ports)
 {
     Group g;
     g.plane = plane;
@@ -123,7 +128,6 @@ MrcLinkMonitor::Sample()
     const double now = Simulator::Now().GetNanoSeconds() / 1000.0;
     if (m_fluid)
     {
-        static const char* const tiers[] = {"host-t0", "t0-host", "t0-t1", "t1-t0"};
         const std::vector<double> bytes = m_fluid->GetTierBytes();
         bool idle = true;
         for (std::size_t t = 0; t < bytes.size(); ++t)
@@ -138,7 +142,7 @@ MrcLinkMonitor::Sample()
                                   / (m_bin.GetSeconds() * m_rate * m_fluid->GetTierLinks(t % 4));
                 m_sampleTrace(now,
                               static_cast<uint32_t>(t / 4),
-                              tiers[t % 4],
+                              static_cast<MrcLinkTier>(t % 4),
                               std::min(std::max(util, 0.0), 1.0),
                               0.0,
                               0);

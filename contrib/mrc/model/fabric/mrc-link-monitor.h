@@ -6,6 +6,7 @@
 #define MRC_LINK_MONITOR_H
 
 #include "ns3/mrc-fluid-network.h"
+#include "ns3/mrc-link-tier.h"
 #include "ns3/mrc-net-device.h"
 
 #include "ns3/event-id.h"
@@ -25,7 +26,7 @@ namespace ns3
  * FlowMonitor samples flows: the monitor runs in the simulation, MrcRecorder (the helper beside
  * it) builds its groups and writes what its LinkSample trace reports (links.csv).
  *
- * A group is a set of transmitting ports of one plane and tier (host-t0, t0-t1, ...). Every bin
+ * A group is a set of transmitting ports of one plane and tier (MrcLinkTier). Every bin
  * it reports the group's utilisation (bytes sent in the bin over what the ports could send) and
  * its mean and largest data backlog at the end of the bin. A bin in which no port of any group
  * sent anything and every queue is empty is reported only if the bin before was busy, so that
@@ -47,10 +48,10 @@ public:
     /**
      * Add a group of ports (packet level).
      * @param plane the plane
-     * @param tier the tier's name
+     * @param tier the tier
      * @param ports the transmitting ports
      */
-    void AddGroup(uint32_t plane, const std::string& tier, std::vector<Ptr<MrcNetDevice>> ports);
+    void AddGroup(uint32_t plane, MrcLinkTier tier, std::vector<Ptr<MrcNetDevice>> ports);
     /**
      * Sample a flow-level fabric's tiers instead of ports.
      * @param net the fabric (its tier accounting is enabled here)
@@ -69,14 +70,14 @@ public:
      * TracedCallback signature of LinkSample.
      * @param timeUs the end of the bin, microseconds
      * @param plane the plane
-     * @param tier the tier
+     * @param tier the tier (its name: MrcLinkTierNames())
      * @param util utilisation in the bin, in [0, 1]
      * @param queueMean mean data backlog of the group's ports, bytes
      * @param queueMax largest data backlog, bytes
      */
     typedef void (*SampleTracedCallback)(double timeUs,
                                          uint32_t plane,
-                                         const std::string& tier,
+                                         MrcLinkTier tier,
                                          double util,
                                          double queueMean,
                                          uint32_t queueMax);
@@ -92,7 +93,7 @@ private:
     struct Group
     {
         uint32_t plane;                       //!< plane
-        std::string tier;                     //!< tier name
+        MrcLinkTier tier;                     //!< tier
         std::vector<Ptr<MrcNetDevice>> ports; //!< transmitting ports
         std::vector<uint64_t> lastBytes;      //!< tx bytes at the last sample
         uint64_t bytes = 0;                   //!< bytes sent in the bin being sampled
@@ -111,7 +112,7 @@ private:
     uint64_t m_activity;             //!< frames offered to and started on the groups' ports
     uint64_t m_activityAtSample;     //!< m_activity at the last sample that read the ports
     bool m_countsActivity;           //!< every port counts into m_activity (none was taken)
-    TracedCallback<double, uint32_t, const std::string&, double, double, uint32_t>
+    TracedCallback<double, uint32_t, MrcLinkTier, double, double, uint32_t>
         m_sampleTrace; //!< LinkSample
 };
 

@@ -7,6 +7,7 @@
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-choice-checker.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-switch-net-device.h"
 #include "ns3/mrc-text.h"
 
@@ -28,33 +29,14 @@ NS_OBJECT_ENSURE_REGISTERED(MrcFaultInjector);
 namespace
 {
 
-/** Accepted actions, for messages. */
-const char* const ACTIONS
-    = "link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down, nic_rx_loss";
-
 /**
- * Parse "<prefix><number>".
- * @param s the text
- * @param prefix expected prefix
- * @param out the number
- * @return true on success
+ * @param tier an upward tier
+ * @return its index among the injector's tiers of cables (host-t0, t0-t1, t1-t2)
  */
-bool
-ParseIndexed(const std::string& s, const std::string& prefix, uint32_t& out)
+uint32_t
+TierIndex(MrcLinkTier tier)
 {
-    if (s.size() <= prefix.size() || s.compare(0, prefix.size(), prefix) != 0)
-    {
-        return false;
-    }
-    char* end = nullptr;
-    const std::string digits = s.substr(prefix.size());
-    const unsigned long v = std::strtoul(digits.c_str(), &end, 10);
-    if (*end != '\0' || digits.empty() || digits[0] == '-' || v > 0xffffffffUL)
-    {
-        return false;
-    }
-    out = static_cast<uint32_t>(v);
-    return true;
+    return tier == MrcLinkTier::HOST_T0 ? 0 : (tier == MrcLinkTier::T0_T1 ? 1 : 2);
 }
 
 } // namespace
@@ -113,44 +95,36 @@ MrcFaultInjector::SetTargets(Ptr<Object> owner, const MrcFaultTargets* fabric)
     m_fabric = fabric;
     // Tiers of links, with names, for stochastic processes.
     m_tiers.assign(3, {});
+    auto add = [this](uint32_t tier, Ptr<MrcChannel> link, const MrcFaultTargetId& id)
+    {
+        m_tiers[tier].first.push_back(link);
+        m_tiers[tier].second.push_back(id.GetName());
+    };
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
     {
         for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)
         {
-            std::ostringstream n;
-            n << "host" << h << "/plane" << p;
-            m_tiers[0].first.push_back(fabric->GetHostLink(h, p));
-            m_tiers[0].second.push_back(n.str());
+            add(0, fabric->GetHostLink(h, p), MrcFaultTargetId::NicPort(h, p));
         }
     }
     for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)
     {
         for (uint32_t i = 0; i < fabric->GetNT0(); ++i)
         {
-            uint32_t j = 0;
-            std::string err;
-            while (true)
+            for (uint32_t j = 0; j < fabric->GetNUplinks(p, i); ++j)
             {
-                std::ostringstream n;
-                n << "plane" << p << "/t0-" << i << "/t1-" << j;
-                Target t;
-                if (!Resolve(n.str(), t, err))
-                {
-                    break;
-                }
-                m_tiers[1].first.push_back(t.links[0]);
-                m_tiers[1].second.push_back(n.str());
-                ++j;
+                add(1,
+                    fabric->GetUplink(p, i, j),
+                    MrcFaultTargetId::Link(p, MrcLinkTier::T0_T1, i, j));
             }
         }
         for (uint32_t t1 = 0; t1 < fabric->GetNT1(); ++t1)
         {
             for (uint32_t k = 0; k < fabric->GetNT2(); ++k)
             {
-                std::ostringstream n;
-                n << "plane" << p << "/t1-" << t1 << "/t2-" << k;
-                m_tiers[2].first.push_back(fabric->GetSpineLink(p, t1, k));
-                m_tiers[2].second.push_back(n.str());
+                add(2,
+                    fabric->GetSpineLink(p, t1, k),
+                    MrcFaultTargetId::Link(p, MrcLinkTier::T1_T2, t1, k));
             }
         }
     }
@@ -159,17 +133,20 @@ MrcFaultInjector::SetTargets(Ptr<Object> owner, const MrcFaultTargets* fabric)
 bool
 MrcFaultInjector::Resolve(const std::string& name, Target& t, std::string& error) const
 {
+    MrcFaultTargetId id;
+    return MrcFaultTargetId::Parse(name, id, error) && Resolve(id, t, error);
+}
+
+bool
+MrcFaultInjector::Resolve(const MrcFaultTargetId& id, Target& t, std::string& error) const
+{
     NS_ABORT_MSG_IF(m_fabric == nullptr, "MrcFaultInjector: SetTargets() first");
-    const auto parts = MrcText::Split(name, '/');
-    uint32_t a = 0;
-    uint32_t b = 0;
-    uint32_t c = 0;
-    auto bad = [&error, &name](const std::string& why)
+    t = Target();
+    t.kind = id.GetKind();
+    auto bad = [&error, &id](const std::string& why)
     {
-        error = "unknown target '" + name + "': " + why
-              + " (accepted: host<H>/plane<P>, plane<P>/t0-<I>/t1-<J>, plane<P>/t1-<J>/t2-<K>, "
-                "plane<P>/t0-<I>, plane<P>/t1-<J>, plane<P>/t2-<K>; for nic_rx_loss also "
-                "host<H>, hosts)";
+        error = "unknown target '" + id.GetName() + "': " + why
+              + " (accepted: " + MrcFaultTargetId::GetForms() + ")";
         return false;
     };
     // The NIC ports of host h (every plane, or one), where the fabric has devices.
@@ -185,90 +162,178 @@ MrcFaultInjector::Resolve(const std::string& name, Target& t, std::string& error
             }
         }
     };
-    if (parts.size() == 2 && ParseIndexed(parts[0], "host", a)
-        && ParseIndexed(parts[1], "plane", b))
+    const uint32_t plane = id.GetPlane();
+    const uint32_t b = id.GetIndex();
+    const uint32_t c = id.GetPeer();
+    switch (id.GetKind())
     {
-        if (a >= m_fabric->GetNHosts() || b >= m_fabric->GetNPlanes())
+        case MrcFaultTargetId::Kind::NIC_PORT:
+            if (id.GetHost() >= m_fabric->GetNHosts() || plane >= m_fabric->GetNPlanes())
+            {
+                return bad("no such host or plane");
+            }
+            addPorts(id.GetHost(), plane, plane + 1);
+            return true;
+        case MrcFaultTargetId::Kind::NIC:
+            if (id.GetHost() >= m_fabric->GetNHosts())
+            {
+                return bad("no such host");
+            }
+            addPorts(id.GetHost(), 0, m_fabric->GetNPlanes());
+            return true;
+        case MrcFaultTargetId::Kind::NICS:
+            for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
+            {
+                addPorts(h, 0, m_fabric->GetNPlanes());
+            }
+            return true;
+        case MrcFaultTargetId::Kind::LINK:
+            if (plane >= m_fabric->GetNPlanes())
+            {
+                return bad("no such plane");
+            }
+            if (id.GetLinkTier() == MrcLinkTier::T0_T1)
+            {
+                if (b >= m_fabric->GetNT0())
+                {
+                    return bad("no such T0");
+                }
+                if (c >= m_fabric->GetNUplinks(plane, b))
+                {
+                    return bad("no such T1 in the T0's pod");
+                }
+                t.links = {m_fabric->GetUplink(plane, b, c)};
+                return true;
+            }
+            if (b >= m_fabric->GetNT1() || c >= m_fabric->GetNT2())
+            {
+                return bad("no such T1 or T2");
+            }
+            t.links = {m_fabric->GetSpineLink(plane, b, c)};
+            return true;
+        case MrcFaultTargetId::Kind::SWITCH:
         {
-            return bad("no such host or plane");
+            if (plane >= m_fabric->GetNPlanes())
+            {
+                return bad("no such plane");
+            }
+            const uint32_t tier = id.GetSwitchTier();
+            const uint32_t n = tier == 0 ? m_fabric->GetNT0()
+                             : tier == 1 ? m_fabric->GetNT1()
+                                         : m_fabric->GetNT2();
+            if (b >= n)
+            {
+                return bad("no such switch");
+            }
+            t.sw = m_fabric->GetSwitchDevice(plane, tier, b);
+            t.links = m_fabric->GetSwitchLinks(plane, tier, b);
+            return true;
         }
-        t.kind = "nic_port";
-        addPorts(a, b, b + 1);
-        return true;
-    }
-    if (parts.size() == 1 && ParseIndexed(parts[0], "host", a))
-    {
-        if (a >= m_fabric->GetNHosts())
-        {
-            return bad("no such host");
-        }
-        t.kind = "nic";
-        addPorts(a, 0, m_fabric->GetNPlanes());
-        return true;
-    }
-    if (parts.size() == 1 && parts[0] == "hosts")
-    {
-        t.kind = "nics";
-        for (uint32_t h = 0; h < m_fabric->GetNHosts(); ++h)
-        {
-            addPorts(h, 0, m_fabric->GetNPlanes());
-        }
-        return true;
-    }
-    if (parts.empty() || !ParseIndexed(parts[0], "plane", a) || a >= m_fabric->GetNPlanes())
-    {
-        return bad("no such plane");
-    }
-    const uint32_t plane = a;
-    if (parts.size() == 3 && ParseIndexed(parts[1], "t0-", b) && ParseIndexed(parts[2], "t1-", c))
-    {
-        if (b >= m_fabric->GetNT0())
-        {
-            return bad("no such T0");
-        }
-        if (c >= m_fabric->GetNUplinks(plane, b))
-        {
-            return bad("no such T1 in the T0's pod");
-        }
-        t.kind = "link";
-        t.links = {m_fabric->GetUplink(plane, b, c)};
-        return true;
-    }
-    if (parts.size() == 3 && ParseIndexed(parts[1], "t1-", b) && ParseIndexed(parts[2], "t2-", c))
-    {
-        if (b >= m_fabric->GetNT1() || c >= m_fabric->GetNT2())
-        {
-            return bad("no such T1 or T2");
-        }
-        t.kind = "link";
-        t.links = {m_fabric->GetSpineLink(plane, b, c)};
-        return true;
-    }
-    if (parts.size() == 2)
-    {
-        uint32_t tier = 0;
-        if (ParseIndexed(parts[1], "t0-", b) && b < m_fabric->GetNT0())
-        {
-            tier = 0;
-        }
-        else if (ParseIndexed(parts[1], "t1-", b) && b < m_fabric->GetNT1())
-        {
-            tier = 1;
-        }
-        else if (ParseIndexed(parts[1], "t2-", b) && b < m_fabric->GetNT2())
-        {
-            tier = 2;
-        }
-        else
-        {
-            return bad("no such switch");
-        }
-        t.kind = "switch";
-        t.sw = m_fabric->GetSwitchDevice(plane, tier, b);
-        t.links = m_fabric->GetSwitchLinks(plane, tier, b);
-        return true;
     }
     return bad("malformed");
+}
+
+bool
+MrcFaultInjector::Check(MrcFaultAction action,
+                        const MrcFaultTargetId& target,
+                        double rate,
+                        std::string& error) const
+{
+    Target t;
+    return Check(action, target, rate, t, error);
+}
+
+bool
+MrcFaultInjector::Check(MrcFaultAction action,
+                        const MrcFaultTargetId& target,
+                        double rate,
+                        Target& t,
+                        std::string& error) const
+{
+    if (!Resolve(target, t, error))
+    {
+        return false;
+    }
+    const std::string a = "action '" + MrcFaultActionNames().GetName(action) + "'";
+    const std::string name = target.GetName();
+    using K = MrcFaultTargetId::Kind;
+    const bool isHost = t.kind == K::NIC_PORT || t.kind == K::NIC || t.kind == K::NICS;
+    if (action == MrcFaultAction::NIC_RX_LOSS)
+    {
+        if (!isHost)
+        {
+            error = a + " needs a host<H>/plane<P>, host<H> or hosts target, not '" + name + "'";
+            return false;
+        }
+        if (!(rate > 0 && rate <= 1))
+        {
+            error = a + " needs a rate in (0, 1] (got " + MrcNumberParser::Show(rate) + ")";
+            return false;
+        }
+        if (t.ports.empty())
+        {
+            error = a
+                  + " needs packet-level NIC ports; the flow-level model (--model=fluid) has "
+                    "none";
+            return false;
+        }
+        return true;
+    }
+    if (rate != 0)
+    {
+        error = a + " takes no rate (only nic_rx_loss does)";
+        return false;
+    }
+    if (t.kind == K::NIC || t.kind == K::NICS)
+    {
+        error = a + " needs a link, NIC port or switch target, not '" + name
+              + "' (host<H> and hosts are for nic_rx_loss)";
+        return false;
+    }
+    switch (action)
+    {
+        case MrcFaultAction::LINK_DOWN:
+        case MrcFaultAction::LINK_UP:
+        case MrcFaultAction::LINK_FLAP:
+            if (t.kind == K::SWITCH)
+            {
+                error = a + " needs a link or NIC port target, not '" + name + "'";
+                return false;
+            }
+            return true;
+        case MrcFaultAction::NIC_PORT_DOWN:
+            if (t.kind != K::NIC_PORT)
+            {
+                error = a + " needs a host<H>/plane<P> target, not '" + name + "'";
+                return false;
+            }
+            return true;
+        case MrcFaultAction::SWITCH_REBOOT:
+        case MrcFaultAction::BLACKHOLE:
+            if (t.kind != K::SWITCH)
+            {
+                error = a + " needs a switch target (plane<P>/t1-<J> ...), not '" + name + "'";
+                return false;
+            }
+            if (action == MrcFaultAction::BLACKHOLE && t.sw == nullptr)
+            {
+                error = a
+                      + " needs a packet-level switch; the flow-level model (--model=fluid) has "
+                        "none (accepted there: "
+                      + MrcFaultActionNames().GetNamesWhere(
+                          [](MrcFaultAction x)
+                          {
+                              return x != MrcFaultAction::BLACKHOLE
+                                  && x != MrcFaultAction::NIC_RX_LOSS;
+                          })
+                      + ")";
+                return false;
+            }
+            return true;
+        case MrcFaultAction::NIC_RX_LOSS:
+            break;
+    }
+    return true;
 }
 
 bool
@@ -279,140 +344,100 @@ MrcFaultInjector::Schedule(Time at,
                            std::string& error,
                            double rate)
 {
+    MrcFaultAction a = MrcFaultAction::LINK_DOWN;
+    if (!MrcFaultActionNames().Parse(action, a))
+    {
+        error = "unknown action '" + action + "' (accepted: " + MrcFaultActionNames().GetNames()
+              + ")";
+        return false;
+    }
+    MrcFaultTargetId id;
+    return MrcFaultTargetId::Parse(target, id, error) && Schedule(at, a, id, duration, error, rate);
+}
+
+bool
+MrcFaultInjector::Schedule(Time at,
+                           MrcFaultAction action,
+                           const MrcFaultTargetId& target,
+                           Time duration,
+                           std::string& error,
+                           double rate)
+{
     Target t;
-    if (!Resolve(target, t, error))
+    if (!Check(action, target, rate, t, error))
     {
         return false;
     }
-    const bool isSwitch = t.kind == "switch";
-    const bool isPort = t.kind == "nic_port";
-    const bool isHost = isPort || t.kind == "nic" || t.kind == "nics";
-    if (action == "nic_rx_loss")
+    using Kind = MrcFaultEvent::Kind;
+    const std::string name = target.GetName();
+    const bool timed = duration.IsStrictlyPositive();
+    switch (action)
     {
-        if (!isHost)
+        case MrcFaultAction::NIC_RX_LOSS:
         {
-            error = "action 'nic_rx_loss' needs a host<H>/plane<P>, host<H> or hosts target, not '"
-                  + target + "'";
-            return false;
+            // The end restores what each port had when it started (an overlapping loss on some
+            // of the same ports keeps its rate).
+            auto saved = std::make_shared<std::vector<double>>();
+            Simulator::Schedule(at, &MrcFaultInjector::SetRxLoss, this, t.ports, rate, name, saved);
+            if (timed)
+            {
+                Simulator::Schedule(
+                    at + duration, &MrcFaultInjector::SetRxLoss, this, t.ports, -1.0, name, saved);
+            }
+            break;
         }
-        if (!(rate > 0 && rate <= 1))
+        case MrcFaultAction::LINK_DOWN:
+        case MrcFaultAction::LINK_UP:
+        case MrcFaultAction::LINK_FLAP:
+        case MrcFaultAction::NIC_PORT_DOWN:
         {
-            std::ostringstream e;
-            e << "action 'nic_rx_loss' needs a rate in (0, 1] (got " << rate << ")";
-            error = e.str();
-            return false;
+            const Kind kind
+                = t.kind == MrcFaultTargetId::Kind::NIC_PORT ? Kind::NIC_PORT : Kind::LINK;
+            const bool up = action == MrcFaultAction::LINK_UP;
+            if (!up)
+            {
+                Simulator::Schedule(
+                    at, &MrcFaultInjector::SetLinks, this, t.links, false, kind, name);
+            }
+            const bool ends
+                = action == MrcFaultAction::LINK_FLAP || action == MrcFaultAction::NIC_PORT_DOWN;
+            if (up || (ends && timed))
+            {
+                Simulator::Schedule(up ? at : at + duration,
+                                    &MrcFaultInjector::SetLinks,
+                                    this,
+                                    t.links,
+                                    true,
+                                    kind,
+                                    name);
+            }
+            break;
         }
-        if (t.ports.empty())
-        {
-            error = "action 'nic_rx_loss' needs packet-level NIC ports; the flow-level model "
-                    "(--model=fluid) has none";
-            return false;
-        }
-        // The end restores what each port had when it started (an overlapping loss on some
-        // of the same ports keeps its rate).
-        auto saved = std::make_shared<std::vector<double>>();
-        Simulator::Schedule(at, &MrcFaultInjector::SetRxLoss, this, t.ports, rate, target, saved);
-        if (duration.IsStrictlyPositive())
-        {
+        case MrcFaultAction::SWITCH_REBOOT:
             Simulator::Schedule(
-                at + duration, &MrcFaultInjector::SetRxLoss, this, t.ports, -1.0, target, saved);
-        }
-        m_scheduled.push_back(ScheduledAction{at, action, target, duration, rate});
-        return true;
-    }
-    if (rate != 0)
-    {
-        error = "action '" + action + "' takes no rate (only nic_rx_loss does)";
-        return false;
-    }
-    if (t.kind == "nic" || t.kind == "nics")
-    {
-        error = "action '" + action + "' needs a link, NIC port or switch target, not '" + target
-              + "' (host<H> and hosts are for nic_rx_loss)";
-        return false;
-    }
-    if (action == "link_down" || action == "link_up" || action == "link_flap"
-        || action == "nic_port_down")
-    {
-        if (isSwitch)
-        {
-            error = "action '" + action + "' needs a link or NIC port target, not '" + target + "'";
-            return false;
-        }
-        if (action == "nic_port_down" && !isPort)
-        {
-            error = "action 'nic_port_down' needs a host<H>/plane<P> target, not '" + target + "'";
-            return false;
-        }
-        const std::string kind = isPort ? "nic_port" : "link";
-        if (action != "link_up")
-        {
-            Simulator::Schedule(
-                at, &MrcFaultInjector::SetLinks, this, t.links, false, kind, target);
-        }
-        const bool timed = action == "link_flap" || action == "nic_port_down";
-        if (action == "link_up" || (timed && duration.IsStrictlyPositive()))
-        {
-            Simulator::Schedule(action == "link_up" ? at : at + duration,
-                                &MrcFaultInjector::SetLinks,
-                                this,
-                                t.links,
-                                true,
-                                kind,
-                                target);
-        }
-        m_scheduled.push_back(ScheduledAction{at, action, target, duration});
-        return true;
-    }
-    if (action == "switch_reboot" || action == "blackhole")
-    {
-        if (!isSwitch)
-        {
-            error = "action '" + action + "' needs a switch target (plane<P>/t1-<J> ...), not '"
-                  + target + "'";
-            return false;
-        }
-        if (action == "switch_reboot")
-        {
-            Simulator::Schedule(at,
-                                &MrcFaultInjector::SetLinks,
-                                this,
-                                t.links,
-                                false,
-                                std::string("switch_reboot"),
-                                target);
-            if (duration.IsStrictlyPositive())
+                at, &MrcFaultInjector::SetLinks, this, t.links, false, Kind::SWITCH_REBOOT, name);
+            if (timed)
             {
                 Simulator::Schedule(at + duration,
                                     &MrcFaultInjector::SetLinks,
                                     this,
                                     t.links,
                                     true,
-                                    std::string("switch_reboot"),
-                                    target);
+                                    Kind::SWITCH_REBOOT,
+                                    name);
             }
-        }
-        else
-        {
-            if (t.sw == nullptr)
-            {
-                error = "action 'blackhole' needs a packet-level switch; the flow-level model "
-                        "(--model=fluid) has none (accepted there: link_down, link_up, "
-                        "link_flap, switch_reboot, nic_port_down)";
-                return false;
-            }
-            Simulator::Schedule(at, &MrcFaultInjector::SetBlackhole, this, t.sw, true, target);
-            if (duration.IsStrictlyPositive())
+            break;
+        case MrcFaultAction::BLACKHOLE:
+            Simulator::Schedule(at, &MrcFaultInjector::SetBlackhole, this, t.sw, true, name);
+            if (timed)
             {
                 Simulator::Schedule(
-                    at + duration, &MrcFaultInjector::SetBlackhole, this, t.sw, false, target);
+                    at + duration, &MrcFaultInjector::SetBlackhole, this, t.sw, false, name);
             }
-        }
-        m_scheduled.push_back(ScheduledAction{at, action, target, duration});
-        return true;
+            break;
     }
-    error = "unknown action '" + action + "' (accepted: " + std::string(ACTIONS) + ")";
-    return false;
+    m_scheduled.push_back(ScheduledAction{at, action, target, duration, rate});
+    return true;
 }
 
 void
@@ -434,26 +459,29 @@ MrcFaultInjector::SetRxLoss(std::vector<Ptr<MrcNetDevice>> ports,
             ports[i]->SetRxLossRate((*saved)[i]);
         }
     }
-    Record("nic_rx_loss", target, start ? "start" : "end");
+    Record(MrcFaultEvent::Kind::NIC_RX_LOSS,
+           target,
+           start ? MrcFaultEvent::State::START : MrcFaultEvent::State::END);
 }
 
 void
 MrcFaultInjector::SetLinks(std::vector<Ptr<MrcChannel>> links,
                            bool up,
-                           std::string kind,
+                           MrcFaultEvent::Kind kind,
                            std::string target)
 {
+    using State = MrcFaultEvent::State;
     for (auto& l : links)
     {
         l->SetUp(up);
     }
-    if (kind == "switch_reboot")
+    if (kind == MrcFaultEvent::Kind::SWITCH_REBOOT)
     {
-        Record(kind, target, up ? "end" : "start");
+        Record(kind, target, up ? State::END : State::START);
     }
     else
     {
-        Record(kind, target, up ? "up" : "down");
+        Record(kind, target, up ? State::UP : State::DOWN);
     }
 }
 
@@ -461,16 +489,19 @@ void
 MrcFaultInjector::SetBlackhole(Ptr<MrcSwitchNetDevice> sw, bool on, std::string target)
 {
     sw->SetBlackhole(on);
-    Record("blackhole", target, on ? "start" : "end");
+    Record(MrcFaultEvent::Kind::BLACKHOLE,
+           target,
+           on ? MrcFaultEvent::State::START : MrcFaultEvent::State::END);
 }
 
 void
-MrcFaultInjector::Record(const std::string& kind,
+MrcFaultInjector::Record(MrcFaultEvent::Kind kind,
                          const std::string& target,
-                         const std::string& state)
+                         MrcFaultEvent::State state)
 {
     MrcFaultEvent e{Simulator::Now(), kind, target, state};
-    NS_LOG_INFO(e.time.As(Time::US) << " " << kind << " " << target << " " << state);
+    NS_LOG_INFO(e.time.As(Time::US) << " " << MrcFaultEvent::KindNames().GetName(kind) << " "
+                                    << target << " " << MrcFaultEvent::StateNames().GetName(state));
     m_events.push_back(e);
     m_faultTrace(e);
 }
@@ -487,7 +518,7 @@ MrcFaultInjector::DrawDownTime(Time meanDown)
 }
 
 bool
-MrcFaultInjector::AddFlapProcess(const std::string& tier,
+MrcFaultInjector::AddFlapProcess(MrcLinkTier tier,
                                  double rate,
                                  bool perLink,
                                  Time meanDown,
@@ -496,24 +527,13 @@ MrcFaultInjector::AddFlapProcess(const std::string& tier,
                                  std::string& error)
 {
     NS_ABORT_MSG_IF(m_fabric == nullptr, "MrcFaultInjector: SetTargets() first");
-    uint32_t idx = 0;
-    if (tier == "host-t0")
+    if (!MrcIsUpwardTier(tier))
     {
-        idx = 0;
-    }
-    else if (tier == "t0-t1")
-    {
-        idx = 1;
-    }
-    else if (tier == "t1-t2")
-    {
-        idx = 2;
-    }
-    else
-    {
-        error = "flap tier must be host-t0, t0-t1 or t1-t2 (got '" + tier + "')";
+        error = "flap tier must be one of " + MrcLinkTierNames().GetNamesWhere(MrcIsUpwardTier)
+              + " (got '" + MrcLinkTierNames().GetName(tier) + "')";
         return false;
     }
+    const uint32_t idx = TierIndex(tier);
     if (m_downDist != "exponential" && m_downDist != "constant")
     {
         error = "DownTimeDistribution must be exponential or constant (got '" + m_downDist + "')";
@@ -527,7 +547,7 @@ MrcFaultInjector::AddFlapProcess(const std::string& tier,
     }
     if (m_tiers[idx].first.empty())
     {
-        error = "the fabric has no " + tier + " links";
+        error = "the fabric has no " + MrcLinkTierNames().GetName(tier) + " links";
         return false;
     }
     if (perLink)
@@ -572,13 +592,13 @@ MrcFaultInjector::NextFlap(
     const Time down = DrawDownTime(meanDown);
     if (link->IsUp())
     {
-        SetLinks({link}, false, "link", name);
+        SetLinks({link}, false, MrcFaultEvent::Kind::LINK, name);
         Simulator::Schedule(down,
                             &MrcFaultInjector::SetLinks,
                             this,
                             std::vector<Ptr<MrcChannel>>{link},
                             true,
-                            std::string("link"),
+                            MrcFaultEvent::Kind::LINK,
                             name);
     }
     const double gap = m_periodic ? 1 / rate : m_exp->GetValue(1 / rate, 0);
@@ -598,13 +618,13 @@ MrcFaultInjector::NextTierFlap(uint32_t tier, double rate, Time meanDown, Time s
     if (links[l]->IsUp())
     {
         const Time down = DrawDownTime(meanDown);
-        SetLinks({links[l]}, false, "link", m_tiers[tier].second[l]);
+        SetLinks({links[l]}, false, MrcFaultEvent::Kind::LINK, m_tiers[tier].second[l]);
         Simulator::Schedule(down,
                             &MrcFaultInjector::SetLinks,
                             this,
                             std::vector<Ptr<MrcChannel>>{links[l]},
                             true,
-                            std::string("link"),
+                            MrcFaultEvent::Kind::LINK,
                             m_tiers[tier].second[l]);
     }
     const double gap = m_periodic ? 1 / rate : m_exp->GetValue(1 / rate, 0);
@@ -630,19 +650,6 @@ MrcFaultInjector::AssignStreams(int64_t stream)
     m_exp->SetStream(stream);
     m_uniform->SetStream(stream + 1);
     return 2;
-}
-
-bool
-MrcFaultInjector::IsAction(const std::string& a)
-{
-    return a == "link_down" || a == "link_up" || a == "link_flap" || a == "switch_reboot"
-        || a == "blackhole" || a == "nic_port_down" || a == "nic_rx_loss";
-}
-
-const char*
-MrcFaultInjector::GetActionNames()
-{
-    return ACTIONS;
 }
 
 } // namespace ns3

@@ -5,7 +5,11 @@
 #ifndef MRC_FAULT_INJECTOR_H
 #define MRC_FAULT_INJECTOR_H
 
+#include "ns3/mrc-fault-action.h"
+#include "ns3/mrc-fault-event.h"
+#include "ns3/mrc-fault-target-id.h"
 #include "ns3/mrc-fault-targets.h"
+#include "ns3/mrc-link-tier.h"
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -26,18 +30,6 @@ class MrcSwitchNetDevice;
 
 /**
  * @ingroup mrc
- * @brief One fault event, as traced and written to events.csv.
- */
-struct MrcFaultEvent
-{
-    Time time;          //!< when
-    std::string kind;   //!< link, nic_port, switch_reboot, blackhole
-    std::string target; //!< e.g. plane0/t0-3/t1-1, host5/plane2, plane0/t1-2
-    std::string state;  //!< down, up, start, end
-};
-
-/**
- * @ingroup mrc
  * @brief Applies faults to a multi-plane Clos fabric during the run: scheduled actions (link
  * down/up and flaps on host-T0, T0-T1 and T1-T2 cables, whole-switch reboots, switch
  * blackholes, NIC port loss) and stochastic flap processes, each recorded as an MrcFaultEvent
@@ -47,10 +39,12 @@ struct MrcFaultEvent
  * (MrcClosTopology) and the flow-level one (MrcFluidNetwork). MrcFaultHelper installs it and
  * reads fault files and command-line options into it.
  *
- * Targets are named `host<H>/plane<P>` (a NIC port and its cable), `plane<P>/t0-<I>/t1-<J>`
- * (J counts within the T0's pod), `plane<P>/t1-<J>/t2-<K>`, and switches `plane<P>/t0-<I>`,
- * `plane<P>/t1-<J>`, `plane<P>/t2-<K>`; receive loss also takes `host<H>` (every port of the
- * host's NIC) and `hosts` (every host's). A switch reboot takes every cable of the switch down
+ * Actions are MrcFaultAction values and targets MrcFaultTargetId values (positions), named in
+ * files and events by MrcFaultActionNames() and MrcFaultTargetId::GetName: `host<H>/plane<P>`
+ * (a NIC port and its cable), `plane<P>/t0-<I>/t1-<J>` (J counts within the T0's pod),
+ * `plane<P>/t1-<J>/t2-<K>`, and switches `plane<P>/t0-<I>`, `plane<P>/t1-<J>`,
+ * `plane<P>/t2-<K>`; receive loss also takes `host<H>` (every port of the host's NIC) and
+ * `hosts` (every host's). A switch reboot takes every cable of the switch down
  * for its duration; a blackhole leaves them up and forwards nothing (packet level only);
  * nic_rx_loss makes the NIC ports drop each arriving frame with a probability (MrcNetDevice
  * RxLossRate; packet level only).
@@ -68,13 +62,13 @@ public:
      */
     typedef void (*FaultTracedCallback)(const MrcFaultEvent& event);
 
-    /** What a target name resolves to. */
+    /** What a target resolves to on the fabric. */
     struct Target
     {
         std::vector<Ptr<MrcChannel>> links;   //!< cables (one for a link; all ports for a switch)
         Ptr<MrcSwitchNetDevice> sw;           //!< the switch, for switch targets (packet level)
         std::vector<Ptr<MrcNetDevice>> ports; //!< NIC ports (host targets, packet level)
-        std::string kind;                     //!< link, nic_port, nic (a host), nics or switch
+        MrcFaultTargetId::Kind kind = MrcFaultTargetId::Kind::LINK; //!< the target's kind
     };
 
     /** @return the TypeId */
@@ -90,34 +84,62 @@ public:
     void SetTargets(Ptr<Object> owner, const MrcFaultTargets* fabric);
 
     /**
-     * @param name a target name
+     * @param id a target
+     * @param t set to what it is on the fabric
+     * @param error set to a one-line message naming the accepted forms on failure
+     * @return false if the fabric has no such target
+     */
+    bool Resolve(const MrcFaultTargetId& id, Target& t, std::string& error) const;
+    /**
+     * @param name a target name (MrcFaultTargetId::Parse)
      * @param t set to the target
      * @param error set to a one-line message naming the accepted forms on failure
-     * @return false if there is no such target
+     * @return false if the name is malformed or the fabric has no such target
      */
     bool Resolve(const std::string& name, Target& t, std::string& error) const;
 
     /**
-     * @param action an action name
-     * @return true for link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down,
-     * nic_rx_loss
+     * Check that an action can be scheduled, without scheduling it: the target exists, suits
+     * the action, and the action has what it needs (a rate for nic_rx_loss and no other;
+     * packet-level ports or switches for nic_rx_loss and blackhole).
+     * @param action the action
+     * @param target its target
+     * @param rate nic_rx_loss: the loss probability, in (0, 1]; 0 for the others
+     * @param error set to a one-line message on failure
+     * @return false if Schedule would refuse it
      */
-    static bool IsAction(const std::string& action);
-    /** @return the accepted action names, for messages */
-    static const char* GetActionNames();
+    bool Check(MrcFaultAction action,
+               const MrcFaultTargetId& target,
+               double rate,
+               std::string& error) const;
 
     /**
      * Schedule one action.
      * @param at when
-     * @param action link_down, link_up, link_flap, switch_reboot, blackhole, nic_port_down,
-     *        nic_rx_loss
-     * @param target the target's name
+     * @param action the action
+     * @param target its target
      * @param duration how long (flap, reboot, blackhole, port loss, receive loss; 0 = until
      *        the end)
      * @param error set to a one-line message on failure
      * @param rate nic_rx_loss: the probability, in (0, 1], that a NIC port drops an arriving
      *        frame (the other actions take none: 0)
-     * @return false if the action or target is unknown or they do not fit
+     * @return false if Check refuses it (nothing is scheduled then)
+     */
+    bool Schedule(Time at,
+                  MrcFaultAction action,
+                  const MrcFaultTargetId& target,
+                  Time duration,
+                  std::string& error,
+                  double rate = 0);
+    /**
+     * Schedule one action given by names, as a fault file's row gives it.
+     * @param at when
+     * @param action the action's name (MrcFaultActionNames)
+     * @param target the target's name (MrcFaultTargetId::Parse)
+     * @param duration how long (0 = until the end)
+     * @param error set to a one-line message on failure
+     * @param rate nic_rx_loss's probability (0 for the others)
+     * @return false if a name is unknown or Check refuses the action
      */
     bool Schedule(Time at,
                   const std::string& action,
@@ -128,16 +150,16 @@ public:
 
     /**
      * Start a stochastic flap process on the links of a tier.
-     * @param tier host-t0, t0-t1 or t1-t2
+     * @param tier an upward tier (MrcIsUpwardTier: host-t0, t0-t1 or t1-t2)
      * @param rate flaps per second, per link (perLink) or over the whole tier
      * @param perLink rate is per link (true) or for the whole tier (false)
      * @param meanDown mean down time
      * @param start first possible flap
      * @param stop no flap starts after this
      * @param error set on failure
-     * @return false if the tier is unknown or has no links, or the rate is not positive
+     * @return false if the tier is not upward or has no links, or the rate is not positive
      */
-    bool AddFlapProcess(const std::string& tier,
+    bool AddFlapProcess(MrcLinkTier tier,
                         double rate,
                         bool perLink,
                         Time meanDown,
@@ -151,11 +173,11 @@ public:
     /** One action given to Schedule. */
     struct ScheduledAction
     {
-        Time at;            //!< when
-        std::string action; //!< the action
-        std::string target; //!< its target
-        Time duration;      //!< its duration
-        double rate = 0;    //!< nic_rx_loss: the loss probability
+        Time at;                 //!< when
+        MrcFaultAction action;   //!< the action
+        MrcFaultTargetId target; //!< its target
+        Time duration;           //!< its duration
+        double rate = 0;         //!< nic_rx_loss: the loss probability
     };
 
     /** @return every action given to Schedule, in the order given */
@@ -172,15 +194,30 @@ private:
     void DoDispose() override;
 
     /**
+     * Check an action (the public Check), keeping what its target resolved to.
+     * @param action the action
+     * @param target its target
+     * @param rate nic_rx_loss's probability (0 for the others)
+     * @param t set to what the target is on the fabric
+     * @param error set to a one-line message on failure
+     * @return false if the action cannot be scheduled
+     */
+    bool Check(MrcFaultAction action,
+               const MrcFaultTargetId& target,
+               double rate,
+               Target& t,
+               std::string& error) const;
+
+    /**
      * Set cables' state and record the event.
      * @param links the cables
      * @param up state
-     * @param kind event kind
+     * @param kind event kind (SWITCH_REBOOT records start and end, the others down and up)
      * @param target target name
      */
     void SetLinks(std::vector<Ptr<MrcChannel>> links,
                   bool up,
-                  std::string kind,
+                  MrcFaultEvent::Kind kind,
                   std::string target);
     /**
      * Start or end a blackhole.
@@ -207,7 +244,7 @@ private:
      * @param target target
      * @param state state
      */
-    void Record(const std::string& kind, const std::string& target, const std::string& state);
+    void Record(MrcFaultEvent::Kind kind, const std::string& target, MrcFaultEvent::State state);
     /**
      * Next flap of one link (per-link process).
      * @param link the cable

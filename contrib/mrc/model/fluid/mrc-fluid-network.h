@@ -125,8 +125,8 @@ public:
     double GetRate(uint32_t group) const;
     /**
      * Keep, per plane and tier, the bytes the links carried (for MrcRecorder's links.csv): after
-     * this, every rate computation also sums the groups' rates per tier. Tiers: 0 host-t0, 1
-     * t0-host, 2 t0-t1, 3 t1-t0.
+     * this, every rate computation also sums the groups' rates per tier. Tiers are numbered as
+     * MrcLinkTier's first four values: 0 host-t0, 1 t0-host, 2 t0-t1, 3 t1-t0.
      */
     void EnableTierAccounting();
     /**
@@ -135,7 +135,7 @@ public:
      */
     std::vector<double> GetTierBytes() const;
     /**
-     * @param tier 0 host-t0, 1 t0-host, 2 t0-t1, 3 t1-t0
+     * @param tier 0 host-t0, 1 t0-host, 2 t0-t1, 3 t1-t0 (MrcLinkTier's numbers)
      * @return links of that tier in one plane
      */
     uint32_t GetTierLinks(uint32_t tier) const;

@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-path-selector.h"
 
+#include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-text.h"
 
 #include "ns3/abort.h"
@@ -135,13 +136,13 @@ ParseEvList(const char* name, const std::string& text)
     }
     for (const std::string& item : MrcText::Split(text, ','))
     {
-        unsigned plane = 0;
-        unsigned path = 0;
-        char colon = 0;
-        char extra = 0;
-        std::istringstream one(item);
-        const bool ok = (one >> plane >> colon >> path) && colon == ':' && !(one >> extra)
-                     && plane < 0xffff && path < 0xffff;
+        const std::vector<std::string> two = MrcText::Split(item, ':');
+        uint64_t plane = 0;
+        uint64_t path = 0;
+        std::string why;
+        const bool ok = two.size() == 2
+                     && MrcNumberParser::ParseUnsigned(MrcText::Trim(two[0]), 0, 0xfffe, plane, why)
+                     && MrcNumberParser::ParseUnsigned(MrcText::Trim(two[1]), 0, 0xfffe, path, why);
         NS_ABORT_MSG_IF(!ok,
                         "MrcPathSelector::" << name << ": '" << item
                                             << "' is not plane:path (e.g. 0:3,1:0)");

@@ -145,6 +145,17 @@ MrcTrainingJob::PlacementName(Placement policy)
     return policy <= RANDOM ? g_placementNames[policy] : "unknown";
 }
 
+std::string
+MrcTrainingJob::AcceptedPlacements()
+{
+    std::string s;
+    for (uint8_t p = CONTIGUOUS; p <= RANDOM; ++p)
+    {
+        s += std::string(p == CONTIGUOUS ? "" : ", ") + g_placementNames[p];
+    }
+    return s;
+}
+
 std::vector<uint32_t>
 MrcTrainingJob::Place(Placement policy,
                       uint32_t nRanks,

@@ -142,6 +142,8 @@ public:
      * @return its name (a static string)
      */
     static const char* PlacementName(Placement policy);
+    /** @return the placement names, for messages: "contiguous, interleaved, random" */
+    static std::string AcceptedPlacements();
     /**
      * Choose hosts for a job's ranks among the hosts not used yet.
      * @param policy the policy
