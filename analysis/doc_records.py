@@ -15,7 +15,13 @@
   doc_records.py revalue NAME          recompute a paper or claims record's values from its
                                        kept files
   doc_records.py check [DOC...]        every marked number and generated table in the docs
-                                       agrees with its record (exit 1 naming each that does not)
+                                       agrees with its record, and every record the docs
+                                       quote is current (exit 1 naming each that is not)
+  doc_records.py stale                 the records that are not current, one name a line
+  doc_records.py carry NAME --reason TEXT
+                                       declare a record current although fingerprinted
+                                       outputs changed since it was made (the reason, kept in
+                                       record.json, says why the change cannot reach its runs)
   doc_records.py update [DOC...]       rewrite the marked numbers and generated tables from
                                        the records
 
@@ -33,8 +39,17 @@ record's run files:
     ...
     <!--/rec-->
 
-Records are only ever written by `record`, and into their own directory: a file there that
-no record.json lists is an error, and nothing is deleted.
+Records are only ever written by `record` (and `carry`), and into their own directory: a
+file there that no record.json lists is an error, and nothing is deleted.
+
+A record is current while the model that made it is the model of this tree.  The model's
+outputs are pinned by the whole-run fingerprints of test/fingerprints.json (a change of
+behaviour re-records them, with its reason): a record keeps the fingerprints of the commit
+its runs were built at, and is stale once one of them differs from this tree's (fingerprints
+added since do not count).  A stale record is re-recorded, or, when the change cannot reach
+its runs (say, a program the record does not run printed one more line), carried with the
+reason.  The fingerprints cover the example programs, quickstart and the claims at their
+tiny scale, not every code path a record runs; they are the model's pins, not a proof.
 """
 
 import argparse
@@ -54,6 +69,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RECORDS = os.path.join(ROOT, "docs", "records")
+FINGERPRINTS = os.path.join(ROOT, "test", "fingerprints.json")
 PROG = "doc_records.py"
 
 sys.path.insert(0, HERE)
@@ -582,6 +598,46 @@ def git_commit(source):
         return "unknown", None
 
 
+def fingerprints_at(source, commit, dirty):
+    """test/fingerprints.json as the runs' build had it: the commit's, or, for a build with
+    local changes, the source tree's file as it is."""
+    if not dirty:
+        p = subprocess.run(["git", "-C", source, "show", "%s:test/fingerprints.json" % commit],
+                           capture_output=True, text=True)
+        if p.returncode == 0:
+            return json.loads(p.stdout)
+    with open(os.path.join(source, "test", "fingerprints.json")) as f:
+        return json.load(f)
+
+
+def current_fingerprints():
+    with open(FINGERPRINTS) as f:
+        return json.load(f)
+
+
+def changed_since(rec, now):
+    """The fingerprinted outputs that differ between the record's model and this tree's
+    (None: the record keeps no fingerprints)."""
+    then = rec.get("fingerprints")
+    if not isinstance(then, dict):
+        return None
+    return sorted(k for k in then if now.get(k) != then[k])
+
+
+def staleness(name, rec, now):
+    """Why a record is not current (None if it is)."""
+    changed = changed_since(rec, now)
+    if changed is None:
+        return ("docs/records/%s: keeps no fingerprints, so nothing says which model made it: "
+                "re-record it (%s record %s)" % (name, PROG, name))
+    if changed:
+        return ("docs/records/%s: made at %s; the fingerprinted outputs %s changed since: "
+                "re-record it (%s record %s), or, if that change cannot reach its runs, carry "
+                "it (%s carry %s --reason TEXT)"
+                % (name, rec.get("commit"), ", ".join(changed), PROG, name, PROG, name))
+    return None
+
+
 def write_record_dir(dest, files, record):
     """Replace dest's record: only files a previous record.json lists may be there."""
     if os.path.lexists(dest):
@@ -741,7 +797,8 @@ def record(args):
                "peak_rss_mib": None if args.from_dirs else round(rss_kb / 1024.0, 1),
                "values": {k: (round(v, 6) if isinstance(v, float) else v)
                           for k, v in sorted(values.items())},
-               "files": sorted(rel for rel, _ in files)}
+               "files": sorted(rel for rel, _ in files),
+               "fingerprints": fingerprints_at(source, commit, dirty)}
         if args.note:
             rec["note"] = args.note
         write_record_dir(dest, files, rec)
@@ -843,8 +900,12 @@ def records_table(records):
         if len(cmds) > 2:
             shown += "; and %d more (`record.json`)" % (len(cmds) - 2)
         rss = rec.get("peak_rss_mib")
-        print("| `%s` | %s | %s, %s | %s | %.0f s | %s |" % (
-            name, rec["about"], rec["commit"], rec["date"], shown, rec["wall_time_s"],
+        made = "%s, %s" % (rec["commit"], rec["date"])
+        for c in rec.get("carried", []):
+            made += "; carried to %s across %s: %s" % (c["commit"], ", ".join(c["changed"]),
+                                                      c["reason"])
+        print("| `%s` | %s | %s | %s | %.0f s | %s |" % (
+            name, rec["about"], made, shown, rec["wall_time_s"],
             "%.0f MiB" % rss if rss is not None else "-"))
     return 0
 
@@ -880,10 +941,10 @@ def table_text(records, name, kind, arg):
     return buf.getvalue()
 
 
-def scan(path, records, fix):
-    """(problems, marks, new_text) for one page."""
+def scan(path, records, fix, cache):
+    """(problems, marks) for one page; cache collects the records it quotes."""
     text = open(path, encoding="utf-8").read()
-    problems, cache, count = [], {}, [0]
+    problems, count = [], [0]
     rel = os.path.relpath(path, ROOT)
 
     def number(m):
@@ -913,7 +974,10 @@ def scan(path, records, fix):
     def table(m):
         count[0] += 1
         line = text.count("\n", 0, m.start()) + 1
-        if m.group("kind") != "records" and load_record(records, m.group("name"), cache) is None:
+        if m.group("kind") == "records":
+            for name in sorted(os.listdir(records)):  # the table shows every record
+                load_record(records, name, cache)
+        elif load_record(records, m.group("name"), cache) is None:
             problems.append("%s:%d: no record '%s'" % (rel, line, m.group("name")))
             return m.group(0)
         try:
@@ -952,17 +1016,81 @@ def check(args, fix=False):
         if not os.path.isfile(p):
             sys.stderr.write("error: %s: no such page: %s\n" % (PROG, p))
             return 2
-    problems, marks = [], 0
+    problems, marks, cache = [], 0, {}
     for p in pages:
-        got, n = scan(p, args.records, fix)
+        got, n = scan(p, args.records, fix, cache)
         problems += got
         marks += n
     for line in problems:
         print(("fixed: " if fix else "") + line)
-    if not fix:
-        print("%d marked number(s) and table(s) in %d page(s); %d disagree"
-              % (marks, len(pages), len(problems)))
-    return 1 if problems and not fix else 0
+    if fix:
+        return 0
+    # Every record the pages quote must be the current model's.
+    now = current_fingerprints()
+    stale = [why for why in (staleness(n, r, now) for n, r in sorted(cache.items()) if r)
+             if why]
+    for line in stale:
+        print(line)
+    print("%d marked number(s) and table(s) in %d page(s); %d disagree; %d record(s) quoted, "
+          "%d not current" % (marks, len(pages), len(problems), sum(1 for r in cache.values()
+                                                                     if r), len(stale)))
+    return 1 if problems or stale else 0
+
+
+def all_records(records):
+    out = {}
+    for name in sorted(os.listdir(records)) if os.path.isdir(records) else []:
+        path = os.path.join(records, name, "record.json")
+        if os.path.isfile(path):
+            with open(path) as f:
+                out[name] = json.load(f)
+    return out
+
+
+def stale(args):
+    now = current_fingerprints()
+    for name, rec in all_records(args.records).items():
+        if staleness(name, rec, now):
+            print(name)
+    return 0
+
+
+def carry(args):
+    """Declare a record current across a fingerprint change that cannot reach its runs."""
+    path = os.path.join(args.records, args.name, "record.json")
+    if not os.path.isfile(path):
+        sys.stderr.write("error: %s: no record '%s'\n" % (PROG, args.name))
+        return 2
+    reason = " ".join(args.reason.split())
+    if not reason:
+        sys.stderr.write("error: %s: carry needs --reason: why the change cannot reach the "
+                         "record's runs\n" % PROG)
+        return 2
+    with open(path) as f:
+        rec = json.load(f)
+    now = current_fingerprints()
+    changed = changed_since(rec, now)
+    if changed is None:
+        sys.stderr.write("error: %s: record '%s' keeps no fingerprints; re-record it\n"
+                         % (PROG, args.name))
+        return 2
+    if not changed:
+        sys.stderr.write("error: %s: record '%s' is current; nothing to carry\n"
+                         % (PROG, args.name))
+        return 2
+    commit, dirty = git_commit(ROOT)
+    rec.setdefault("carried", []).append({"date": time.strftime("%Y-%m-%d"), "commit": commit,
+                                          "changed": changed, "reason": reason})
+    rec["fingerprints"] = dict(rec["fingerprints"], **{k: now[k] for k in changed if k in now})
+    for k in changed:
+        if k not in now:
+            del rec["fingerprints"][k]
+    with open(path + ".tmp", "w") as f:
+        json.dump(rec, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+    print("%s: carried across %s" % (args.name, ", ".join(changed)))
+    return 0
 
 
 def revalue(args):
@@ -999,8 +1127,9 @@ def list_recipes(args):
         if os.path.isfile(path):
             with open(path) as f:
                 rec = json.load(f)
-            state = "recorded at %s on %s (%d values)" % (rec["commit"], rec["date"],
-                                                          len(rec["values"]))
+            state = "recorded at %s on %s (%d values), %s" % (
+                rec["commit"], rec["date"], len(rec["values"]),
+                "not current" if staleness(name, rec, current_fingerprints()) else "current")
         print("%s: %s; %s" % (name, r.about, state))
         build = os.environ.get("MRC_BUILD_DIR") or os.path.join(ROOT, "build")
         try:
@@ -1032,6 +1161,10 @@ def main(argv=None):
                    help="complete results directories of the recipe's runs, in order")
     v = sub.add_parser("revalue")
     v.add_argument("name")
+    sub.add_parser("stale")
+    c = sub.add_parser("carry")
+    c.add_argument("name")
+    c.add_argument("--reason", default="")
     for c in ("check", "update"):
         s = sub.add_parser(c)
         s.add_argument("docs", nargs="*")
@@ -1041,6 +1174,10 @@ def main(argv=None):
         return list_recipes(args)
     if args.cmd == "revalue":
         return revalue(args)
+    if args.cmd == "stale":
+        return stale(args)
+    if args.cmd == "carry":
+        return carry(args)
     if args.cmd == "record":
         if args.jobs < 1:
             sys.stderr.write("error: %s: --jobs must be at least 1\n" % PROG)

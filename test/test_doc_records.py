@@ -34,6 +34,10 @@ def test_the_docs_agree_with_their_records():
 def test_every_record_names_a_clean_commit_of_this_repository_and_its_commands():
     names = sorted(os.listdir(RECORDS))
     assert {"quickstart-seeds", "paper-quick"} <= set(names)
+    # ... and is the current model's: its fingerprints are this tree's, or it was carried
+    # across a change with a reason.
+    p = tool("stale")
+    assert p.returncode == 0 and p.stdout == "", "not current: " + p.stdout
     for name in names:
         with open(os.path.join(RECORDS, name, "record.json")) as f:
             rec = json.load(f)
@@ -61,12 +65,58 @@ def page_with(tmp_path, text):
     return str(p)
 
 
-def fake_record(tmp_path, values):
+def fingerprints():
+    with open(os.path.join(ROOT, "test", "fingerprints.json")) as f:
+        return json.load(f)
+
+
+def fake_record(tmp_path, values, fps=None):
     d = tmp_path / "recs" / "r"
     d.mkdir(parents=True)
     (d / "record.json").write_text(json.dumps({"name": "r", "commit": "abc1234", "values": values,
-                                               "files": []}))
+                                               "files": [],
+                                               "fingerprints": fps or fingerprints()}))
     return str(tmp_path / "recs")
+
+
+def test_a_record_of_another_model_is_not_current_until_re_recorded_or_carried(tmp_path):
+    # The record keeps the fingerprints of the model that made it; one that differs from the
+    # tree's makes every page quoting it fail the check, naming the output that changed.
+    then = fingerprints()
+    then["mrc-link-flap"] = "0" * 64
+    then["gone-program"] = "1" * 64  # a fingerprint removed since counts as a change
+    recs = fake_record(tmp_path, {"a.x": 1.5}, then)
+    page = page_with(tmp_path, "1.5<!--rec:r:a.x-->\n")
+    p = tool("--records", recs, "check", page)
+    assert p.returncode == 1
+    assert "docs/records/r: made at abc1234; the fingerprinted outputs gone-program, " \
+           "mrc-link-flap changed since" in p.stdout, p.stdout
+    assert "1 record(s) quoted, 1 not current" in p.stdout
+    assert tool("--records", recs, "stale").stdout.split() == ["r"]
+    # A fingerprint added since (a new program) does not make it stale.
+    now = fingerprints()
+    del now["mrc-link-flap"]
+    recs2 = fake_record(tmp_path / "b", {"a.x": 1.5}, now)
+    assert tool("--records", recs2, "check", page).returncode == 0
+    # Carrying needs a reason; it is kept, with what changed, and the record is current.
+    p = tool("--records", recs, "carry", "r")
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    assert "carry needs --reason" in p.stderr
+    p = tool("--records", recs, "carry", "r", "--reason", "only  mrc-link-flap's  help text")
+    assert p.returncode == 0, p.stderr
+    rec = json.load(open(os.path.join(recs, "r", "record.json")))
+    assert rec["fingerprints"] == fingerprints()
+    assert rec["carried"][0]["changed"] == ["gone-program", "mrc-link-flap"]
+    assert rec["carried"][0]["reason"] == "only mrc-link-flap's help text"
+    assert tool("--records", recs, "check", page).returncode == 0
+    assert tool("--records", recs, "stale").stdout == ""
+    p = tool("--records", recs, "carry", "r", "--reason", "again")
+    assert p.returncode == 2 and "is current; nothing to carry" in p.stderr
+    # A record that keeps no fingerprints says nothing of its model: not current either.
+    rec.pop("fingerprints")
+    json.dump(rec, open(os.path.join(recs, "r", "record.json"), "w"))
+    p = tool("--records", recs, "check", page)
+    assert p.returncode == 1 and "keeps no fingerprints" in p.stdout
 
 
 def test_a_number_agrees_at_the_precision_it_is_written(tmp_path):
@@ -124,6 +174,9 @@ def test_a_record_is_made_from_a_real_run_and_only_its_own_files_are_replaced(tm
     with open(os.path.join(recs, "hello", "record.json")) as f:
         rec = json.load(f)
     assert rec["runs"][0]["command"] == './ns3 run "mrc-hello"'
+    # It keeps the fingerprints of the model that made it: this tree's (test/fingerprints.json
+    # at the commit, when the tree is clean).
+    assert rec["fingerprints"] == fingerprints()
     assert rec["values"]["run.mrc.steps"] == rec["values"]["run.roce.steps"] == 3
     # The recorded steps.csv gives the recorded mean.
     rows = open(os.path.join(recs, "hello", "run", "steps.csv")).read().splitlines()[1:]
