@@ -902,8 +902,8 @@ def records_table(records):
         rss = rec.get("peak_rss_mib")
         made = "%s, %s" % (rec["commit"], rec["date"])
         for c in rec.get("carried", []):
-            made += "; carried to %s across %s: %s" % (c["commit"], ", ".join(c["changed"]),
-                                                      c["reason"])
+            made += "; carried to %s across %s (the reason: `record.json`)" % (
+                c["commit"], ", ".join(c["changed"]))
         print("| `%s` | %s | %s | %s | %.0f s | %s |" % (
             name, rec["about"], made, shown, rec["wall_time_s"],
             "%.0f MiB" % rss if rss is not None else "-"))
