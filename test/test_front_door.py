@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The ./ns3 front door as a newcomer meets it: a broken build directory is configured again, a
 new scratch program runs without reconfiguring by hand, an unknown suite or program is an error
-that lists the known ones."""
+that lists the known ones, and a verb waits for a build in progress in the same directory."""
 
 import os
 import subprocess
@@ -61,3 +61,35 @@ def test_a_new_scratch_program_runs_at_once():
     finally:
         os.remove(src)
         subprocess.run(["cmake", BUILD], capture_output=True, cwd=ROOT)  # forget the target
+
+
+def test_a_verb_waits_for_a_build_in_progress():
+    # While another ./ns3 holds the build directory's lock, `./ns3 run` waits for it (its
+    # `flock 9` is blocked) instead of building beside it, then builds and runs as usual.
+    import fcntl
+    import time
+    os.makedirs(BUILD, exist_ok=True)
+    with open(os.path.join(BUILD, ".mrc-build.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = subprocess.Popen([os.path.join(ROOT, "ns3"), "run", "mrc-hello --help"], cwd=ROOT,
+                             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            waiting, deadline = False, time.time() + 120
+            while not waiting and time.time() < deadline and p.poll() is None:
+                for pid in os.listdir("/proc"):
+                    try:
+                        with open("/proc/%s/stat" % pid) as f:
+                            ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                        with open("/proc/%s/cmdline" % pid) as f:
+                            cmd = f.read().split("\0")
+                    except (OSError, ValueError, IndexError):
+                        continue
+                    if ppid == p.pid and cmd[:2] == ["flock", "9"]:
+                        waiting = True
+                time.sleep(0.05)
+            assert waiting and p.poll() is None, "./ns3 run did not wait for the lock"
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+        out, err = p.communicate(timeout=600)
+    assert p.returncode == 0, err
+    assert out.startswith("mrc-hello [Program Options]"), out
