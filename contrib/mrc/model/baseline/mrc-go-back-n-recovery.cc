@@ -47,7 +47,7 @@ MrcGoBackNRecovery::UnderstandsTrim() const
 }
 
 void
-MrcGoBackNRecovery::OnAckProcessed()
+MrcGoBackNRecovery::OnAckProcessed(const MrcHeader& /* h */)
 {
     // No out-of-order detection: the responder takes only in-order packets and NAKs gaps.
 }

@@ -32,7 +32,7 @@ public:
     std::string GetName() const override;
     bool IsInOrder() const override;
     bool UnderstandsTrim() const override;
-    void OnAckProcessed() override;
+    void OnAckProcessed(const MrcHeader& h) override;
     void OnNack(const MrcHeader& h) override;
     bool OnTimeout(uint32_t psn) override;
 };

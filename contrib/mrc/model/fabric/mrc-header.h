@@ -96,6 +96,8 @@ public:
 
     /** UDP destination port of MRC packets. */
     static constexpr uint16_t UDP_PORT = 4793;
+    /** PSNs one SACK bitmap reports, from its base. */
+    static constexpr uint32_t SACK_BITS = 64;
     /** Serialized size in bytes. */
     static constexpr uint32_t SIZE = 76;
 

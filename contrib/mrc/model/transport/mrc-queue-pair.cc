@@ -762,7 +762,7 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
         s.OnRttSample(now, rtt, karn);
         m_recovery->OnRttSample(rtt);
     }
-    m_recovery->OnAckProcessed();
+    m_recovery->OnAckProcessed(h);
     CompleteSends();
     MaybeStartProbing();
     TrySend();

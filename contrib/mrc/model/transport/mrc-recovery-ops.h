@@ -94,8 +94,11 @@ public:
      * @param rtt the sample (> 0)
      */
     virtual void OnRttSample(Time rtt);
-    /** An ACK was processed (its PSNs acknowledged, the RTT sampled). */
-    virtual void OnAckProcessed() = 0;
+    /**
+     * An ACK was processed (its PSNs acknowledged, the RTT sampled).
+     * @param h the ACK
+     */
+    virtual void OnAckProcessed(const MrcHeader& h) = 0;
     /**
      * A NACK arrived (any reason; the peer's port status is read already). The recovery
      * sends again what it decides to (MrcQueuePair::TrySend).

@@ -44,8 +44,9 @@ MrcSelectiveRecovery::GetTypeId()
                             "lost once something sent after it is acknowledged and it is older "
                             "than the largest recent RTT (at least the newest) plus this. 0: "
                             "adaptive, the queueing the paths recently showed, between a "
-                            "sixteenth and a quarter of the base RTT (the quarter doubled, up to "
-                            "the base RTT, after a spurious retransmission)",
+                            "sixteenth and a quarter of the base RTT; a spurious retransmission "
+                            "doubles both bounds (up to the base RTT), 16 losses none of which "
+                            "proves spurious restore them (RACK, RFC 8985)",
                             TimeValue(Time(0)),
                             MakeTimeAccessor(&MrcSelectiveRecovery::m_reorderWindowAttr),
                             MakeTimeChecker(Time(0)))
@@ -70,12 +71,14 @@ MrcSelectiveRecovery::GetTypeId()
                             MakeStringAccessor(&MrcSelectiveRecovery::m_pathFlushName),
                             MakeMrcChoiceChecker({"held", "retired", "none"}))
               .AddAttribute("AckDelaySlack",
-                            "The time rule's deadlines (a transmission presumed lost, and a "
-                            "suspicion's verdict) also allow the peer's delayed-ACK timer "
-                            "(its AckDelay): the responder may hold the report of a packet that "
-                            "fills a gap that long, while the RTT samples come from packets "
-                            "answered at once. false: no allowance",
-                            BooleanValue(false),
+                            "The time rule takes the peer's delayed-ACK timer (its AckDelay) "
+                            "into account: past its deadline a transmission is presumed lost "
+                            "on an acknowledgement that does not report it, but on silence "
+                            "only once the AckDelay has passed too, since the responder may "
+                            "hold the report of a packet that fills a gap that long (RTT "
+                            "samples come from packets answered at once). false: silence "
+                            "past the deadline is a loss at once",
+                            BooleanValue(true),
                             MakeBooleanAccessor(&MrcSelectiveRecovery::m_ackDelaySlack),
                             MakeBooleanChecker());
     return tid;
@@ -102,11 +105,12 @@ MrcSelectiveRecovery::DoInit(uint32_t bdp, uint32_t payloadSize)
         = m_reorderThreshold > 0 ? m_reorderThreshold : std::max<uint32_t>(16, bdp / payloadSize);
     m_reorderPktsMin = m_reorderPkts;
     // Adaptive by default. The ceiling is RACK's reordering window: a quarter of the base RTT,
-    // doubled (up to one base RTT) whenever a retransmission turns out spurious, halved again
-    // after 16 base RTTs without one; DetectLosses narrows it to the paths' recent queueing.
+    // doubled (up to one base RTT) whenever a retransmission turns out spurious, back to a
+    // quarter after 16 out-of-order losses without one (RFC 8985 §6.2's reo_wnd_persist);
+    // ReorderWindow narrows it to the paths' recent queueing.
     const Time baseRtt = m_state->m_baseRtt;
     m_reorderWindow = m_reorderWindowAttr.IsStrictlyPositive() ? m_reorderWindowAttr : baseRtt / 4;
-    m_lastSpurious = Simulator::Now();
+    m_reorderPersist = REORDER_PERSIST;
 }
 
 std::string
@@ -218,9 +222,9 @@ MrcSelectiveRecovery::OnRttSample(Time rtt)
 }
 
 void
-MrcSelectiveRecovery::OnAckProcessed()
+MrcSelectiveRecovery::OnAckProcessed(const MrcHeader& h)
 {
-    DetectLosses();
+    DetectLosses(&h);
 }
 
 void
@@ -302,7 +306,7 @@ MrcSelectiveRecovery::CountSpurious()
     if (m_reorderWindowAttr.IsZero())
     {
         m_reorderWindow = std::min(m_reorderWindow * 2, m_state->m_baseRtt);
-        m_lastSpurious = Simulator::Now();
+        m_reorderPersist = REORDER_PERSIST;
     }
 }
 
@@ -373,28 +377,27 @@ MrcSelectiveRecovery::ReorderWindow() const
     // and at most the RACK-style window. A packet is then late only if it took longer than the
     // slowest recent path plus that much queueing again. On a calm fabric a failed path is
     // found about 2 us sooner than with a quarter base RTT; under congestion the window grows
-    // with the queues (a wrong guess costs one retransmission: the EV is only held).
+    // with the queues (a wrong guess costs one retransmission: the EV is only held). A
+    // spurious retransmission widens both bounds by the same factor (RACK's reo_wnd_mult, RFC
+    // 8985 §6.2): the RACK-style window doubles (CountSpurious), and so does the queueing
+    // allowance, which would otherwise keep the window where it proved too short.
     const MrcSendState& s = *m_state;
     Time window = m_reorderWindow;
     if (m_reorderWindowAttr.IsZero() && s.m_rttMax[1].IsStrictlyPositive())
     {
         const Time floor = std::min(s.m_rttMin, s.m_baseRtt);
-        window = std::min(window, std::max(s.m_rttMax[0] - floor, s.m_baseRtt / 16));
+        const int64_t quarter = std::max<int64_t>(1, (s.m_baseRtt / 4).GetTimeStep());
+        const int64_t mult = std::max<int64_t>(1, m_reorderWindow.GetTimeStep() / quarter);
+        window = std::min(window, std::max(s.m_rttMax[0] - floor, s.m_baseRtt / 16) * mult);
     }
     return window;
 }
 
 void
-MrcSelectiveRecovery::DetectLosses()
+MrcSelectiveRecovery::DetectLosses(const MrcHeader* ack)
 {
     MrcSendState& s = *m_state;
     const Time now = Simulator::Now();
-    if (m_reorderWindowAttr.IsZero() && m_reorderWindow > s.m_baseRtt / 4
-        && now - m_lastSpurious > 16 * s.m_baseRtt)
-    {
-        m_reorderWindow = std::max(m_reorderWindow / 2, s.m_baseRtt / 4);
-        m_lastSpurious = now;
-    }
     const Time window = ReorderWindow();
     while (!s.m_sentOrder.empty())
     {
@@ -421,17 +424,36 @@ MrcSelectiveRecovery::DetectLosses()
         // over the last few base RTTs, not only the newest: sprayed paths differ by their
         // queueing delay, and a packet on the slowest healthy path is not lost. (Whatever is
         // slower than that and the timeout together is the timeout's.)
-        const Time deadline = sent.at + s.GetRecentMaxRtt() + window + AckDelaySlack();
-        if (sent.txSeq + m_reorderPkts >= s.m_ackedTxSeq && now < deadline)
+        //
+        //
+        // An acknowledgement that arrives after the deadline with the packet's PSN inside its
+        // SACK bitmap, and its bit clear, was sent by the responder after the packet would
+        // have arrived on any recent path: the packet is lost. Anything else is weaker
+        // evidence: the responder may hold the report of a packet that fills a gap for up to
+        // its AckDelay, so without such an acknowledgement the packet is presumed lost only
+        // once that has passed too (AckDelaySlack).
+        const Time deadline = sent.at + s.GetRecentMaxRtt() + window;
+        const Time silence = deadline + AckDelaySlack();
+        const bool seenMissing
+            = ack != nullptr && sent.psn - ack->GetSackBase() < MrcHeader::SACK_BITS;
+        if (sent.txSeq + m_reorderPkts >= s.m_ackedTxSeq
+            && now < (seenMissing ? deadline : silence))
         {
             m_reorderEvent.Cancel();
             m_reorderEvent
                 = MrcScheduleMember<MrcSelectiveRecovery, &MrcSelectiveRecovery::OnReorderTimer>(
-                    deadline - now, this);
+                    silence - now, this);
             return;
         }
         s.m_sentOrder.pop_front();
         ++m_sackLosses;
+        if (m_reorderWindowAttr.IsZero() && --m_reorderPersist == 0)
+        {
+            // RACK: a widened window returns to its start after 16 losses none of which
+            // proved spurious (the window was not too short for them).
+            m_reorderWindow = m_state->m_baseRtt / 4;
+            m_reorderPersist = REORDER_PERSIST;
+        }
         const uint16_t ev = p.ev;
         const uint16_t generation = p.evGen;
         // During an incast (from a last-hop trim until the queues drain) the loss may be
@@ -495,8 +517,8 @@ MrcSelectiveRecovery::DecideSuspicions(uint32_t psn, bool lost)
 void
 MrcSelectiveRecovery::StartVerdict(uint32_t psn)
 {
-    const Time at
-        = Simulator::Now() + m_state->GetRecentMaxRtt() + ReorderWindow() + AckDelaySlack();
+    // A duplicate is answered at once (MrcQpReceiver), so no delayed-ACK allowance here.
+    const Time at = Simulator::Now() + m_state->GetRecentMaxRtt() + ReorderWindow();
     for (auto& v : m_suspicions)
     {
         if (v.psn == psn && v.decideAt.IsZero())
@@ -560,7 +582,7 @@ MrcSelectiveRecovery::OnReorderTimer()
     {
         return;
     }
-    DetectLosses();
+    DetectLosses(nullptr);
     m_qp->TrySend();
 }
 

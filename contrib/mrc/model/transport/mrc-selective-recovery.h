@@ -59,7 +59,7 @@ public:
     void OnPacketReleased(uint32_t psn, const MrcSendState::TxPkt& p) override;
     void OnReleasedDuplicate(uint32_t psn) override;
     void OnRttSample(Time rtt) override;
-    void OnAckProcessed() override;
+    void OnAckProcessed(const MrcHeader& h) override;
     void OnNack(const MrcHeader& h) override;
     bool OnTimeout(uint32_t psn) override;
     void OnQpError() override;
@@ -81,13 +81,17 @@ private:
      * Out-of-order loss detection: every transmission that was followed by ReorderThreshold
      * later transmissions, one of which is acknowledged, is lost; so is one older than the
      * recent RTT plus the reorder window, once something sent after it is acknowledged.
+     * @param ack the acknowledgement just processed (null: the time rule's timer fired)
      */
-    void DetectLosses();
+    void DetectLosses(const MrcHeader* ack);
     /** The time rule's deadline came: look for losses again. */
     void OnReorderTimer();
     /** @return the out-of-order time rule's allowance beyond the paths' recent largest RTT */
     Time ReorderWindow() const;
-    /** @return what the time rule adds for the peer's delayed ACKs (AckDelaySlack) */
+    /**
+     * @return what the time rule adds, when no acknowledgement came after a deadline, for the
+     * peer's delayed ACKs (AckDelaySlack)
+     */
     Time AckDelaySlack() const;
     /**
      * The retransmission of a suspected packet was acknowledged before its original: give
@@ -153,14 +157,16 @@ private:
     uint32_t m_reorderThreshold{0};    //!< ReorderThreshold (0: automatic)
     Time m_reorderWindowAttr;          //!< ReorderWindow (0: automatic)
     bool m_incastGuard{true};          //!< IncastLossGuard
-    bool m_ackDelaySlack{false};       //!< AckDelaySlack
+    bool m_ackDelaySlack{true};        //!< AckDelaySlack
     std::string m_pathFlushName;       //!< PathFlush
     PathFlush m_pathFlush{FLUSH_HELD}; //!< PathFlush, parsed in DoInit
 
-    uint32_t m_reorderPkts{16};          //!< the count threshold in force
-    uint32_t m_reorderPktsMin{16};       //!< the automatic threshold's start (and floor)
-    Time m_reorderWindow;                //!< the reorder window in force
-    Time m_lastSpurious;                 //!< last spurious retransmission (or window decay)
+    uint32_t m_reorderPkts{16};                 //!< the count threshold in force
+    uint32_t m_reorderPktsMin{16};              //!< the automatic threshold's start (and floor)
+    Time m_reorderWindow;                       //!< the reorder window in force
+    uint32_t m_reorderPersist{REORDER_PERSIST}; //!< losses left before the window narrows
+    /** Out-of-order losses without a spurious one before a widened window is reset (RACK). */
+    static constexpr uint32_t REORDER_PERSIST = 16;
     bool m_inIncast{false};              //!< a last-hop trim seen, queues not drained since
     std::vector<Suspicion> m_suspicions; //!< awaiting a verdict (a handful at most)
     /**
