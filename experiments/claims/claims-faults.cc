@@ -960,15 +960,15 @@ ClaimC8(Context& ctx)
         const double beforeB = MeanRate(rb, binL, 0.02 * idealL, from);
         const double dM = MeanRate(rm, binL, from, to) / beforeM;
         const double dB = MeanRate(rb, binL, from, to) / beforeB;
-        c.Info(pct + " loss: loss start to the first frame lost",
+        c.Info(pct + " loss: loss start to the first data frame lost",
                "us",
                m.firstLossUs - from,
                b.firstLossUs - from);
-        c.Info(pct + " loss: first frame lost to an EV on the lossy path held (out of use)",
+        c.Info(pct + " loss: first data frame lost to an EV on the lossy path held (out of use)",
                "us",
                held,
                NAN);
-        c.Check(pct + " loss: first frame lost to an EV on the lossy path retired",
+        c.Check(pct + " loss: first data frame lost to an EV on the lossy path retired",
                 "us",
                 bad,
                 NAN,

@@ -931,7 +931,6 @@ RunFlows(
     {
         Simulator::Schedule(bin, sample);
     }
-    std::function<void()> watchLoss;
     if (run.busyUplinkAtUs > 0 && n > 0)
     {
         Simulator::Schedule(
@@ -960,19 +959,19 @@ RunFlows(
                     ch->SetLossRate(plan.lossy.rate);
                     Simulator::Schedule(
                         Us(plan.lossy.toUs) - Simulator::Now(), &MrcChannel::SetLossRate, ch, 0.0);
-                    // Note the first frame the cable loses (polled every us).
-                    watchLoss = [&r, ch, &watchLoss, &left]()
-                    {
-                        if (ch->GetRandomLosses() > 0)
-                        {
-                            r.firstLossUs = Simulator::Now().GetNanoSeconds() / 1000.0;
-                        }
-                        else if (left > 0)
-                        {
-                            Simulator::Schedule(MicroSeconds(1), watchLoss);
-                        }
-                    };
-                    watchLoss();
+                    // Note the first data frame the cable loses: a lost acknowledgement or
+                    // probe says nothing about the path to the sender that sprays onto it.
+                    ch->TraceConnectWithoutContext(
+                        "LostInFlight",
+                        MakeCallback(+[](double* first, Ptr<const Packet> frame)
+                                     {
+                                         if (std::isnan(*first)
+                                             && frame->GetSize() > MrcHeader::SIZE)
+                                         {
+                                             *first = Simulator::Now().GetNanoSeconds() / 1000.0;
+                                         }
+                                     })
+                            .Bind(&r.firstLossUs));
                     return;
                 }
                 std::string err;

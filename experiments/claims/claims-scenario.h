@@ -264,7 +264,7 @@ struct FlowResult
     uint64_t failedQps = 0;                //!< QPs in error
     std::string downedLink;                //!< the uplink chosen by busyUplinkAtUs
     int32_t downedT1 = -1;                 //!< its T1 index (within the pod)
-    double firstLossUs = NAN;              //!< busyAction lossy: when its first frame was lost
+    double firstLossUs = NAN;              //!< busyAction lossy: its first lost data frame
     double tailFailUs = NAN;               //!< failTail: when the tail's uplink went down
     std::vector<double> messageUs;         //!< flow 0: each message's completion time, us
     double baseRttUs = NAN;                //!< the fabric's base RTT (a full frame, across T1)

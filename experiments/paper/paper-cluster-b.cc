@@ -508,7 +508,34 @@ Figure12(Context& ctx, const Scale& scale)
                 += (backups.empty() ? "" : ",") + std::to_string(p) + ":" + std::to_string(j + 2);
         }
     }
-    double worstRetire = 0;
+    double worstInactive = 0;
+    // The lossy EV's first retirement after the cable's first lost data frame (us; NaN: none).
+    auto retiredAfter = [](const FlowResult& r)
+    {
+        for (const auto& e : r.badEvs)
+        {
+            if (e.plane == 0 && static_cast<int32_t>(e.path) == r.downedT1 && e.us >= r.firstLossUs)
+            {
+                return e.us - r.firstLossUs;
+            }
+        }
+        return static_cast<double>(NAN);
+    };
+    // The lossy EV's first hold or retirement (out of use) after that frame (us; NaN: none).
+    auto outOfUseAfter = [&retiredAfter](const FlowResult& r)
+    {
+        double held = NAN;
+        for (const auto& e : r.heldEvs)
+        {
+            if (e.plane == 0 && static_cast<int32_t>(e.path) == r.downedT1 && e.us >= r.firstLossUs)
+            {
+                held = e.us - r.firstLossUs;
+                break;
+            }
+        }
+        const double retired = retiredAfter(r);
+        return std::isnan(held) ? retired : std::isnan(retired) ? held : std::min(held, retired);
+    };
     double worstRate = INFINITY;
     uint32_t backupsInUse = 0;
     uint32_t unlisted = 0;
@@ -537,15 +564,7 @@ Figure12(Context& ctx, const Scale& scale)
         plan.lossy.fromUs = P;
         plan.lossy.toUs = end;
         const FlowResult r = ctx.Flows(pct.str() + " lossy EV", claims::MRC, ClusterB(), run, plan);
-        double retire = NAN;
-        for (const auto& e : r.badEvs)
-        {
-            if (e.plane == 0 && static_cast<int32_t>(e.path) == r.downedT1 && e.us >= r.firstLossUs)
-            {
-                retire = e.us - r.firstLossUs;
-                break;
-            }
-        }
+        const double retire = retiredAfter(r);
         // A backup of the lossy plane put in a retired EV's place (any of flow 0's QPs), and
         // no path outside the lists in its first QP's final set.
         bool backupIn = false;
@@ -561,20 +580,23 @@ Figure12(Context& ctx, const Scale& scale)
         }
         backupsInUse += backupIn ? 1 : 0;
         ++lossyRuns;
+        const double inactive = outOfUseAfter(r);
         if (loss == 0.2)
         {
-            worstRetire = std::isnan(retire) ? INFINITY : retire;
+            worstInactive = std::isnan(inactive) ? INFINITY : inactive;
         }
         const double before = MeanGbps(r.samples[0], scale.binUs, 0.5 * P, P);
         const double during = MeanGbps(r.samples[0], scale.binUs, 1.5 * P, end);
         worstRate = std::min(worstRate, during / before);
         c.Agree("12",
-                pct.str() + " loss: the lossy EV retired after its first lost frame",
-                retire,
+                pct.str()
+                    + " loss: the lossy EV out of use (held or retired) after its first "
+                      "lost data frame",
+                inactive,
                 "us",
                 "inactive immediately",
                 "within 50 us (a few RTTs)",
-                retire < 50);
+                inactive < 50);
         c.Agree("12",
                 pct.str() + " loss: throughput / before",
                 during / before,
@@ -582,6 +604,10 @@ Figure12(Context& ctx, const Scale& scale)
                 "line rate holds",
                 "at least 0.9",
                 during / before >= 0.9);
+        c.Info(pct.str() + " loss: the lossy EV retired after its first lost data frame",
+               "us",
+               retire,
+               NAN);
         c.Info(pct.str() + " loss: retransmissions", "", static_cast<double>(r.retx), NAN);
         c.Info(pct.str() + " loss: EV retirements (both flows)",
                "",
@@ -595,14 +621,15 @@ Figure12(Context& ctx, const Scale& scale)
         }
     }
     c.figures.push_back(f);
-    c.Check("20 % loss: the lossy EV retired after the cable's first lost frame",
+    c.Check("20 % loss: the lossy EV out of use (held or retired) after the cable's first lost "
+            "data frame",
             "us",
-            worstRetire,
+            worstInactive,
             NAN,
             "MRC < 50 us",
-            worstRetire < 50,
+            worstInactive < 50,
             "paper (Fig 12): the EV goes inactive immediately (at 20 %); ours: 50 us, a few "
-            "RTTs");
+            "RTTs. Held (SKIP, no new data) is inactive; retirement waits for the verdict");
     c.Check("runs in which a backup EV of the lossy plane replaced a retired one",
             "",
             backupsInUse,
@@ -621,8 +648,10 @@ Figure12(Context& ctx, const Scale& scale)
                       "same explicit EV set (paths 0 and 1 of each plane; backups 2 and 3). At "
                       "one phase the busier of T0 0's plane-0 uplinks in use (to T1 0 or 1) "
                       "drops that share of its frames, both ways, until the end. The retirement is "
-                      "timed from the cable's first lost frame, which may be the other "
-                      "direction's; the check is on the paper's 20 %, the other rates are rows.");
+                      "timed from the cable's first lost data frame, which may be the other "
+                      "direction's. Out of use is the first hold (a suspected loss: no new data "
+                      "on it) or retirement; the check is on the paper's 20 %, the other rates "
+                      "are rows.");
     c.scaling.push_back(PhaseScaling(P));
     return c;
 }
