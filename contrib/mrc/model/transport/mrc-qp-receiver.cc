@@ -277,9 +277,9 @@ MrcQpReceiver::SendAck()
     // The bitmap starts at the cumulative PSN. When the triggering PSN lies beyond its reach, a
     // second SACK centred on the trigger follows, so that both the oldest holes and the newest
     // arrivals are reported by the same (possibly last) acknowledgement.
-    if (m_lastRx.GetPsn() >= m_rxCum + 64)
+    if (m_lastRx.GetPsn() >= m_rxCum + MrcHeader::SACK_BITS)
     {
-        SendSack(m_lastRx.GetPsn() - 32);
+        SendSack(m_lastRx.GetPsn() - MrcHeader::SACK_BITS / 2);
     }
     SendSack(m_rxCum);
     m_lastRxCe = false;
@@ -302,10 +302,10 @@ MrcQpReceiver::SendSack(uint32_t base)
     uint32_t i = 0;
     if (base < m_rxCum)
     {
-        i = std::min<uint32_t>(m_rxCum - base, 64);
-        bits = i == 64 ? ~uint64_t(0) : (uint64_t(1) << i) - 1;
+        i = std::min<uint32_t>(m_rxCum - base, MrcHeader::SACK_BITS);
+        bits = i == MrcHeader::SACK_BITS ? ~uint64_t(0) : (uint64_t(1) << i) - 1;
     }
-    for (; i < 64; ++i)
+    for (; i < MrcHeader::SACK_BITS; ++i)
     {
         const uint32_t offset = base + i - m_rxCum;
         if (offset >= m_rxWin.size())

@@ -729,7 +729,7 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
     {
         newly += AckPsn(psn, psn == h.GetPsn() ? h.GetTimestamp() : 0, dup && psn == h.GetPsn());
     }
-    for (uint32_t i = 0; i < 64; ++i)
+    for (uint32_t i = 0; i < MrcHeader::SACK_BITS; ++i)
     {
         if (h.GetSackBitmap() & (uint64_t(1) << i))
         {
