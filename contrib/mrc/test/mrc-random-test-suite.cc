@@ -10,8 +10,8 @@
  * run that ends by itself.
  *
  * The suite runs MRC_RANDOM_COUNT seeds starting at MRC_RANDOM_FIRST (defaults: 200 seeds from
- * 1; `./ns3 test --soak N` runs N). MRC_RANDOM_SEED=S runs seed S alone: a failing seed is
- * printed with that command.
+ * 1; `./ns3 test --soak N` runs N), then the seeds a soak once failed. MRC_RANDOM_SEED=S runs
+ * seed S alone: a failing seed is printed with that command.
  */
 
 #include "mrc-test-net.h"
@@ -978,6 +978,13 @@ public:
                                                         EnvOr("MRC_RANDOM_COUNT", 200)));
             AddTestCase(new MrcRandomInvariantsTestCase(
                 EnvOr("MRC_RANDOM_FIRST", 1), EnvOr("MRC_RANDOM_INCAST_COUNT", 40), true));
+            // Seeds a soak once failed, run every time. 5039: the recovery's verdict timer
+            // retired the last EVs the QP could use with every packet out declared lost, and
+            // nothing started probing, so the QP waited for ever (MrcQueuePair::Transmit).
+            for (uint64_t seed : {5039})
+            {
+                AddTestCase(new MrcRandomInvariantsTestCase(seed, 1));
+            }
         }
     }
 };

@@ -466,6 +466,14 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
             m_waitingForPort = true; // a port it could use is busy: wait for room there
             m_l4->WaitForPort(m_qpn);
         }
+        if (planes != 0 && m_rtoEvent.IsExpired())
+        {
+            // A port has room but no EV may use it, and nothing in flight has a timer (every
+            // packet out was declared lost: no timer until it is resent). If the recovery
+            // retired the last EVs from one of its timers (not from an ACK, which starts
+            // probing after it), nothing else would ever wake the QP: probing brings them back.
+            MaybeStartProbing();
+        }
         return false;
     }
     const MrcPathSelector::Ev& e = m_selector->GetEv(static_cast<uint16_t>(ev));
