@@ -425,7 +425,6 @@ MrcSelectiveRecovery::DetectLosses(const MrcHeader* ack)
         // queueing delay, and a packet on the slowest healthy path is not lost. (Whatever is
         // slower than that and the timeout together is the timeout's.)
         //
-        //
         // An acknowledgement that arrives after the deadline with the packet's PSN inside its
         // SACK bitmap, and its bit clear, was sent by the responder after the packet would
         // have arrived on any recent path: the packet is lost. Anything else is weaker
