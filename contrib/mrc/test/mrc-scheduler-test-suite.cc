@@ -6,17 +6,21 @@
  * @file
  * @brief Tests of MrcHeapScheduler and MrcCalendarScheduler: the same event order as ns-3's
  * MapScheduler; pooled member events (MrcScheduleMember) in the same order as
- * Simulator::Schedule's, cancellable, their memory recycled.
+ * Simulator::Schedule's, cancellable, their memory recycled; MrcRingDeque against std::deque.
  */
 
 #include "ns3/mrc-calendar-scheduler.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-pooled-event.h"
+#include "ns3/mrc-ring-deque.h"
 
 #include "ns3/core-module.h"
 #include "ns3/map-scheduler.h"
 #include "ns3/test.h"
 
+#include <deque>
+#include <memory>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -276,6 +280,108 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcRingDeque against std::deque: 200,000 random operations (push and pop at both
+ * ends, indexing, resize, erase at an index, clear, swap) leave the same elements in the same
+ * order; an element that leaves the ring is released (the ring keeps no reference to it).
+ */
+class MrcRingDequeTestCase : public TestCase
+{
+public:
+    MrcRingDequeTestCase()
+        : TestCase("MrcRingDeque: std::deque's order and indexing, popped elements released")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        std::mt19937 rng(7);
+        MrcRingDeque<uint32_t> ring;
+        MrcRingDeque<uint32_t> other;
+        std::deque<uint32_t> ref;
+        std::deque<uint32_t> otherRef;
+        uint32_t next = 0;
+        bool same = true;
+        for (uint32_t op = 0; op < 200000 && same; ++op)
+        {
+            const uint32_t r = rng() % 100;
+            if (r < 45 || ref.empty())
+            {
+                ring.push_back(next);
+                ref.push_back(next);
+                ++next;
+            }
+            else if (r < 75)
+            {
+                ring.pop_front();
+                ref.pop_front();
+            }
+            else if (r < 85)
+            {
+                ring.pop_back();
+                ref.pop_back();
+            }
+            else if (r < 90)
+            {
+                const std::size_t i = rng() % ref.size();
+                ring[i] = next;
+                ref[i] = next;
+                ++next;
+            }
+            else if (r < 94)
+            {
+                const std::size_t i = rng() % ref.size();
+                ring.erase_at(i);
+                ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(i));
+            }
+            else if (r < 98)
+            {
+                const std::size_t n = rng() % (2 * ref.size() + 3);
+                ring.resize(n, 7);
+                ref.resize(n, 7);
+            }
+            else if (r < 99)
+            {
+                ring.swap(other);
+                ref.swap(otherRef);
+            }
+            else
+            {
+                ring.clear();
+                ref.clear();
+            }
+            same = ring.size() == ref.size() && ring.empty() == ref.empty();
+            for (std::size_t k = 0; same && k < ref.size(); ++k)
+            {
+                same = ring[k] == ref[k];
+            }
+            same = same
+                && (ref.empty() || (ring.front() == ref.front() && ring.back() == ref.back()));
+        }
+        NS_TEST_ASSERT_MSG_EQ(same, true, "the ring holds what std::deque holds, in its order");
+        NS_TEST_ASSERT_MSG_GT(next, 50000u, "the run pushed many elements");
+
+        // Popped, erased and cleared elements are released.
+        auto token = std::make_shared<int>(1);
+        MrcRingDeque<std::shared_ptr<int>> owners;
+        for (int k = 0; k < 10; ++k)
+        {
+            owners.push_back(token);
+        }
+        NS_TEST_ASSERT_MSG_EQ(token.use_count(), 11, "ten copies held");
+        owners.pop_front();
+        owners.pop_back();
+        owners.erase_at(3);
+        NS_TEST_ASSERT_MSG_EQ(token.use_count(), 8, "three released");
+        owners.resize(2);
+        NS_TEST_ASSERT_MSG_EQ(token.use_count(), 3, "resize released the rest but two");
+        owners.clear();
+        NS_TEST_ASSERT_MSG_EQ(token.use_count(), 1, "clear released them all");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Scheduler test suite.
  */
 class MrcSchedulerTestSuite : public TestSuite
@@ -291,6 +397,7 @@ public:
             AddTestCase(new MrcSchedulerSimulatorTestCase(tid));
         }
         AddTestCase(new MrcPooledEventTestCase);
+        AddTestCase(new MrcRingDequeTestCase);
     }
 };
 

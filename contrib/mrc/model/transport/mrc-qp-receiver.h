@@ -6,11 +6,11 @@
 #define MRC_QP_RECEIVER_H
 
 #include "ns3/mrc-header.h"
+#include "ns3/mrc-ring-deque.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -161,8 +161,8 @@ private:
     uint32_t m_rxCum;                //!< every PSN below is received
     uint32_t m_rxHighest;            //!< highest PSN received + 1
     bool m_rxHighestLast;            //!< the highest PSN received ends a message
-    std::deque<uint8_t> m_rxWin;     //!< received flags from m_rxCum on
-    std::deque<RxMsg> m_rxMsgs;      //!< messages from m_rxMsnBase on
+    MrcRingDeque<uint8_t> m_rxWin;   //!< received flags from m_rxCum on
+    MrcRingDeque<RxMsg> m_rxMsgs;    //!< messages from m_rxMsnBase on
     uint32_t m_rxMsnBase;            //!< oldest undelivered message
     uint64_t m_rxBytes;              //!< payload bytes received (first copies)
     uint32_t m_unackedBytes;         //!< received since the last ACK

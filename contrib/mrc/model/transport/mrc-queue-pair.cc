@@ -998,15 +998,16 @@ MrcQueuePair::EnterError(uint32_t psn)
     m_probeEvent.Cancel();
     m_errorTrace(m_qpn, psn);
     MrcSendState& s = *m_state;
-    std::deque<TxMsg> pending;
+    MrcRingDeque<TxMsg> pending;
     pending.swap(s.m_txMsgs);
     s.m_txPkts.clear();
     s.m_retxQueue.clear();
     s.m_sentOrder.clear();
     m_recovery->OnQpError();
     s.m_inflight = 0;
-    for (const auto& m : pending)
+    for (std::size_t k = 0; k < pending.size(); ++k)
     {
+        const TxMsg& m = pending[k];
         MrcCompletion c{
             m_qpn, m.wrId, m.length, RETRY_EXCEEDED, m.imm, m.immData, m.posted, Simulator::Now()};
         DeliverSendCompletion(c);

@@ -192,12 +192,25 @@ MrcSelectiveRecovery::OnReleasedDuplicate(uint32_t psn)
     // The second copy of a packet acknowledged and released already: if it had been resent on
     // a presumed loss, the retransmission was unnecessary (counted, and the reorder window
     // widens); if it was suspected, it was not lost.
-    const auto it = std::lower_bound(m_released.begin(), m_released.end(), psn);
-    const bool resent = it != m_released.end() && *it == psn;
+    std::size_t lo = 0; // the first released PSN not below psn (they are in PSN order)
+    std::size_t hi = m_released.size();
+    while (lo < hi)
+    {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (m_released[mid] < psn)
+        {
+            lo = mid + 1;
+        }
+        else
+        {
+            hi = mid;
+        }
+    }
+    const bool resent = lo < m_released.size() && m_released[lo] == psn;
     if (resent)
     {
         CountSpurious();
-        m_released.erase(it);
+        m_released.erase_at(lo);
     }
     if (!m_suspicions.empty())
     {

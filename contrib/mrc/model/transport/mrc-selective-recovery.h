@@ -6,11 +6,11 @@
 #define MRC_SELECTIVE_RECOVERY_H
 
 #include "ns3/mrc-recovery-ops.h"
+#include "ns3/mrc-ring-deque.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -174,7 +174,7 @@ private:
      * (ascending, at most RELEASED_KEPT): a later duplicate report for one of them shows the
      * retransmission was unnecessary although the packet left the send window (D-SACK).
      */
-    std::deque<uint32_t> m_released;
+    MrcRingDeque<uint32_t> m_released;
     static constexpr std::size_t RELEASED_KEPT = 4096; //!< m_released's bound
     EventId m_reorderEvent;                            //!< time-rule loss detection timer
     EventId m_verdictEvent;                            //!< the next suspicion's decideAt

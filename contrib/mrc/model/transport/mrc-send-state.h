@@ -5,12 +5,13 @@
 #ifndef MRC_SEND_STATE_H
 #define MRC_SEND_STATE_H
 
+#include "ns3/mrc-ring-deque.h"
+
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-value.h"
 
 #include <algorithm>
-#include <deque>
 
 namespace ns3
 {
@@ -145,21 +146,21 @@ public:
     }
 
     // messages
-    std::deque<TxMsg> m_txMsgs; //!< posted, not completed
-    uint32_t m_txCursor{0};     //!< index in m_txMsgs of the message being packetized
-    uint32_t m_nextMsn{0};      //!< next message sequence number
-    uint64_t m_nextWrId{1};     //!< next work request id
+    MrcRingDeque<TxMsg> m_txMsgs; //!< posted, not completed
+    uint32_t m_txCursor{0};       //!< index in m_txMsgs of the message being packetized
+    uint32_t m_nextMsn{0};        //!< next message sequence number
+    uint64_t m_nextWrId{1};       //!< next work request id
 
     // send window
-    std::deque<TxPkt> m_txPkts;       //!< index psn - m_psnBase
-    uint32_t m_psnBase{0};            //!< oldest PSN in the window
-    uint32_t m_nextPsn{0};            //!< next new PSN
-    std::deque<uint32_t> m_retxQueue; //!< PSNs to retransmit
-    std::deque<Sent> m_sentOrder;     //!< transmissions in send order
-    uint64_t m_inflight{0};           //!< payload bytes in flight
-    uint64_t m_txSeq{0};              //!< transmissions so far (next send-order number)
-    uint64_t m_ackedTxSeq{0};         //!< highest send-order number acknowledged + 1
-    uint64_t m_bytesAcked{0};         //!< payload bytes acknowledged
+    MrcRingDeque<TxPkt> m_txPkts;       //!< index psn - m_psnBase
+    uint32_t m_psnBase{0};              //!< oldest PSN in the window
+    uint32_t m_nextPsn{0};              //!< next new PSN
+    MrcRingDeque<uint32_t> m_retxQueue; //!< PSNs to retransmit
+    MrcRingDeque<Sent> m_sentOrder;     //!< transmissions in send order
+    uint64_t m_inflight{0};             //!< payload bytes in flight
+    uint64_t m_txSeq{0};                //!< transmissions so far (next send-order number)
+    uint64_t m_ackedTxSeq{0};           //!< highest send-order number acknowledged + 1
+    uint64_t m_bytesAcked{0};           //!< payload bytes acknowledged
 
     // RTT
     static constexpr int64_t RTT_MAX_BUCKET = 4; //!< base RTTs per bucket of m_rttMax
