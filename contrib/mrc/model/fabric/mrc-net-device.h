@@ -84,7 +84,9 @@ public:
     Ptr<MrcChannel> GetMrcChannel() const;
 
     /**
-     * Hand received frames to a receiver instead of the node's protocol handlers.
+     * Hand received frames to a receiver instead of the node's protocol handlers. The port
+     * then drops the node's receive callback (Node::AddDevice's) and ignores SetReceiveCallback
+     * while the receiver is set: detaching it (null) leaves frames to a callback set after that.
      * @param receiver the receiver (not owned; must outlive the device's use)
      * @param port the index the receiver knows this port by
      */
