@@ -98,8 +98,8 @@ MrcChannel::MrcChannel()
     , m_lostInFlight(0)
     , m_lossRate(0)
     , m_randomLosses(0)
+    , m_stream(-1)
 {
-    m_loss = CreateObject<UniformRandomVariable>();
 }
 
 MrcChannel::~MrcChannel() = default;
@@ -127,7 +127,7 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
     {
         return false;
     }
-    if (m_lossRate > 0 && m_loss->GetValue() < m_lossRate)
+    if (m_lossRate > 0 && LossDraw() < m_lossRate)
     {
         ++m_randomLosses;
         m_lostTrace(Ptr<const Packet>(frame.Peek()));
@@ -246,8 +246,28 @@ MrcChannel::SetLossRate(double rate)
 int64_t
 MrcChannel::AssignStreams(int64_t stream)
 {
-    m_loss->SetStream(stream);
+    m_stream = stream;
+    if (m_loss)
+    {
+        m_loss->SetStream(stream);
+    }
     return 1;
+}
+
+double
+MrcChannel::LossDraw()
+{
+    if (!m_loss)
+    {
+        // Made at the first draw: most cables never lose a frame at random, and on the
+        // paper's fabric (2.1 million cables) a variable each would hold 300 MB.
+        m_loss = CreateObject<UniformRandomVariable>();
+        if (m_stream >= 0)
+        {
+            m_loss->SetStream(m_stream);
+        }
+    }
+    return m_loss->GetValue();
 }
 
 std::size_t

@@ -123,6 +123,8 @@ public:
 
 private:
     void DoDispose() override;
+    /** @return a draw of the loss process (its variable is made at the first) */
+    double LossDraw();
     /**
      * Deliver a frame at the far end.
      * @param frame payload (moved from)
@@ -151,7 +153,8 @@ private:
     uint64_t m_lostInFlight;                       //!< frames lost in flight
     double m_lossRate;                             //!< random loss probability
     uint64_t m_randomLosses;                       //!< frames lost to it
-    Ptr<UniformRandomVariable> m_loss;             //!< loss process
+    Ptr<UniformRandomVariable> m_loss;             //!< loss process (made at the first draw)
+    int64_t m_stream;                              //!< the stream AssignStreams gave it, or -1
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frame lost in flight
 };
 
