@@ -62,8 +62,9 @@ public:
     void Remove(const Event& ev) override;
 
 private:
-    static constexpr uint32_t CHUNK = 5;        //!< events per node (a node is two cache lines)
-    static constexpr uint32_t NIL = UINT32_MAX; //!< no node
+    static constexpr uint32_t CHUNK = 5;           //!< events per node (a node is two cache lines)
+    static constexpr uint32_t NIL = UINT32_MAX;    //!< no node
+    static constexpr std::size_t RUN_KEPT = 65536; //!< m_run keeps at most this capacity
 
     /**
      * A few pending events of one bucket, unsorted. A bucket is a list of nodes, the newest
