@@ -19,9 +19,12 @@
 
 #include "ns3/boolean.h"
 #include "ns3/core-module.h"
+#include "ns3/network-module.h"
 #include "ns3/test.h"
 
 #include <map>
+#include <set>
+#include <sstream>
 #include <vector>
 
 using namespace ns3;
@@ -1006,6 +1009,136 @@ private:
 };
 
 /**
+ * Every attribute of an object, serialized, by name.
+ * @param o the object
+ * @return name -> value
+ */
+std::map<std::string, std::string>
+AttributesOf(Ptr<Object> o)
+{
+    std::map<std::string, std::string> out;
+    for (TypeId tid = o->GetInstanceTypeId(); tid != Object::GetTypeId(); tid = tid.GetParent())
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if ((info.flags & TypeId::ATTR_GET) == 0)
+            {
+                continue;
+            }
+            Ptr<AttributeValue> v = info.checker->Create();
+            o->GetAttribute(info.name, *v);
+            out[tid.GetName() + "::" + info.name] = v->SerializeToString(info.checker);
+        }
+    }
+    return out;
+}
+
+/**
+ * The attributes in which two objects differ.
+ * @param a one
+ * @param b the other
+ * @return "name: value / value" for each, or empty
+ */
+std::string
+AttributeDiff(Ptr<Object> a, Ptr<Object> b)
+{
+    const auto x = AttributesOf(a);
+    const auto y = AttributesOf(b);
+    std::string out;
+    for (const auto& [name, value] : x)
+    {
+        const auto it = y.find(name);
+        if (it == y.end() || it->second != value)
+        {
+            out += name + ": " + value + " / " + (it == y.end() ? "-" : it->second) + "; ";
+        }
+    }
+    return out;
+}
+
+/**
+ * @ingroup mrc-tests
+ * @brief MrcClosHelper copies its ports and queues from the first it makes (CopyObject):
+ * every copy has the attributes a port made by CreateObject has (Config defaults included)
+ * and its own MAC address, and each queue those of a queue made by the factory.
+ */
+class MrcPortCopyTestCase : public TestCase
+{
+public:
+    MrcPortCopyTestCase()
+        : TestCase("ports and queues copied from a prototype: a fresh object's attributes, "
+                   "MAC addresses of their own")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        Config::SetDefault("ns3::MrcNetDevice::Mtu", UintegerValue(4200));
+        Config::SetDefault("ns3::MrcTrimmingQueue::EcnMaxProbability", DoubleValue(0.25));
+        Ptr<MrcClosTopology> f = MakeFabric(2, 4, 2, 3, true);
+
+        // The reference: a T1 port as CreateObject and the factory make it, with the
+        // helper's settings for a fabric port.
+        Ptr<MrcNetDevice> ref = CreateObject<MrcNetDevice>();
+        ref->SetDataRate(f->GetT1(0, 0)->GetPort(0)->GetDataRate());
+        TimeValue latency; // a switch gives its ports its forwarding latency
+        f->GetT1(0, 0)->GetAttribute("Latency", latency);
+        ref->SetRxLatency(latency.Get());
+        ObjectFactory qf;
+        qf.SetTypeId("ns3::MrcTrimmingQueue");
+        qf.Set("TrimEnabled", BooleanValue(true));
+        qf.Set("DataLimit", UintegerValue(50000));
+        qf.Set("EcnMinBytes", UintegerValue(10000));
+        qf.Set("EcnMaxBytes", UintegerValue(30000));
+        qf.Set("LastHop", BooleanValue(false));
+        Ptr<MrcTrimmingQueue> refQueue = qf.Create<MrcTrimmingQueue>();
+        NS_TEST_ASSERT_MSG_EQ(
+            AttributesOf(ref).at("ns3::MrcNetDevice::Mtu"), "4200", "the Config default");
+
+        std::set<std::string> macs;
+        uint32_t ports = 0;
+        for (uint32_t p = 0; p < 2; ++p)
+        {
+            for (uint32_t j = 0; j < 3; ++j)
+            {
+                Ptr<MrcSwitchNetDevice> t1 = f->GetT1(p, j);
+                for (uint32_t i = 0; i < t1->GetNPorts(); ++i)
+                {
+                    Ptr<MrcNetDevice> port = t1->GetPort(i);
+                    NS_TEST_ASSERT_MSG_EQ(AttributeDiff(port, ref),
+                                          "",
+                                          "T1 port " << i << ": the attributes of a fresh one");
+                    NS_TEST_ASSERT_MSG_EQ(AttributeDiff(port->GetQueue(), refQueue),
+                                          "",
+                                          "its queue: the attributes of a fresh one");
+                    ++ports;
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(ports, 2u * 3u * 2u, "every T1 port seen");
+        for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+        {
+            Ptr<Node> node = NodeList::GetNode(n);
+            for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+            {
+                if (DynamicCast<MrcNetDevice>(node->GetDevice(d)))
+                {
+                    std::ostringstream a;
+                    a << Mac48Address::ConvertFrom(node->GetDevice(d)->GetAddress());
+                    NS_TEST_ASSERT_MSG_EQ(macs.insert(a.str()).second, true, "MAC " << a.str());
+                }
+            }
+        }
+        // 2 planes x (8 host ports + 8 T0 down + 6 T0 up + 6 T1) ports.
+        NS_TEST_ASSERT_MSG_EQ(macs.size(), 2u * (8u + 8u + 6u + 6u), "each port its own MAC");
+        Config::Reset();
+        Simulator::Destroy();
+    }
+};
+
+/**
  * @ingroup mrc-tests
  * @brief Fabric test suite.
  */
@@ -1025,6 +1158,7 @@ public:
         AddTestCase(new MrcLinkMonitorTestCase);
         AddTestCase(new MrcLinkMonitorIdleSkipTestCase);
         AddTestCase(new MrcFrameTestCase);
+        AddTestCase(new MrcPortCopyTestCase);
     }
 };
 

@@ -235,6 +235,11 @@ void
 MrcClosHelper::DoDispose()
 {
     m_topo = nullptr;
+    m_portProto = nullptr;
+    for (auto& q : m_queueProto)
+    {
+        q = nullptr;
+    }
     Object::DoDispose();
 }
 
@@ -328,28 +333,47 @@ MrcClosHelper::Validate() const
 }
 
 Ptr<MrcTrimmingQueue>
-MrcClosHelper::MakeQueue(bool host, bool lastHop) const
+MrcClosHelper::MakeQueue(bool host, bool lastHop)
 {
-    Ptr<MrcTrimmingQueue> q = m_queueFactory.Create<MrcTrimmingQueue>();
+    Ptr<MrcTrimmingQueue>& proto = m_queueProto[host ? 0 : (lastHop ? 1 : 2)];
+    if (proto)
+    {
+        return CopyObject<MrcTrimmingQueue>(proto);
+    }
+    proto = m_queueFactory.Create<MrcTrimmingQueue>();
     if (host)
     {
-        q->SetAttribute("DataLimit", UintegerValue(m_hostQueue));
-        q->SetAttribute("ControlLimit", UintegerValue(m_hostQueue));
-        q->SetAttribute("TrimEnabled", BooleanValue(false));
-        q->SetAttribute("EcnEnabled", BooleanValue(false));
-        return q;
+        proto->SetAttribute("DataLimit", UintegerValue(m_hostQueue));
+        proto->SetAttribute("ControlLimit", UintegerValue(m_hostQueue));
+        proto->SetAttribute("TrimEnabled", BooleanValue(false));
+        proto->SetAttribute("EcnEnabled", BooleanValue(false));
+        return CopyObject<MrcTrimmingQueue>(proto);
     }
     // Under PFC the data class is lossless: the ingress thresholds bound it, not DataLimit.
     if (m_pfc)
     {
-        q->SetAttribute("DataLimit", UintegerValue(0x7fffffffu));
+        proto->SetAttribute("DataLimit", UintegerValue(0x7fffffffu));
     }
     if (lastHop && !m_lastHopEcn)
     {
-        q->SetAttribute("EcnEnabled", BooleanValue(false));
+        proto->SetAttribute("EcnEnabled", BooleanValue(false));
     }
-    q->SetAttribute("LastHop", BooleanValue(lastHop));
-    return q;
+    proto->SetAttribute("LastHop", BooleanValue(lastHop));
+    return CopyObject<MrcTrimmingQueue>(proto);
+}
+
+Ptr<MrcNetDevice>
+MrcClosHelper::MakePort()
+{
+    if (!m_portProto)
+    {
+        Ptr<MrcNetDevice> first = CreateObject<MrcNetDevice>();
+        m_portProto = CopyObject<MrcNetDevice>(first); // never attached; keeps first's MAC
+        return first;
+    }
+    Ptr<MrcNetDevice> port = CopyObject<MrcNetDevice>(m_portProto);
+    port->SetAddress(Mac48Address::Allocate());
+    return port;
 }
 
 Ptr<MrcChannel>
@@ -363,8 +387,8 @@ MrcClosHelper::Connect(Ptr<Node> a,
 {
     Ptr<MrcChannel> ch = CreateObject<MrcChannel>();
     ch->SetAttribute("Delay", TimeValue(m_linkDelay));
-    pa = CreateObject<MrcNetDevice>();
-    pb = CreateObject<MrcNetDevice>();
+    pa = MakePort();
+    pb = MakePort();
     const DataRate rate
         = (aHost || bHost || m_uplinkRate.GetBitRate() == 0) ? m_linkRate : m_uplinkRate;
     pa->SetDataRate(rate);
@@ -591,6 +615,11 @@ MrcClosHelper::Build()
     }
     NS_LOG_INFO("built " << m_planes << " planes, " << nHosts << " hosts, "
                          << t.m_switchNodes.GetN() << " switches");
+    m_portProto = nullptr;
+    for (auto& q : m_queueProto)
+    {
+        q = nullptr;
+    }
     return m_topo;
 }
 

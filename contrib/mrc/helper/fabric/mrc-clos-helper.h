@@ -147,7 +147,15 @@ private:
      * @param lastHop host-facing switch port
      * @return the queue
      */
-    Ptr<MrcTrimmingQueue> MakeQueue(bool host, bool lastHop) const;
+    Ptr<MrcTrimmingQueue> MakeQueue(bool host, bool lastHop);
+    /**
+     * Make a port: the first with CreateObject, the others as copies of it as it was made
+     * (CopyObject, with a MAC address of their own in the order CreateObject would have
+     * given). On the paper's fabric ns-3's attribute construction of 4 million ports and
+     * queues was a third of the time to build it.
+     * @return the port
+     */
+    Ptr<MrcNetDevice> MakePort();
 
     /**
      * Describe a cable to the ECMP control plane (a fabric with Routing ecmp; nothing for srv6).
@@ -188,10 +196,12 @@ private:
     uint32_t m_pods;       //!< pods (3 tiers)
     uint32_t m_nT2;        //!< T2s per plane (3 tiers)
 
-    ObjectFactory m_queueFactory;        //!< switch port queues
-    ObjectFactory m_switchFactory;       //!< switches
-    ObjectFactory m_controlPlaneFactory; //!< ECMP control plane
-    Ptr<MrcClosTopology> m_topo;         //!< what Build() made
+    ObjectFactory m_queueFactory;          //!< switch port queues
+    ObjectFactory m_switchFactory;         //!< switches
+    ObjectFactory m_controlPlaneFactory;   //!< ECMP control plane
+    Ptr<MrcClosTopology> m_topo;           //!< what Build() made
+    Ptr<MrcNetDevice> m_portProto;         //!< a port as made, while Build() runs
+    Ptr<MrcTrimmingQueue> m_queueProto[3]; //!< queues as made (MakeQueue), while Build() runs
 };
 
 } // namespace ns3

@@ -145,6 +145,8 @@ MrcNetDevice::MrcNetDevice()
 {
 }
 
+MrcNetDevice::MrcNetDevice(const MrcNetDevice& o) = default;
+
 MrcNetDevice::~MrcNetDevice() = default;
 
 void

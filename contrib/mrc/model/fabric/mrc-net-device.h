@@ -70,6 +70,15 @@ public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcNetDevice();
+    /**
+     * Copy a device that was never attached (no node, cable or queue) and never ran: its
+     * attributes and its state as made. For CopyObject from a prototype (MrcClosHelper makes
+     * millions of ports: copying skips ns-3's attribute construction for each). The copy keeps
+     * the original's MAC address; give it its own with SetAddress.
+     * @param o the device to copy
+     */
+    MrcNetDevice(const MrcNetDevice& o);
+    MrcNetDevice& operator=(const MrcNetDevice&) = delete;
     ~MrcNetDevice() override;
 
     /**

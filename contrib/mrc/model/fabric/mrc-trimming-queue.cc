@@ -127,6 +127,8 @@ MrcTrimmingQueue::MrcTrimmingQueue()
 {
 }
 
+MrcTrimmingQueue::MrcTrimmingQueue(const MrcTrimmingQueue& o) = default;
+
 MrcTrimmingQueue::~MrcTrimmingQueue() = default;
 
 void

@@ -10,6 +10,7 @@
 #include "ns3/mrc-frame.h"
 #include "ns3/mrc-ipv6-fields.h"
 
+#include "ns3/assert.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
@@ -94,6 +95,14 @@ public:
     /** @return the TypeId */
     static TypeId GetTypeId();
     MrcTrimmingQueue();
+    /**
+     * Copy a queue that never held a packet: its attributes and its state as made. For
+     * CopyObject from a prototype (MrcClosHelper makes millions of queues: copying skips ns-3's
+     * attribute construction for each).
+     * @param o the queue to copy
+     */
+    MrcTrimmingQueue(const MrcTrimmingQueue& o);
+    MrcTrimmingQueue& operator=(const MrcTrimmingQueue&) = delete;
     ~MrcTrimmingQueue() override;
 
     /**
@@ -217,6 +226,20 @@ private:
     class Ring
     {
     public:
+        Ring() = default;
+
+        /**
+         * Make an empty ring (a queue is copied only before it holds a packet).
+         * @param o the ring copied: it must be empty
+         */
+        Ring([[maybe_unused]] const Ring& o)
+        {
+            NS_ASSERT_MSG(o.m_size == 0, "MrcTrimmingQueue: copied while holding packets");
+        }
+
+        /** @return this */
+        Ring& operator=(const Ring&) = delete;
+
         /** @return true if empty */
         bool Empty() const
         {
