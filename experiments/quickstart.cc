@@ -77,6 +77,7 @@ struct Params
     std::string schemes = "mrc,baseline"; //!< which runs
     bool overwrite = false;               //!< replace a non-empty results directory
     bool reference = true;                //!< also run each scheme with the NIC port loss only
+    uint32_t jobs = 1;                    //!< simulations at once (2 or more: references forked)
     bool withReboot = true;               //!< schedule the T1 reboot (off in reference runs)
     bool plots = true;                    //!< make the PNG plots
     std::string model = "packet";         //!< packet or fluid
@@ -1169,6 +1170,16 @@ main(int argc, char* argv[])
                  "Also run each scheme with the NIC port loss only (no flaps, no reboot, no "
                  "fault file) and report the step-time inflation the other faults cause",
                  prm.reference);
+    if (!MrcCommandLine::DefaultJobs(prm.jobs))
+    {
+        return 1;
+    }
+    cmd.AddValue("jobs",
+                 "Simulations run at once (default MRC_JOBS, else the CPU count): from 2, the "
+                 "reference runs go to a second process beside the main ones; 1 runs them "
+                 "here afterwards (the results do not depend on it)",
+                 prm.jobs);
+    cmd.SetRange("jobs", 1, 32);
     if (!MrcCommandLine::Parse(cmd, argc, argv))
     {
         return 1;
@@ -1346,7 +1357,7 @@ main(int argc, char* argv[])
     {
         // The same runs with the reference faults only (what the other faults cost), in a second
         // process on the second core.
-        if (prm.reference)
+        if (prm.reference && prm.jobs > 1)
         {
             refs = StartReferences(prm, wanted);
             if (refs.pid > 0)
@@ -1383,7 +1394,7 @@ main(int argc, char* argv[])
             {
                 if (means.count(r.scheme) == 0 && err.empty())
                 {
-                    // No second process (fork failed): run it here.
+                    // No second process (--jobs=1, or fork failed): run it here.
                     const Params ref = ReferenceParams(prm);
                     const std::vector<double> steps
                         = RunAny(ref, r.scheme == "baseline", nullptr, false, &err).steps;

@@ -540,6 +540,38 @@ def test_same_seed_gives_identical_results(run1, run1_again):
         assert a == b, "%s differs between two runs with the same seed" % name
 
 
+def test_reference_runs_in_a_second_process_give_the_same_results(tmp_root):
+    """--jobs=2 runs the reference simulations (NIC port loss only) in a second process beside
+    the main ones; --jobs=1 runs them afterwards in this one. The results are the same: every
+    CSV byte for byte, run.json apart from wall times and the command line, and the printed
+    comparison apart from its wall-time lines."""
+    runs = {}
+    for jobs in (1, 2):
+        d = str(tmp_root / ("jobs%d" % jobs))
+        p = run_quickstart(d, "--jobs=%d" % jobs, "--plots=0")
+        runs[jobs] = (d, p)
+    (d1, p1), (d2, p2) = runs[1], runs[2]
+    assert "second process" in p2.stderr and "second process" not in p1.stderr
+    for name in CSV_FILES:
+        assert read_bytes(os.path.join(d1, name)) == read_bytes(os.path.join(d2, name)), name
+
+    def scrub(v):
+        if isinstance(v, dict):
+            return {k: scrub(x) for k, x in v.items()
+                    if "wall" not in k and k not in ("command_line", "jobs", "out", "date")}
+        if isinstance(v, list):
+            return [scrub(x) for x in v]
+        return v
+    with open(os.path.join(d1, "run.json")) as f1, open(os.path.join(d2, "run.json")) as f2:
+        j1, j2 = json.load(f1), json.load(f2)
+    assert scrub(j1) == scrub(j2)
+    refs = [s["mean_step_port_loss_only_us"] for s in j1["schemes"].values()]
+    assert refs and all(r is not None for r in refs), "the reference runs ran"
+    def table(p, d):
+        return [l.replace(d, "DIR") for l in p.stdout.splitlines() if "wall" not in l]
+    assert table(p1, d1) == table(p2, d2)
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_a_scheme_alone_gives_the_same_rows(run1, tmp_root, scheme):
     """A scheme's results do not depend on which other schemes ran before it in the process

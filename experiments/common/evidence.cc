@@ -370,21 +370,9 @@ RunSuite(Suite& suite, int argc, char* argv[])
     cmd.AddValue("scale", suite.scaleHelp, suite.scale);
     cmd.AddValue("seed", "Random seed", suite.seed);
     cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
+    if (!MrcCommandLine::DefaultJobs(suite.jobs))
     {
-        const char* env = std::getenv("MRC_JOBS");
-        const unsigned cpus = std::thread::hardware_concurrency();
-        suite.jobs = std::max(1u, std::min(32u, cpus));
-        if (env && *env)
-        {
-            uint64_t v = 0;
-            std::string why;
-            if (!MrcNumberParser::ParseUnsigned(env, 1, 32, v, why))
-            {
-                std::cerr << "error: MRC_JOBS " << why << std::endl;
-                return 1;
-            }
-            suite.jobs = static_cast<uint32_t>(v);
-        }
+        return 1;
     }
     cmd.AddValue("jobs",
                  "Simulations run at once, in worker processes, where a figure or claim has "

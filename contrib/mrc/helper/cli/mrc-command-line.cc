@@ -13,10 +13,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 namespace ns3
 {
@@ -173,6 +175,26 @@ MrcCommandLine::CheckRange(
     }
     std::cerr << "error: --" << option << " " << why << std::endl;
     return false;
+}
+
+bool
+MrcCommandLine::DefaultJobs(uint32_t& jobs)
+{
+    const unsigned cpus = std::thread::hardware_concurrency();
+    jobs = std::max(1u, std::min(32u, cpus));
+    const char* env = std::getenv("MRC_JOBS");
+    if (env && *env)
+    {
+        uint64_t v = 0;
+        std::string why;
+        if (!MrcNumberParser::ParseUnsigned(env, 1, 32, v, why))
+        {
+            std::cerr << "error: MRC_JOBS " << why << std::endl;
+            return false;
+        }
+        jobs = static_cast<uint32_t>(v);
+    }
+    return true;
 }
 
 bool

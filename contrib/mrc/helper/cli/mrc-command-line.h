@@ -154,6 +154,15 @@ public:
     static bool CheckSeed(uint64_t seed);
 
     /**
+     * The default of a program's --jobs (simulations run at once in worker processes):
+     * MRC_JOBS if set, else the CPU count, at most 32.
+     * @param jobs set to it
+     * @return true; false after printing "error: MRC_JOBS must be ..." if MRC_JOBS is not a
+     *         whole number from 1 to 32
+     */
+    static bool DefaultJobs(uint32_t& jobs);
+
+    /**
      * Check that a value lies in [lo, hi] (and is finite): MrcNumberParser::CheckRange.
      * @param option the option's name, without dashes
      * @param value its value
