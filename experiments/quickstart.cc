@@ -1170,16 +1170,13 @@ main(int argc, char* argv[])
                  "Also run each scheme with the NIC port loss only (no flaps, no reboot, no "
                  "fault file) and report the step-time inflation the other faults cause",
                  prm.reference);
-    if (!MrcCommandLine::DefaultJobs(prm.jobs))
+    if (!cmd.AddJobs("Simulations run at once (default MRC_JOBS, else the CPU count): from 2, "
+                     "the reference runs go to a second process beside the main ones; 1 runs "
+                     "them here afterwards (the results do not depend on it)",
+                     prm.jobs))
     {
         return 1;
     }
-    cmd.AddValue("jobs",
-                 "Simulations run at once (default MRC_JOBS, else the CPU count): from 2, the "
-                 "reference runs go to a second process beside the main ones; 1 runs them "
-                 "here afterwards (the results do not depend on it)",
-                 prm.jobs);
-    cmd.SetRange("jobs", 1, 32);
     if (!MrcCommandLine::Parse(cmd, argc, argv))
     {
         return 1;

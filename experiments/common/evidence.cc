@@ -370,16 +370,13 @@ RunSuite(Suite& suite, int argc, char* argv[])
     cmd.AddValue("scale", suite.scaleHelp, suite.scale);
     cmd.AddValue("seed", "Random seed", suite.seed);
     cmd.SetRange("seed", 1, 4294967086); // MRG32k3a's seeds
-    if (!MrcCommandLine::DefaultJobs(suite.jobs))
+    if (!cmd.AddJobs("Simulations run at once, in worker processes, where a figure or claim has "
+                     "independent runs (default MRC_JOBS, else the CPU count; the results do "
+                     "not depend on it)",
+                     suite.jobs))
     {
         return 1;
     }
-    cmd.AddValue("jobs",
-                 "Simulations run at once, in worker processes, where a figure or claim has "
-                 "independent runs (default MRC_JOBS, else the CPU count; the results do not "
-                 "depend on it)",
-                 suite.jobs);
-    cmd.SetRange("jobs", 1, 32);
     cmd.AddValue("out", "Results directory (default results/" + suite.program + "-<time>)", out);
     cmd.AddValue("overwrite",
                  "Replace a previous run's files in --out (only those its manifest lists)",

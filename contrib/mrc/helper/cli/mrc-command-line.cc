@@ -178,6 +178,18 @@ MrcCommandLine::CheckRange(
 }
 
 bool
+MrcCommandLine::AddJobs(const std::string& help, uint32_t& jobs)
+{
+    if (!DefaultJobs(jobs))
+    {
+        return false;
+    }
+    AddValue("jobs", help, jobs);
+    SetRange("jobs", 1, 32);
+    return true;
+}
+
+bool
 MrcCommandLine::DefaultJobs(uint32_t& jobs)
 {
     const unsigned cpus = std::thread::hardware_concurrency();

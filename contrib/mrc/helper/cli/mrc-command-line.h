@@ -86,6 +86,14 @@ public:
     void SetRange(const std::string& name, unsigned long long lo, unsigned long long hi);
 
     /**
+     * Declare --jobs (simulations run at once, 1 to 32) with DefaultJobs's default.
+     * @param help the option's help
+     * @param jobs the variable (set to the default now, to the option when parsed)
+     * @return true; false after printing the one-line error of a bad MRC_JOBS
+     */
+    bool AddJobs(const std::string& help, uint32_t& jobs);
+
+    /**
      * Check the arguments, then parse them. Every program that parses with it has the option
      * `--scheduler=calendar|heap|map` (listed last in --help, with its default, and in
      * GetValues): the event scheduler, MrcCalendarScheduler (calendar, the default),
