@@ -1140,6 +1140,222 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief The trace sources a port and its queue make when first connected (MrcLazy): each
+ * fires once per event its counter counts, by TraceConnectWithoutContext and by a Config path
+ * with its context; a disconnected sink hears nothing more; and a port that never saw a PAUSE
+ * reports none.
+ */
+class MrcLazyTraceTestCase : public TestCase
+{
+public:
+    MrcLazyTraceTestCase()
+        : TestCase("port and queue trace sources made on connection fire once per counted event")
+    {
+    }
+
+private:
+    /** What the sinks heard. */
+    struct Heard
+    {
+        std::map<std::string, uint64_t> n; //!< calls per source
+        std::vector<uint16_t> pauses;      //!< PfcPauseSent quanta
+        std::vector<bool> paused;          //!< PfcPaused values
+        std::vector<uint32_t> drops;       //!< reasons of the port's and queue's drops
+        std::string context;               //!< the context of the last MacRx
+    };
+
+    /**
+     * Send a frame from a port.
+     * @param port the port
+     * @param bytes payload bytes
+     * @param dscp MrcDscp::DATA or MrcDscp::CONTROL
+     */
+    static void Send(Ptr<MrcNetDevice> port, uint32_t bytes, uint8_t dscp)
+    {
+        MrcIpv6Fields h;
+        h.SetTrafficClass(MrcDscp::TrafficClass(dscp, MrcDscp::ECN_ECT0));
+        port->SendFrame(Create<Packet>(bytes), h);
+    }
+
+    void DoRun() override
+    {
+        Heard heard;
+        NodeContainer nodes;
+        nodes.Create(2);
+        Ptr<MrcChannel> cable = CreateObject<MrcChannel>();
+        std::vector<Ptr<MrcNetDevice>> ports;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<MrcNetDevice> d = CreateObject<MrcNetDevice>();
+            Ptr<MrcTrimmingQueue> q = CreateObject<MrcTrimmingQueue>();
+            q->SetAttribute("DataLimit", UintegerValue(3000));
+            q->SetAttribute("ControlLimit", UintegerValue(2500));
+            q->SetAttribute("EcnMinBytes", UintegerValue(0));
+            q->SetAttribute("EcnMaxBytes", UintegerValue(1));
+            q->SetAttribute("EcnMaxProbability", DoubleValue(1.0));
+            d->SetQueue(q);
+            nodes.Get(i)->AddDevice(d);
+            d->Attach(cable);
+            ports.push_back(d);
+        }
+        Ptr<MrcNetDevice> a = ports[0];
+        Ptr<MrcNetDevice> b = ports[1];
+        Ptr<MrcTrimmingQueue> qa = a->GetQueue();
+
+        auto count = [&heard](const std::string& name)
+        {
+            return MakeBoundCallback(
+                +[](Heard* h, std::string n, Ptr<const Packet>)
+                {
+                    ++h->n[n];
+                },
+                &heard,
+                name);
+        };
+        const auto macTx = count("MacTx");
+        NS_TEST_ASSERT_MSG_EQ(a->TraceConnectWithoutContext("MacTx", macTx), true, "MacTx");
+        NS_TEST_ASSERT_MSG_EQ(
+            a->TraceConnectWithoutContext("Sniffer", count("Sniffer")), true, "Sniffer");
+        for (const char* q : {"Enqueue", "Dequeue", "Mark"})
+        {
+            NS_TEST_ASSERT_MSG_EQ(qa->TraceConnectWithoutContext(q, count(q)), true, q);
+        }
+        NS_TEST_ASSERT_MSG_EQ(
+            qa->TraceConnectWithoutContext("Trim",
+                                           MakeBoundCallback(
+                                               +[](Heard* h, Ptr<const Packet>, bool)
+                                               {
+                                                   ++h->n["Trim"];
+                                               },
+                                               &heard)),
+            true,
+            "Trim");
+        auto drop = MakeBoundCallback(
+            +[](Heard* h, Ptr<const Packet>, uint32_t reason)
+            {
+                h->drops.push_back(reason);
+            },
+            &heard);
+        NS_TEST_ASSERT_MSG_EQ(qa->TraceConnectWithoutContext("Drop", drop), true, "queue Drop");
+        NS_TEST_ASSERT_MSG_EQ(b->TraceConnectWithoutContext("Drop", drop), true, "port Drop");
+        NS_TEST_ASSERT_MSG_EQ(a->TraceConnectWithoutContext("PfcPauseSent",
+                                                            MakeBoundCallback(
+                                                                +[](Heard* h, uint16_t q)
+                                                                {
+                                                                    h->pauses.push_back(q);
+                                                                },
+                                                                &heard)),
+                              true,
+                              "PfcPauseSent");
+        NS_TEST_ASSERT_MSG_EQ(b->TraceConnectWithoutContext("PfcPauseReceived",
+                                                            MakeBoundCallback(
+                                                                +[](Heard* h, uint16_t)
+                                                                {
+                                                                    ++h->n["PauseRx"];
+                                                                },
+                                                                &heard)),
+                              true,
+                              "PfcPauseReceived");
+        NS_TEST_ASSERT_MSG_EQ(b->TraceConnectWithoutContext("PfcPaused",
+                                                            MakeBoundCallback(
+                                                                +[](Heard* h, bool v)
+                                                                {
+                                                                    h->paused.push_back(v);
+                                                                },
+                                                                &heard)),
+                              true,
+                              "PfcPaused");
+        b->AddLinkChangeCallback(MakeBoundCallback(
+            +[](Heard* h)
+            {
+                ++h->n["LinkChange"];
+            },
+            &heard));
+        std::ostringstream path;
+        path << "/NodeList/" << nodes.Get(1)->GetId() << "/DeviceList/0/$ns3::MrcNetDevice/MacRx";
+        Config::Connect(path.str(),
+                        MakeBoundCallback(
+                            +[](Heard* h, std::string context, Ptr<const Packet>)
+                            {
+                                ++h->n["MacRx"];
+                                h->context = context;
+                            },
+                            &heard));
+        NS_TEST_ASSERT_MSG_EQ(
+            a->TraceConnectWithoutContext("NoSuchSource", count("x")), false, "an unknown source");
+
+        // Six 1000-byte data frames into a 3000-byte data class (some are trimmed, their
+        // headers queued as control), then three 1000-byte control frames into a 2500-byte
+        // control class already holding the headers (some dropped).
+        for (uint32_t i = 0; i < 6; ++i)
+        {
+            Send(a, 960, MrcDscp::DATA);
+        }
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            Send(a, 960, MrcDscp::CONTROL);
+        }
+        // A PAUSE of 100 quanta (512 ns at 100 Gb/s) from a to b.
+        Simulator::Schedule(MicroSeconds(1), &MrcNetDevice::SendPause, a, 100);
+        // b drops what it receives from 10 us on; a sends one more frame at 11 us.
+        Simulator::Schedule(MicroSeconds(10), &MrcNetDevice::SetRxLossRate, b, 1.0);
+        Simulator::Schedule(MicroSeconds(11), &Send, a, 960, MrcDscp::DATA);
+        // MacTx disconnected at 20 us: the frame sent at 21 us is not heard.
+        Simulator::Schedule(MicroSeconds(20),
+                            [a, macTx]()
+                            {
+                                a->TraceDisconnectWithoutContext("MacTx", macTx);
+                            });
+        Simulator::Schedule(MicroSeconds(21), &Send, a, 960, MrcDscp::DATA);
+        Simulator::Schedule(MicroSeconds(30), &MrcChannel::SetUp, cable, false);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_GT(qa->GetTrimmed(), 0, "trims (the setup works)");
+        NS_TEST_ASSERT_MSG_GT(qa->GetDropped(MrcTrimmingQueue::CONTROL_OVERFLOW)
+                                  + qa->GetDropped(MrcTrimmingQueue::TRIMMED_OVERFLOW),
+                              0,
+                              "control frames dropped (the setup works)");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["Trim"], qa->GetTrimmed(), "Trim once per trim");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["Enqueue"], qa->GetEnqueued(), "Enqueue once per queued");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["Dequeue"], qa->GetDequeued(), "Dequeue once per sent");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["Mark"], qa->GetMarked(), "Mark once per mark");
+        NS_TEST_ASSERT_MSG_GT(qa->GetMarked(), 0, "marks (the setup works)");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["Sniffer"], a->GetTxPackets(), "Sniffer once per frame sent");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["MacTx"],
+                              a->GetTxPackets() - 1,
+                              "MacTx once per frame sent before it was disconnected");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["MacRx"],
+                              a->GetTxPackets() - 2,
+                              "MacRx once per frame received before RxLossRate 1");
+        NS_TEST_ASSERT_MSG_EQ(heard.context, path.str(), "MacRx by its Config path, with context");
+        uint64_t queueDrops = 0;
+        for (uint32_t r = 0; r < MrcTrimmingQueue::DROP_REASON_COUNT; ++r)
+        {
+            queueDrops += qa->GetDropped(r);
+        }
+        NS_TEST_ASSERT_MSG_EQ(heard.drops.size(),
+                              queueDrops + b->GetDropped(MrcNetDevice::RX_LOSS),
+                              "Drop once per drop, queue and port");
+        NS_TEST_ASSERT_MSG_EQ(b->GetDropped(MrcNetDevice::RX_LOSS), 2, "two frames lost at b");
+        NS_TEST_ASSERT_MSG_EQ(heard.pauses.size(), 1, "one PAUSE sent");
+        NS_TEST_ASSERT_MSG_EQ(heard.pauses.at(0), 100, "its quanta");
+        NS_TEST_ASSERT_MSG_EQ(a->GetPausesSent(), 1, "counted at a");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["PauseRx"], 1, "one PAUSE received");
+        NS_TEST_ASSERT_MSG_EQ(b->GetPausesReceived(), 1, "counted at b");
+        NS_TEST_ASSERT_MSG_EQ(heard.paused.size(), 2, "paused, then resumed");
+        NS_TEST_ASSERT_MSG_EQ(heard.paused.at(0), true, "paused first");
+        NS_TEST_ASSERT_MSG_EQ(b->GetPausedTime(), NanoSeconds(512), "100 quanta at 100 Gb/s");
+        NS_TEST_ASSERT_MSG_EQ(a->GetPausesReceived(), 0, "a received no PAUSE");
+        NS_TEST_ASSERT_MSG_EQ(a->GetPausedTime(), Time(0), "nor paused");
+        NS_TEST_ASSERT_MSG_EQ(a->GetWatchdogTriggers(), 0, "nor met the watchdog");
+        NS_TEST_ASSERT_MSG_EQ(b->GetPausesSent(), 0, "b sent none");
+        NS_TEST_ASSERT_MSG_EQ(heard.n["LinkChange"], 1, "the cable went down once");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Fabric test suite.
  */
 class MrcFabricTestSuite : public TestSuite
@@ -1159,6 +1375,7 @@ public:
         AddTestCase(new MrcLinkMonitorIdleSkipTestCase);
         AddTestCase(new MrcFrameTestCase);
         AddTestCase(new MrcPortCopyTestCase);
+        AddTestCase(new MrcLazyTraceTestCase);
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-channel.h"
 
+#include "ns3/mrc-lazy-trace-source-accessor.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-pooled-event.h"
 
@@ -84,7 +85,7 @@ MrcChannel::GetTypeId()
               .AddTraceSource(
                   "LostInFlight",
                   "A frame was lost on the cable: it went down, or the random loss process took it",
-                  MakeTraceSourceAccessor(&MrcChannel::m_lostTrace),
+                  MrcMakeLazyTraceSourceAccessor(&MrcChannel::m_lostTrace),
                   "ns3::Packet::TracedCallback");
     return tid;
 }
@@ -130,7 +131,7 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
     if (m_lossRate > 0 && LossDraw() < m_lossRate)
     {
         ++m_randomLosses;
-        m_lostTrace(Ptr<const Packet>(frame.Peek()));
+        FireLost(frame);
         return true; // the sender cannot tell
     }
     const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
@@ -146,12 +147,21 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
 }
 
 void
+MrcChannel::FireLost(const MrcFrame& frame)
+{
+    if (auto trace = m_lostTrace.Peek())
+    {
+        (*trace)(Ptr<const Packet>(frame.Peek()));
+    }
+}
+
+void
 MrcChannel::Deliver(MrcFrame&& frame, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch)
 {
     if (epoch != m_epoch || !m_up)
     {
         ++m_lostInFlight;
-        m_lostTrace(Ptr<const Packet>(frame.Peek()));
+        FireLost(frame);
         return;
     }
     m_devices[dst]->Receive(std::move(frame), header);

@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-frame.h"
 #include "ns3/mrc-ipv6-fields.h"
+#include "ns3/mrc-lazy.h"
 
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
@@ -126,6 +127,11 @@ private:
     /** @return a draw of the loss process (its variable is made at the first) */
     double LossDraw();
     /**
+     * Fire the Lost trace, if anything connected to it.
+     * @param frame the frame lost
+     */
+    void FireLost(const MrcFrame& frame);
+    /**
      * Deliver a frame at the far end.
      * @param frame payload (moved from)
      * @param header IPv6 header
@@ -143,19 +149,19 @@ private:
      */
     void DeliverPause(uint16_t quanta, uint8_t dst, uint32_t epoch);
 
-    Ptr<MrcNetDevice> m_devices[2];                //!< the two ends
-    uint32_t m_nDevices;                           //!< how many are attached
-    Time m_delay;                                  //!< propagation delay
-    bool m_up;                                     //!< cable state
-    uint32_t m_epoch;                              //!< bumped each time the cable goes down
-    MrcLinkStateObserver* m_observer;              //!< told about state changes, or null
-    uint32_t m_observerId;                         //!< its identifier for this cable
-    uint64_t m_lostInFlight;                       //!< frames lost in flight
-    double m_lossRate;                             //!< random loss probability
-    uint64_t m_randomLosses;                       //!< frames lost to it
-    Ptr<UniformRandomVariable> m_loss;             //!< loss process (made at the first draw)
-    int64_t m_stream;                              //!< the stream AssignStreams gave it, or -1
-    TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frame lost in flight
+    Ptr<MrcNetDevice> m_devices[2];    //!< the two ends
+    uint32_t m_nDevices;               //!< how many are attached
+    Time m_delay;                      //!< propagation delay
+    bool m_up;                         //!< cable state
+    uint32_t m_epoch;                  //!< bumped each time the cable goes down
+    MrcLinkStateObserver* m_observer;  //!< told about state changes, or null
+    uint32_t m_observerId;             //!< its identifier for this cable
+    uint64_t m_lostInFlight;           //!< frames lost in flight
+    double m_lossRate;                 //!< random loss probability
+    uint64_t m_randomLosses;           //!< frames lost to it
+    Ptr<UniformRandomVariable> m_loss; //!< loss process (made at the first draw)
+    int64_t m_stream;                  //!< the stream AssignStreams gave it, or -1
+    MrcLazy<TracedCallback<Ptr<const Packet>>> m_lostTrace; //!< frame lost (made when connected)
 };
 
 } // namespace ns3

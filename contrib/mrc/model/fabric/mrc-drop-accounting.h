@@ -5,6 +5,8 @@
 #ifndef MRC_DROP_ACCOUNTING_H
 #define MRC_DROP_ACCOUNTING_H
 
+#include "ns3/mrc-lazy.h"
+
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
@@ -21,7 +23,8 @@ namespace ns3
  * MrcSwitchNetDevice), as ns-3's QueueDisc keeps its per-reason counts: one counter per named
  * reason and one "Drop" trace source (packet, reason), fired once per drop. Each element
  * declares its reasons as an enum ending with DROP_REASON_COUNT and its reasons' names, and
- * registers the trace source with MakeTraceSourceAccessor(&Element::m_dropTrace).
+ * registers the trace source with MrcMakeLazyTraceSourceAccessor(&Element::m_dropTrace): the
+ * trace source is made when something connects to it (queues and ports exist by the million).
  * @tparam N number of reasons
  */
 template<std::size_t N>
@@ -59,11 +62,14 @@ protected:
     void Drop(Ptr<const Packet> packet, uint32_t reason)
     {
         ++m_dropped[reason];
-        m_dropTrace(packet, reason);
+        if (auto trace = m_dropTrace.Peek())
+        {
+            (*trace)(packet, reason);
+        }
     }
 
-    std::array<uint64_t, N> m_dropped{};                     //!< drops per reason
-    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< Drop trace source
+    std::array<uint64_t, N> m_dropped{};                              //!< drops per reason
+    MrcLazy<TracedCallback<Ptr<const Packet>, uint32_t>> m_dropTrace; //!< Drop trace source
 };
 
 } // namespace ns3

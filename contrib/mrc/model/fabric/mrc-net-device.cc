@@ -5,6 +5,7 @@
 #include "ns3/mrc-net-device.h"
 
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-lazy-trace-source-accessor.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-trimming-queue.h"
 
@@ -82,32 +83,38 @@ MrcNetDevice::GetTypeId()
                   MakeDoubleChecker<double>(0.0, 1.0))
               .AddTraceSource("Drop",
                               "A received frame was dropped (packet, DropReason)",
-                              MakeTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
+                              MrcMakeLazyTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
                               "ns3::MrcTrimmingQueue::DropTracedCallback")
-              .AddTraceSource("PfcPauseSent",
-                              "A PFC PAUSE frame was sent (quanta; 0 = resume)",
-                              MakeTraceSourceAccessor(&MrcNetDevice::m_pauseTxTrace),
-                              "ns3::TracedValueCallback::Uint16")
-              .AddTraceSource("PfcPauseReceived",
-                              "A PFC PAUSE frame was received (quanta; 0 = resume)",
-                              MakeTraceSourceAccessor(&MrcNetDevice::m_pauseRxTrace),
-                              "ns3::TracedValueCallback::Uint16")
-              .AddTraceSource("PfcPaused",
-                              "The data class was paused (true) or resumed (false)",
-                              MakeTraceSourceAccessor(&MrcNetDevice::m_pausedTrace),
-                              "ns3::TracedValueCallback::Bool")
-              .AddTraceSource("Sniffer",
-                              "Every frame sent or received, IPv6 header included (for pcap)",
-                              MakeTraceSourceAccessor(&MrcNetDevice::m_snifferTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacTx",
-                              "A frame (IPv6 payload) was put on the wire",
-                              MakeTraceSourceAccessor(&MrcNetDevice::m_macTxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacRx",
-                              "A frame (IPv6 payload) was received",
-                              MakeTraceSourceAccessor(&MrcNetDevice::m_macRxTrace),
-                              "ns3::Packet::TracedCallback");
+              .AddTraceSource(
+                  "PfcPauseSent",
+                  "A PFC PAUSE frame was sent (quanta; 0 = resume)",
+                  MrcMakeLazyTraceSourceAccessor(&MrcNetDevice::m_traces, &Traces::pauseTx),
+                  "ns3::TracedValueCallback::Uint16")
+              .AddTraceSource(
+                  "PfcPauseReceived",
+                  "A PFC PAUSE frame was received (quanta; 0 = resume)",
+                  MrcMakeLazyTraceSourceAccessor(&MrcNetDevice::m_traces, &Traces::pauseRx),
+                  "ns3::TracedValueCallback::Uint16")
+              .AddTraceSource(
+                  "PfcPaused",
+                  "The data class was paused (true) or resumed (false)",
+                  MrcMakeLazyTraceSourceAccessor(&MrcNetDevice::m_traces, &Traces::paused),
+                  "ns3::TracedValueCallback::Bool")
+              .AddTraceSource(
+                  "Sniffer",
+                  "Every frame sent or received, IPv6 header included (for pcap)",
+                  MrcMakeLazyTraceSourceAccessor(&MrcNetDevice::m_traces, &Traces::sniffer),
+                  "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "MacTx",
+                  "A frame (IPv6 payload) was put on the wire",
+                  MrcMakeLazyTraceSourceAccessor(&MrcNetDevice::m_traces, &Traces::macTx),
+                  "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "MacRx",
+                  "A frame (IPv6 payload) was received",
+                  MrcMakeLazyTraceSourceAccessor(&MrcNetDevice::m_traces, &Traces::macRx),
+                  "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -134,14 +141,8 @@ MrcNetDevice::MrcNetDevice()
     , m_address(Mac48Address::Allocate())
     , m_mtu(9000)
     , m_dataRate(DataRate("100Gbps"))
-    , m_pauseStart(0)
-    , m_pausedTime(0)
-    , m_ignorePauseUntil(0)
     , m_watchdog(0)
     , m_watchdogRestore(MilliSeconds(200))
-    , m_pausesSent(0)
-    , m_pausesReceived(0)
-    , m_watchdogTriggers(0)
 {
 }
 
@@ -152,8 +153,11 @@ MrcNetDevice::~MrcNetDevice() = default;
 void
 MrcNetDevice::DoDispose()
 {
-    m_resumeEvent.Cancel();
-    m_watchdogEvent.Cancel();
+    if (Pfc* pfc = m_pfc.Peek())
+    {
+        pfc->resumeEvent.Cancel();
+        pfc->watchdogEvent.Cancel();
+    }
     m_node = nullptr;
     m_channel = nullptr;
     if (m_queue)
@@ -296,9 +300,9 @@ MrcNetDevice::StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header)
     }
     ++m_txPackets;
     m_txBytes += bytes;
-    if (!m_macTxTrace.IsEmpty())
+    if (Traces* t = m_traces.Peek(); t != nullptr && !t->macTx.IsEmpty())
     {
-        m_macTxTrace(Ptr<const Packet>(frame.Peek()));
+        t->macTx(Ptr<const Packet>(frame.Peek()));
     }
     Sniff(frame.Peek(), header);
     m_channel->Transmit(std::move(frame), header, this, txTime);
@@ -309,7 +313,7 @@ MrcNetDevice::FireSniffer(const Packet* packet, const MrcIpv6Fields& header)
 {
     Ptr<Packet> full = packet->Copy();
     full->AddHeader(header.ToIpv6Header());
-    m_snifferTrace(full);
+    m_traces.Get().sniffer(full);
 }
 
 void
@@ -385,9 +389,9 @@ MrcNetDevice::Receive(MrcFrame&& frame, MrcIpv6Fields& header)
         return;
     }
     ++m_rxPackets;
-    if (!m_macRxTrace.IsEmpty())
+    if (Traces* t = m_traces.Peek(); t != nullptr && !t->macRx.IsEmpty())
     {
-        m_macRxTrace(Ptr<const Packet>(frame.Peek()));
+        t->macRx(Ptr<const Packet>(frame.Peek()));
     }
     Sniff(frame.Peek(), header);
     if (m_receiver != nullptr)
@@ -416,7 +420,10 @@ MrcNetDevice::NotifyLinkChange(bool up)
         m_queue->Flush();
         m_busyUntil = Simulator::Now();
     }
-    m_linkChangeCallbacks();
+    if (Traces* t = m_traces.Peek())
+    {
+        t->linkChange();
+    }
 }
 
 void
@@ -426,8 +433,11 @@ MrcNetDevice::SendPause(uint16_t quanta)
     {
         return;
     }
-    ++m_pausesSent;
-    m_pauseTxTrace(quanta);
+    ++m_pfc.Get().pausesSent;
+    if (Traces* t = m_traces.Peek())
+    {
+        t->pauseTx(quanta);
+    }
     // A 64-byte MAC control frame, sent at the next frame boundary ahead of the queue.
     const Time now = Simulator::Now();
     const Time wait = (m_busyUntil > now ? m_busyUntil - now : Time(0))
@@ -438,10 +448,14 @@ MrcNetDevice::SendPause(uint16_t quanta)
 void
 MrcNetDevice::ReceivePause(uint16_t quanta)
 {
-    ++m_pausesReceived;
-    m_pauseRxTrace(quanta);
+    Pfc& pfc = m_pfc.Get();
+    ++pfc.pausesReceived;
+    if (Traces* t = m_traces.Peek())
+    {
+        t->pauseRx(quanta);
+    }
     const Time now = Simulator::Now();
-    if (now < m_ignorePauseUntil)
+    if (now < pfc.ignorePauseUntil)
     {
         return; // the watchdog broke a storm on this port
     }
@@ -455,16 +469,19 @@ MrcNetDevice::ReceivePause(uint16_t quanta)
     }
     // One quantum is 512 bit times (64 bytes) at this port's rate.
     const Time span = PicoSeconds(uint64_t(quanta) * 64 * m_psPerByte);
-    m_resumeEvent.Cancel();
-    m_resumeEvent = Simulator::Schedule(span, &MrcNetDevice::Resume, this);
+    pfc.resumeEvent.Cancel();
+    pfc.resumeEvent = Simulator::Schedule(span, &MrcNetDevice::Resume, this);
     if (!m_paused)
     {
         m_paused = true;
-        m_pauseStart = now;
-        m_pausedTrace(true);
+        pfc.pauseStart = now;
+        if (Traces* t = m_traces.Peek())
+        {
+            t->paused(true);
+        }
         if (m_watchdog.IsStrictlyPositive())
         {
-            m_watchdogEvent = Simulator::Schedule(m_watchdog, &MrcNetDevice::OnWatchdog, this);
+            pfc.watchdogEvent = Simulator::Schedule(m_watchdog, &MrcNetDevice::OnWatchdog, this);
         }
     }
 }
@@ -478,10 +495,14 @@ MrcNetDevice::Resume()
     }
     const Time now = Simulator::Now();
     m_paused = false;
-    m_pausedTime += now - m_pauseStart;
-    m_resumeEvent.Cancel();
-    m_watchdogEvent.Cancel();
-    m_pausedTrace(false);
+    Pfc& pfc = m_pfc.Get(); // made by the PAUSE that set m_paused
+    pfc.pausedTime += now - pfc.pauseStart;
+    pfc.resumeEvent.Cancel();
+    pfc.watchdogEvent.Cancel();
+    if (Traces* t = m_traces.Peek())
+    {
+        t->paused(false);
+    }
     if (m_linkUp && !m_txEventPending && m_queue && !m_queue->IsEmpty())
     {
         m_txEventPending = true;
@@ -492,8 +513,9 @@ MrcNetDevice::Resume()
 void
 MrcNetDevice::OnWatchdog()
 {
-    ++m_watchdogTriggers;
-    m_ignorePauseUntil = Simulator::Now() + m_watchdogRestore;
+    Pfc& pfc = m_pfc.Get();
+    ++pfc.watchdogTriggers;
+    pfc.ignorePauseUntil = Simulator::Now() + m_watchdogRestore;
     if (m_queue)
     {
         m_queue->FlushData(MrcTrimmingQueue::PFC_WATCHDOG);
@@ -504,25 +526,30 @@ MrcNetDevice::OnWatchdog()
 uint64_t
 MrcNetDevice::GetPausesSent() const
 {
-    return m_pausesSent;
+    return m_pfc.Peek() != nullptr ? m_pfc.Peek()->pausesSent : 0;
 }
 
 uint64_t
 MrcNetDevice::GetPausesReceived() const
 {
-    return m_pausesReceived;
+    return m_pfc.Peek() != nullptr ? m_pfc.Peek()->pausesReceived : 0;
 }
 
 Time
 MrcNetDevice::GetPausedTime() const
 {
-    return m_pausedTime + (m_paused ? Simulator::Now() - m_pauseStart : Time(0));
+    const Pfc* pfc = m_pfc.Peek();
+    if (pfc == nullptr)
+    {
+        return Time(0);
+    }
+    return pfc->pausedTime + (m_paused ? Simulator::Now() - pfc->pauseStart : Time(0));
 }
 
 uint64_t
 MrcNetDevice::GetWatchdogTriggers() const
 {
-    return m_watchdogTriggers;
+    return m_pfc.Peek() != nullptr ? m_pfc.Peek()->watchdogTriggers : 0;
 }
 
 Time
@@ -640,7 +667,7 @@ MrcNetDevice::IsLinkUp() const
 void
 MrcNetDevice::AddLinkChangeCallback(Callback<void> callback)
 {
-    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+    m_traces.Get().linkChange.ConnectWithoutContext(callback);
 }
 
 bool

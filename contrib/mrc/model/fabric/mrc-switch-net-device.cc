@@ -7,6 +7,7 @@
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-choice-checker.h"
 #include "ns3/mrc-dscp.h"
+#include "ns3/mrc-lazy-trace-source-accessor.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-trimming-queue.h"
 #include "ns3/mrc-usid-carrier.h"
@@ -136,7 +137,7 @@ MrcSwitchNetDevice::GetTypeId()
                               "ns3::MrcSwitchNetDevice::ForwardTracedCallback")
               .AddTraceSource("Drop",
                               "The switch dropped a packet (packet, DropReason)",
-                              MakeTraceSourceAccessor(&MrcSwitchNetDevice::m_dropTrace),
+                              MrcMakeLazyTraceSourceAccessor(&MrcSwitchNetDevice::m_dropTrace),
                               "ns3::MrcSwitchNetDevice::DropTracedCallback");
     return tid;
 }

@@ -5,6 +5,7 @@
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/mrc-dscp.h"
+#include "ns3/mrc-lazy-trace-source-accessor.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -90,26 +91,30 @@ MrcTrimmingQueue::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&MrcTrimmingQueue::m_lastHop),
                             MakeBooleanChecker())
-              .AddTraceSource("Enqueue",
-                              "A packet was queued intact",
-                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_enqueueTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("Trim",
-                              "A data packet was trimmed (packet, lastHop)",
-                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_trimTrace),
-                              "ns3::MrcTrimmingQueue::TrimTracedCallback")
-              .AddTraceSource("Mark",
-                              "A data packet was ECN-marked",
-                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_markTrace),
-                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "Enqueue",
+                  "A packet was queued intact",
+                  MrcMakeLazyTraceSourceAccessor(&MrcTrimmingQueue::m_traces, &Traces::enqueue),
+                  "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "Trim",
+                  "A data packet was trimmed (packet, lastHop)",
+                  MrcMakeLazyTraceSourceAccessor(&MrcTrimmingQueue::m_traces, &Traces::trim),
+                  "ns3::MrcTrimmingQueue::TrimTracedCallback")
+              .AddTraceSource(
+                  "Mark",
+                  "A data packet was ECN-marked",
+                  MrcMakeLazyTraceSourceAccessor(&MrcTrimmingQueue::m_traces, &Traces::mark),
+                  "ns3::Packet::TracedCallback")
               .AddTraceSource("Drop",
                               "A packet was dropped (packet, DropReason)",
-                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_dropTrace),
+                              MrcMakeLazyTraceSourceAccessor(&MrcTrimmingQueue::m_dropTrace),
                               "ns3::MrcTrimmingQueue::DropTracedCallback")
-              .AddTraceSource("Dequeue",
-                              "A packet left the queue for the wire",
-                              MakeTraceSourceAccessor(&MrcTrimmingQueue::m_dequeueTrace),
-                              "ns3::Packet::TracedCallback");
+              .AddTraceSource(
+                  "Dequeue",
+                  "A packet left the queue for the wire",
+                  MrcMakeLazyTraceSourceAccessor(&MrcTrimmingQueue::m_traces, &Traces::dequeue),
+                  "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -166,9 +171,9 @@ MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingr
         const Packet* queued = frame.Peek(); // the ring keeps it alive
         m_control.Push(std::move(frame), header, NO_INGRESS);
         ++m_enqueued;
-        if (!m_enqueueTrace.IsEmpty())
+        if (Traces* t = m_traces.Peek(); t != nullptr && !t->enqueue.IsEmpty())
         {
-            m_enqueueTrace(Ptr<const Packet>(queued));
+            t->enqueue(Ptr<const Packet>(queued));
         }
         return ENQUEUED;
     }
@@ -200,9 +205,9 @@ MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingr
             {
                 header.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_CE));
                 ++m_marked;
-                if (!m_markTrace.IsEmpty())
+                if (Traces* t = m_traces.Peek(); t != nullptr && !t->mark.IsEmpty())
                 {
-                    m_markTrace(Ptr<const Packet>(frame.Peek()));
+                    t->mark(Ptr<const Packet>(frame.Peek()));
                 }
             }
         }
@@ -222,9 +227,9 @@ MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingr
         const Packet* queued = frame.Peek(); // the ring keeps it alive
         m_data.Push(std::move(frame), header, ingress);
         ++m_enqueued;
-        if (!m_enqueueTrace.IsEmpty())
+        if (Traces* t = m_traces.Peek(); t != nullptr && !t->enqueue.IsEmpty())
         {
-            m_enqueueTrace(Ptr<const Packet>(queued));
+            t->enqueue(Ptr<const Packet>(queued));
         }
         return ENQUEUED;
     }
@@ -252,9 +257,9 @@ MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingr
     m_controlBytes += trimmedBytes;
     m_control.Push(std::move(frame), header, NO_INGRESS);
     ++m_trimmed;
-    if (!m_trimTrace.IsEmpty())
+    if (Traces* t = m_traces.Peek(); t != nullptr && !t->trim.IsEmpty())
     {
-        m_trimTrace(Ptr<const Packet>(packet), m_lastHop);
+        t->trim(Ptr<const Packet>(packet), m_lastHop);
     }
     return TRIMMED;
 }
@@ -306,9 +311,9 @@ MrcTrimmingQueue::Dequeue(MrcFrame& frame, MrcIpv6Fields& header, bool dataAllow
         }
     }
     ++m_dequeued;
-    if (!m_dequeueTrace.IsEmpty())
+    if (Traces* t = m_traces.Peek(); t != nullptr && !t->dequeue.IsEmpty())
     {
-        m_dequeueTrace(Ptr<const Packet>(frame.Peek()));
+        t->dequeue(Ptr<const Packet>(frame.Peek()));
     }
     return true;
 }
@@ -354,7 +359,7 @@ MrcTrimmingQueue::Ring::Push(MrcFrame&& frame, const MrcIpv6Fields& header, uint
 {
     if (m_size == m_items.size())
     {
-        std::vector<Item> bigger(m_items.empty() ? 2 : m_items.size() * 2);
+        std::vector<Item> bigger(m_items.empty() ? 1 : m_items.size() * 2);
         for (uint32_t i = 0; i < m_size; ++i)
         {
             bigger[i] = std::move(m_items[(m_head + i) & (m_items.size() - 1)]);

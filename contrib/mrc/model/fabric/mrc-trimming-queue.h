@@ -9,6 +9,7 @@
 #include "ns3/mrc-frame-receiver.h"
 #include "ns3/mrc-frame.h"
 #include "ns3/mrc-ipv6-fields.h"
+#include "ns3/mrc-lazy.h"
 
 #include "ns3/assert.h"
 #include "ns3/object.h"
@@ -307,8 +308,6 @@ private:
     uint64_t m_arrivals;              //!< offered
     uint64_t m_enqueued;              //!< queued intact
     uint64_t m_dequeued;              //!< sent
-    TracedCallback<Ptr<const Packet>> m_enqueueTrace; //!< queued intact
-    TracedCallback<Ptr<const Packet>> m_dequeueTrace; //!< sent
 
     // Used on trims, marks and drops only.
     uint32_t m_trimSize;                  //!< IPv6 payload bytes kept by trimming (attribute)
@@ -317,8 +316,17 @@ private:
     int64_t m_stream;                     //!< the stream AssignStreams gave it, or -1
     uint64_t m_trimmed;                   //!< trimmed
     uint64_t m_marked;                    //!< ECN-marked
-    TracedCallback<Ptr<const Packet>, bool> m_trimTrace; //!< trimmed (last hop?)
-    TracedCallback<Ptr<const Packet>> m_markTrace;       //!< ECN-marked
+
+    /** The trace sources but Drop (made when something connects: 120 bytes per queue). */
+    struct Traces
+    {
+        TracedCallback<Ptr<const Packet>> enqueue;    //!< queued intact
+        TracedCallback<Ptr<const Packet>> dequeue;    //!< sent
+        TracedCallback<Ptr<const Packet>, bool> trim; //!< trimmed (last hop?)
+        TracedCallback<Ptr<const Packet>> mark;       //!< ECN-marked
+    };
+
+    MrcLazy<Traces> m_traces; //!< the trace sources, once connected
 };
 
 } // namespace ns3
