@@ -6,7 +6,8 @@
  * @file
  * @brief Permutation traffic: every host writes Size bytes to a random partner at t = 0 over one
  * MRC queue pair, on a two-tier (multi-plane) fabric. Prints the flow completion times against
- * the ideal (size / NIC rate + base RTT), the aggregate goodput and, last,
+ * the ideal (size / NIC rate + base RTT less the last packet's first hop), the aggregate goodput
+ * and, last,
  *   data-packets-per-wall-second: <n>
  *
  *   ./ns3 run "mrc-permutation --hosts=128 --planes=1 --hostsPerT0=16 --t1=16 --size=2000000"
@@ -90,10 +91,45 @@ Quantile(const std::vector<double>& v, double q)
     return v[std::min(v.size() - 1, idx == 0 ? 0 : idx - 1)];
 }
 
+/** Payload bytes of a full data packet (MrcQueuePair::PayloadSize's default). */
+constexpr uint32_t PAYLOAD_BYTES = 4096;
+
 /**
- * Print the completion times against each flow's ideal: its bytes at the NIC's line rate plus
- * the unloaded round trip between its two hosts (one T0, or across the T1s), the same
- * definition at packet and at flow level; no flow can beat its ideal.
+ * @param size bytes per flow
+ * @return the bytes on the wire (IPv6 and MRC headers included) of a flow's last data packet,
+ *         its smallest
+ */
+uint32_t
+LastFrameBytes(uint64_t size)
+{
+    const auto rest = static_cast<uint32_t>(size % PAYLOAD_BYTES);
+    return MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE + (rest == 0 ? PAYLOAD_BYTES : rest);
+}
+
+/**
+ * A flow's ideal completion time, the same at packet and at flow level: its bytes at the line
+ * rate of its NIC's ports on every plane, then the rest of the way of its last data packet and
+ * the ACK back (the packet's base RTT less its serialization at the sending NIC, which the bytes
+ * term already holds). No flow completes sooner: the last data byte leaves the NIC no earlier
+ * than the bytes term, in a packet no smaller than the last.
+ * @param size bytes per flow
+ * @param bps link rate (one NIC port)
+ * @param planes planes (NIC ports)
+ * @param lastRtt the base RTT between the flow's two hosts of a packet of LastFrameBytes(size)
+ * @return microseconds
+ */
+double
+IdealFctUs(uint64_t size, uint64_t bps, uint32_t planes, Time lastRtt)
+{
+    const Time firstHop = DataRate(bps).CalculateBytesTxTime(LastFrameBytes(size));
+    return double(size) * 8 / (double(bps) * planes) * 1e6
+         + (lastRtt - firstHop).GetNanoSeconds() / 1000.0;
+}
+
+/**
+ * Print the completion times against each flow's ideal (IdealFctUs: its bytes at the NIC's line
+ * rate plus the rest of the unloaded round trip between its two hosts, one T0 or across the
+ * T1s); no flow can beat its ideal.
  * @param fct per sender, its completion (us; negative: not completed)
  * @param ideal per sender, its ideal (us)
  * @param size bytes per flow
@@ -124,7 +160,9 @@ PrintFcts(const std::vector<double>& fct, const std::vector<double>& ideal, uint
         std::cout << "fct-us min: " << v.front() << " median: " << Quantile(v, 0.5)
                   << " p99: " << Quantile(v, 0.99) << " max: " << v.back() << std::endl;
         std::cout << "ideal-fct-us min: " << ideals.front() << " max: " << ideals.back()
-                  << " (per flow: size / NIC rate + its hosts' base RTT)" << std::endl;
+                  << " (per flow: size / NIC rate + its hosts' base RTT less the last packet's "
+                     "first hop)"
+                  << std::endl;
         std::cout << "median/ideal: " << std::setprecision(3) << Quantile(over, 0.5)
                   << " min/ideal: " << over.front() << std::endl;
         std::cout << std::setprecision(1)
@@ -210,9 +248,8 @@ RunFluid(uint32_t hosts,
     for (uint32_t h = 0; h < hosts; ++h)
     {
         // The packet level's definition (its base RTT: a data frame out, an ACK back).
-        ideal[h] = double(size) * 8 / (double(bps) * planes) * 1e6
-                 + scheme->GetBaseRtt(40 + MrcHeader::SIZE + 4096, h, partner[h]).GetNanoSeconds()
-                       / 1000.0;
+        ideal[h] = IdealFctUs(
+            size, bps, planes, scheme->GetBaseRtt(LastFrameBytes(size), h, partner[h]));
     }
     const uint32_t done = PrintFcts(fct, ideal, size);
     std::cout << "fluid: rate computations " << net->GetRecomputations() << " events "
@@ -519,9 +556,8 @@ main(int argc, char* argv[])
     std::vector<double> ideal(hosts);
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        ideal[h] = double(size) * 8 / double(fabric->GetNicRate()) * 1e6
-                 + fabric->GetBaseRtt(40 + MrcHeader::SIZE + 4096, h, partner[h]).GetNanoSeconds()
-                       / 1000.0;
+        ideal[h] = IdealFctUs(
+            size, bps, planes, fabric->GetBaseRtt(LastFrameBytes(size), h, partner[h]));
     }
     const uint64_t trims = fabric->GetTrimmedTotal();
     done = PrintFcts(fct, ideal, size);

@@ -106,7 +106,8 @@ template<typename T, typename B, typename SOURCE>
 Ptr<const TraceSourceAccessor>
 MrcMakeLazyTraceSourceAccessor(MrcLazy<B> T::*block, SOURCE B::*member)
 {
-    auto resolve = [block, member](ObjectBase* obj, bool make) -> SOURCE* {
+    auto resolve = [block, member](ObjectBase* obj, bool make) -> SOURCE*
+    {
         T* p = dynamic_cast<T*>(obj);
         if (p == nullptr)
         {
@@ -130,7 +131,8 @@ template<typename T, typename SOURCE>
 Ptr<const TraceSourceAccessor>
 MrcMakeLazyTraceSourceAccessor(MrcLazy<SOURCE> T::*source)
 {
-    auto resolve = [source](ObjectBase* obj, bool make) -> SOURCE* {
+    auto resolve = [source](ObjectBase* obj, bool make) -> SOURCE*
+    {
         T* p = dynamic_cast<T*>(obj);
         if (p == nullptr)
         {
