@@ -782,8 +782,10 @@ def record(args):
         # The model's commit is the one the runs were built at (run.json's code).
         built = {(r["commit"], r["local_changes"]) for r in runs}
         if len(built) != 1:
-            sys.stderr.write("error: %s: the runs were built at different commits (%s); no "
-                             "record written\n" % (PROG, ", ".join(sorted(c for c, _ in built))))
+            names = sorted("%s%s" % (c, " with local changes" if d else "") for c, d in built)
+            sys.stderr.write("error: %s: the runs were built at different commits (%s; a run "
+                             "notes local changes when the source tree had any as it ran); no "
+                             "record written\n" % (PROG, ", ".join(names)))
             return 2
         commit, dirty = built.pop()
         if recipe.summary:
