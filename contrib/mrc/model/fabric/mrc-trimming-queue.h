@@ -317,7 +317,7 @@ private:
     uint64_t m_trimmed;                   //!< trimmed
     uint64_t m_marked;                    //!< ECN-marked
 
-    /** The trace sources but Drop (made when something connects: 120 bytes per queue). */
+    /** The trace sources but Drop (made when something connects: 96 bytes per queue). */
     struct Traces
     {
         TracedCallback<Ptr<const Packet>> enqueue;    //!< queued intact
