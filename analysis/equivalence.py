@@ -18,10 +18,13 @@ compared seed by seed, and each check's outcome.
 
 OLD_BUILD and build are build directories (their bin/ holds the programs). --base-args and
 --new-args add program arguments to one side (to show the check rejects a different model).
+--jobs runs that many programs at once (default MRC_JOBS, else the CPU count; each run is
+independent, so the table does not depend on it).
 Exit status: 0 if every metric is within noise and no verdict changed, 1 if not, 2 on bad input.
 """
 
 import argparse
+import concurrent.futures
 import csv
 import itertools
 import math
@@ -126,6 +129,16 @@ def run(build, name, seed, extra, scratch):
     return claims_metrics(os.path.join(out, "r"))
 
 
+def default_jobs():
+    """MRC_JOBS (1 to 32), else the CPU count: as the C++ programs' --jobs."""
+    env = os.environ.get("MRC_JOBS", "")
+    if env:
+        if not env.isdigit() or not 1 <= int(env) <= 32:
+            fail("MRC_JOBS must be 1 to 32, not %r" % env)
+        return int(env)
+    return max(1, min(32, os.cpu_count() or 1))
+
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", required=True, help="build directory of the reference model")
@@ -137,12 +150,17 @@ def main():
     ap.add_argument("--alpha", type=float, default=0.05, help="family-wise level per scenario")
     ap.add_argument("--base-args", default="", help="extra program arguments, base side")
     ap.add_argument("--new-args", default="", help="extra program arguments, new side")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="programs run at once, 1 to 32 (default MRC_JOBS, else the CPU count)")
     ap.add_argument("--csv", help="also write the table to this new file (never replaced)")
     a = ap.parse_args()
     if not 2 <= a.seeds <= 8:
         fail("--seeds must be 2 to 8, not %d" % a.seeds)
     if a.first_seed < 1:
         fail("--first-seed must be 1 or more, not %d" % a.first_seed)
+    jobs = default_jobs() if a.jobs is None else a.jobs
+    if not 1 <= jobs <= 32:
+        fail("--jobs must be 1 to 32, not %d" % jobs)
     if not 0 < a.alpha < 1:
         fail("--alpha must be between 0 and 1, not %s" % a.alpha)
     names = [s for s in a.scenarios.split(",") if s]
@@ -164,13 +182,26 @@ def main():
     ok = True
     scratch = tempfile.mkdtemp(prefix="mrc-equivalence-")
     try:
+        sides = (("base", a.base, a.base_args.split()), ("new", a.new, a.new_args.split()))
+        tasks = [(name, seed, side, build, extra) for name in names for seed in seeds
+                 for side, build, extra in sides]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(run, build, name, seed, extra, scratch)
+                       for name, seed, side, build, extra in tasks]
+            results = {}
+            try:
+                for t, f in zip(tasks, futures):
+                    results[t[:3]] = f.result()
+            except BaseException:
+                for f in futures:
+                    f.cancel()  # the runs not started; those running finish
+                raise
         for name in names:
             values = {"base": {}, "new": {}}
             verdicts = {"base": {}, "new": {}}
             for seed in seeds:
-                for side, build, extra in (("base", a.base, a.base_args.split()),
-                                           ("new", a.new, a.new_args.split())):
-                    m, v = run(build, name, seed, extra, scratch)
+                for side, _, _ in sides:
+                    m, v = results[(name, seed, side)]
                     for k, x in m.items():
                         values[side].setdefault(k, []).append(x)
                     verdicts[side][seed] = v

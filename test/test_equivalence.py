@@ -17,9 +17,9 @@ sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import equivalence  # noqa: E402
 
 
-def run(*args):
+def run(*args, env=None):
     return subprocess.run(["/usr/bin/python3", SCRIPT] + list(args), capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=600, env=env)
 
 
 def test_permutation_p_exact():
@@ -36,13 +36,18 @@ def test_a_build_is_equivalent_to_itself():
     assert "distinguishable" not in p.stdout and p.stdout.rstrip().endswith("equivalent")
 
 
-def test_slower_links_are_distinguishable():
-    p = run("--base", BUILD, "--new", BUILD, "--scenarios", "perm128",
-            "--new-args=--linkRate=90Gbps")
-    assert p.returncode == 1, p.stdout + p.stderr
-    median = [l for l in p.stdout.splitlines() if "fct median" in l][0]
-    assert median.endswith("distinguishable") and "0.0079" in median
-    assert p.stdout.rstrip().endswith("NOT equivalent")
+def test_slower_links_are_distinguishable_at_any_jobs():
+    """The runs are independent: one at a time or two at once print the same table."""
+    out = []
+    for jobs in ("1", "2"):
+        p = run("--base", BUILD, "--new", BUILD, "--scenarios", "perm128", "--jobs", jobs,
+                "--new-args=--linkRate=90Gbps")
+        assert p.returncode == 1, p.stdout + p.stderr
+        median = [l for l in p.stdout.splitlines() if "fct median" in l][0]
+        assert median.endswith("distinguishable") and "0.0079" in median
+        assert p.stdout.rstrip().endswith("NOT equivalent")
+        out.append(p.stdout)
+    assert out[0] == out[1]
 
 
 def test_a_claims_mutant_changes_verdicts():
@@ -56,9 +61,15 @@ def test_a_claims_mutant_changes_verdicts():
     (["--scenarios", "bogus"], "--scenarios"),
     (["--seeds", "1"], "--seeds"),
     (["--alpha", "2"], "--alpha"),
+    (["--jobs", "0"], "--jobs"),
+    (["MRC_JOBS=x"], "MRC_JOBS"),
 ])
 def test_bad_input(args, word):
-    p = run("--base", BUILD, "--new", BUILD, *args)
+    args = list(args)
+    env = dict(os.environ)
+    if args[0].startswith("MRC_JOBS="):
+        env["MRC_JOBS"] = args.pop(0).split("=", 1)[1]
+    p = run("--base", BUILD, "--new", BUILD, *args, env=env)
     assert p.returncode == 2
     assert p.stdout == "" and len(p.stderr.strip().splitlines()) == 1 and word in p.stderr
 
