@@ -990,8 +990,9 @@ def build_parser():
         s = sub.add_parser(name, help=helptext, description=helptext)
         s.add_argument("spec", metavar="SPEC", help="sweep spec, .toml or .json (docs/sweeps.md)")
         s.add_argument("--out", metavar="DIR", help="sweep directory (default: results/sweep-<name>)")
-        s.add_argument("--jobs", type=jobs, default=os.cpu_count() or 1, metavar="N",
-                       help="points run at once, locally (default: the number of cores, %(default)s)")
+        s.add_argument("--jobs", type=jobs, default=None, metavar="N",
+                       help="points run at once, locally (default: MRC_JOBS, else the number of "
+                            "cores)")
         s.add_argument("--slurm", action="store_true", help="run the points as a Slurm job array")
         s.add_argument("--no-wait", action="store_true", help="with --slurm: return once submitted")
         s.add_argument("--build-dir", default=default_build, metavar="DIR",
@@ -1009,6 +1010,13 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    if getattr(args, "jobs", 0) is None:
+        # As the C++ programs' --jobs: MRC_JOBS (1 to 32), else the CPU count.
+        env = os.environ.get("MRC_JOBS", "")
+        if env and (not env.isdigit() or not 1 <= int(env) <= 32):
+            print("error: sweep: MRC_JOBS must be 1 to 32, not %r" % env, file=sys.stderr)
+            return 2
+        args.jobs = int(env) if env else max(1, min(32, os.cpu_count() or 1))
     if getattr(args, "no_wait", False) and not args.slurm:
         print("error: --no-wait goes with --slurm", file=sys.stderr)
         return 2

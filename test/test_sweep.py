@@ -188,9 +188,9 @@ def fake_spec(tmp_path, points=None, name="f", **extra):
     return write(tmp_path / (name + ".json"), json.dumps(spec))
 
 
-def run_fake(tmp_path, spec, out, *args):
+def run_fake(tmp_path, spec, out, *args, env=None):
     p = subprocess.run([PYTHON, SWEEP, "run", spec, "--out", str(out), "--build-dir", fake_build(tmp_path)]
-                       + list(args), capture_output=True, text=True, timeout=120)
+                       + list(args), capture_output=True, text=True, timeout=120, env=env)
     assert "Traceback" not in p.stderr, p.stderr
     return p
 
@@ -434,6 +434,17 @@ def test_a_program_that_writes_no_outputs_has_not_finished(tmp_path):
 
 
 # ------------------------------------------------------------------ with a stand-in program
+
+
+def test_jobs_default_to_mrc_jobs(tmp_path):
+    """Without --jobs a sweep runs MRC_JOBS points at once, as the C++ programs do; a bad
+    MRC_JOBS is a one-line error and nothing runs."""
+    p = run_fake(tmp_path, fake_spec(tmp_path), tmp_path / "a", env=dict(os.environ, MRC_JOBS="1"))
+    assert p.returncode == 0, p.stderr
+    assert "with 1 job(s)" in p.stdout + p.stderr
+    p = run_fake(tmp_path, fake_spec(tmp_path), tmp_path / "b", env=dict(os.environ, MRC_JOBS="0"))
+    assert p.returncode == 2 and p.stderr.strip() == "error: sweep: MRC_JOBS must be 1 to 32, not '0'"
+    assert not (tmp_path / "b").exists()
 
 
 def test_the_sweep_directory_is_a_results_directory_of_its_own(tmp_path):
