@@ -75,10 +75,12 @@ def permutation_p(x, y):
 def perm_metrics(stdout):
     m = re.search(r"fct-us min: ([0-9.]+) median: ([0-9.]+) p99: ([0-9.]+) max: ([0-9.]+)", stdout)
     r = re.search(r"retransmissions: ([0-9]+)", stdout)
-    if not m or not r:
-        raise ValueError("no fct-us / retransmissions line in the output")
-    return {"fct median (us)": float(m.group(2)), "fct p99 (us)": float(m.group(3)),
-            "fct max (us)": float(m.group(4)), "retransmissions": float(r.group(1))}
+    c = re.search(r"flows completed: ([0-9]+) /", stdout)
+    if not m or not r or not c:
+        raise ValueError("no flows completed / fct-us / retransmissions line in the output")
+    return {"flows completed": float(c.group(1)), "fct median (us)": float(m.group(2)),
+            "fct p99 (us)": float(m.group(3)), "fct max (us)": float(m.group(4)),
+            "retransmissions": float(r.group(1))}
 
 
 def quickstart_metrics(out):
@@ -176,6 +178,8 @@ def main():
                                                                              SCENARIOS[s][0]))
     if a.csv and os.path.lexists(a.csv):
         fail("--csv: %s exists; nothing was run (this program never replaces a file)" % a.csv)
+    if a.csv and not os.path.isdir(os.path.dirname(os.path.abspath(a.csv))):
+        fail("--csv: no directory %s; nothing was run" % os.path.dirname(os.path.abspath(a.csv)))
 
     seeds = list(range(a.first_seed, a.first_seed + a.seeds))
     rows = []
@@ -249,12 +253,22 @@ def main():
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
     print("equivalent" if ok else "NOT equivalent")
     if a.csv:
-        tmp = a.csv + ".tmp"
-        with open(tmp, "x", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(head)
-            w.writerows(rows)
-        os.replace(tmp, a.csv)
+        # Written beside it, then linked to its name: never a half-written table, and never
+        # over a file that appeared meanwhile.
+        fd, tmp = tempfile.mkstemp(prefix=".equivalence-", dir=os.path.dirname(os.path.abspath(a.csv)))
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # as open() would make it, not mkstemp's 0600
+        try:
+            with os.fdopen(fd, "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(head)
+                w.writerows(rows)
+            os.link(tmp, a.csv)
+        except OSError as e:
+            fail("--csv: cannot write %s: %s" % (a.csv, e.strerror or e))
+        finally:
+            os.unlink(tmp)
     return 0 if ok else 1
 
 
