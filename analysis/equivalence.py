@@ -35,6 +35,8 @@ import subprocess
 import sys
 import tempfile
 
+from sweep import default_jobs
+
 PROG = "equivalence.py"
 
 PERM = ["--planes=1", "--size=2000000", "--linkRate=100Gbps"]
@@ -131,16 +133,6 @@ def run(build, name, seed, extra, scratch):
     return claims_metrics(os.path.join(out, "r"))
 
 
-def default_jobs():
-    """MRC_JOBS (1 to 32), else the CPU count: as the C++ programs' --jobs."""
-    env = os.environ.get("MRC_JOBS", "")
-    if env:
-        if not env.isdigit() or not 1 <= int(env) <= 32:
-            fail("MRC_JOBS must be 1 to 32, not %r" % env)
-        return int(env)
-    return max(1, min(32, os.cpu_count() or 1))
-
-
 def main():
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", required=True, help="build directory of the reference model")
@@ -160,7 +152,10 @@ def main():
         fail("--seeds must be 2 to 8, not %d" % a.seeds)
     if a.first_seed < 1:
         fail("--first-seed must be 1 or more, not %d" % a.first_seed)
-    jobs = default_jobs() if a.jobs is None else a.jobs
+    try:
+        jobs = default_jobs() if a.jobs is None else a.jobs
+    except ValueError as e:
+        fail(str(e))
     if not 1 <= jobs <= 32:
         fail("--jobs must be 1 to 32, not %d" % jobs)
     if not 0 < a.alpha < 1:

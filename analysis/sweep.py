@@ -974,6 +974,17 @@ def cmd_run_point(args):
     return 0 if marker["status"] == 0 and not marker.get("missing") else 1
 
 
+def default_jobs():
+    """--jobs when it is not given, as the C++ programs' (MrcCommandLine::DefaultJobs):
+    MRC_JOBS (1 to 32), else the CPU count. A bad MRC_JOBS raises ValueError naming it."""
+    env = os.environ.get("MRC_JOBS", "")
+    if env:
+        if not env.isdigit() or not 1 <= int(env) <= 32:
+            raise ValueError("MRC_JOBS must be 1 to 32, not %r" % env)
+        return int(env)
+    return max(1, min(32, os.cpu_count() or 1))
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog=PROG, description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1011,12 +1022,11 @@ def build_parser():
 def main(argv=None):
     args = build_parser().parse_args(argv)
     if getattr(args, "jobs", 0) is None:
-        # As the C++ programs' --jobs: MRC_JOBS (1 to 32), else the CPU count.
-        env = os.environ.get("MRC_JOBS", "")
-        if env and (not env.isdigit() or not 1 <= int(env) <= 32):
-            print("error: sweep: MRC_JOBS must be 1 to 32, not %r" % env, file=sys.stderr)
+        try:
+            args.jobs = default_jobs()
+        except ValueError as e:
+            print("error: sweep: %s" % e, file=sys.stderr)
             return 2
-        args.jobs = int(env) if env else max(1, min(32, os.cpu_count() or 1))
     if getattr(args, "no_wait", False) and not args.slurm:
         print("error: --no-wait goes with --slurm", file=sys.stderr)
         return 2
