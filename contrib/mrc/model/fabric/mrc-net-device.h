@@ -333,12 +333,26 @@ private:
      */
     void StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header);
 
+    /** The trace sources but Drop, and the link change listeners (made when connected). */
+    struct Traces
+    {
+        TracedCallback<Ptr<const Packet>> sniffer; //!< full frames (IPv6 header included)
+        TracedCallback<Ptr<const Packet>> macTx;   //!< frame put on the wire
+        TracedCallback<Ptr<const Packet>> macRx;   //!< frame received
+        TracedCallback<> linkChange;               //!< link change listeners
+        TracedCallback<uint16_t> pauseTx;          //!< PAUSE sent (quanta)
+        TracedCallback<uint16_t> pauseRx;          //!< PAUSE received (quanta)
+        TracedCallback<bool> paused;               //!< data class paused / resumed
+    };
+
     // What every frame sent or received reads or writes comes first, together (on a large
-    // fabric a port is cold when its next frame comes).
+    // fabric a port is cold when its next frame comes). The trace sources' pointer is among
+    // them: every frame sent or received checks it.
     Ptr<MrcTrimmingQueue> m_queue; //!< egress queue
     Ptr<MrcChannel> m_channel;     //!< cable
     MrcFrameReceiver* m_receiver;  //!< fast receive path, or null
     uint64_t* m_activity;          //!< counts frames offered and started, or null
+    MrcLazy<Traces> m_traces;      //!< the trace sources, once connected
     Time m_busyUntil;              //!< serializer busy until
     uint64_t m_psPerByte;          //!< serialization time per byte, picoseconds
     uint64_t m_psRounding;         //!< 500 when Time has nanosecond resolution (round to nearest)
@@ -367,8 +381,9 @@ private:
     NetDevice::PromiscReceiveCallback m_promiscRx; //!< promiscuous receive path
     Ptr<UniformRandomVariable> m_rxLoss;           //!< RxLossRate draws (created when needed)
 
-    // Made when first needed: a port that never sees a PAUSE and that nothing traces (almost
-    // all of the paper fabric's 4 million) keeps two null pointers instead of 264 bytes.
+    // Made when first needed, like m_traces: a port that never sees a PAUSE and that nothing
+    // traces (almost all of the paper fabric's 4 million) keeps two null pointers instead of
+    // 264 bytes.
 
     /** PFC state, made by the first PAUSE sent or received. */
     struct Pfc
@@ -383,20 +398,7 @@ private:
         uint64_t watchdogTriggers = 0; //!< pauses broken by the watchdog
     };
 
-    /** The trace sources but Drop, and the link change listeners (made when connected). */
-    struct Traces
-    {
-        TracedCallback<Ptr<const Packet>> sniffer; //!< full frames (IPv6 header included)
-        TracedCallback<Ptr<const Packet>> macTx;   //!< frame put on the wire
-        TracedCallback<Ptr<const Packet>> macRx;   //!< frame received
-        TracedCallback<> linkChange;               //!< link change listeners
-        TracedCallback<uint16_t> pauseTx;          //!< PAUSE sent (quanta)
-        TracedCallback<uint16_t> pauseRx;          //!< PAUSE received (quanta)
-        TracedCallback<bool> paused;               //!< data class paused / resumed
-    };
-
-    MrcLazy<Pfc> m_pfc;       //!< PFC state, once a PAUSE was sent or received
-    MrcLazy<Traces> m_traces; //!< the trace sources, once connected
+    MrcLazy<Pfc> m_pfc; //!< PFC state, once a PAUSE was sent or received
 };
 
 } // namespace ns3

@@ -290,10 +290,21 @@ private:
         uint32_t m_size = 0;       //!< items held
     };
 
+    /** The trace sources but Drop (made when something connects: 96 bytes per queue). */
+    struct Traces
+    {
+        TracedCallback<Ptr<const Packet>> enqueue;    //!< queued intact
+        TracedCallback<Ptr<const Packet>> dequeue;    //!< sent
+        TracedCallback<Ptr<const Packet>, bool> trim; //!< trimmed (last hop?)
+        TracedCallback<Ptr<const Packet>> mark;       //!< ECN-marked
+    };
+
     // What every enqueue and dequeue reads or writes comes first, in two cache lines after the
-    // Object base: on a large fabric a port's queue is cold when its next packet comes.
+    // Object base: on a large fabric a port's queue is cold when its next packet comes. The
+    // trace sources' pointer is among them: every enqueue and dequeue checks it.
     Ring m_data;                      //!< data class
     Ring m_control;                   //!< control class
+    MrcLazy<Traces> m_traces;         //!< the trace sources, once connected
     uint32_t m_dataBytes;             //!< data backlog
     uint32_t m_controlBytes;          //!< control backlog
     MrcFrameReceiver* m_ingressOwner; //!< charged for ingress bytes (PFC), or null
@@ -316,17 +327,6 @@ private:
     int64_t m_stream;                     //!< the stream AssignStreams gave it, or -1
     uint64_t m_trimmed;                   //!< trimmed
     uint64_t m_marked;                    //!< ECN-marked
-
-    /** The trace sources but Drop (made when something connects: 96 bytes per queue). */
-    struct Traces
-    {
-        TracedCallback<Ptr<const Packet>> enqueue;    //!< queued intact
-        TracedCallback<Ptr<const Packet>> dequeue;    //!< sent
-        TracedCallback<Ptr<const Packet>, bool> trim; //!< trimmed (last hop?)
-        TracedCallback<Ptr<const Packet>> mark;       //!< ECN-marked
-    };
-
-    MrcLazy<Traces> m_traces; //!< the trace sources, once connected
 };
 
 } // namespace ns3
