@@ -122,6 +122,15 @@ def test_setting_the_defaults_explicitly_changes_nothing():
     assert got == recorded()["mrc-permutation"]
 
 
+@pytest.mark.parametrize("name", ["quickstart-small", "mrc-permutation", "mrc-permutation-roce",
+                                  "mrc-link-flap", "claims-tiny-C5-C9"])
+def test_ns3s_simulator_implementation_gives_the_same_run(name):
+    """The programs run under MrcSimulatorImpl; ns-3's DefaultSimulatorImpl runs the same events
+    in the same order, so it gives the same fingerprint."""
+    got = fingerprint(name, ["--SimulatorImplementationType=ns3::DefaultSimulatorImpl"])[0]
+    assert got == recorded()[name]
+
+
 def test_every_recorded_run_still_exists():
     assert sorted(recorded()) == sorted(RUNS)
 

@@ -6,15 +6,18 @@
  * @file
  * @brief Tests of MrcHeapScheduler and MrcCalendarScheduler: the same event order as ns-3's
  * MapScheduler; pooled member events (MrcScheduleMember) in the same order as
- * Simulator::Schedule's, cancellable, their memory recycled; MrcRingDeque against std::deque.
+ * Simulator::Schedule's, cancellable, their memory recycled; MrcRingDeque against std::deque;
+ * MrcSimulatorImpl against ns-3's DefaultSimulatorImpl.
  */
 
 #include "ns3/mrc-calendar-scheduler.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-ring-deque.h"
+#include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/core-module.h"
+#include "ns3/default-simulator-impl.h"
 #include "ns3/map-scheduler.h"
 #include "ns3/test.h"
 
@@ -204,6 +207,146 @@ private:
 
     std::string m_tid;        //!< scheduler under test
     std::vector<int> m_order; //!< tags in execution order
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief MrcSimulatorImpl against ns-3's DefaultSimulatorImpl: a random self-driving process
+ * (events that schedule, schedule with a context, schedule now, cancel, remove, ask IsExpired
+ * and GetDelayLeft, add destroy events, stop the run after a delay) gives the same trace under
+ * both: the events run, their times, contexts, event counts, the ids' uids and every answer.
+ */
+class MrcSimulatorImplTestCase : public TestCase
+{
+public:
+    MrcSimulatorImplTestCase()
+        : TestCase("MrcSimulatorImpl: the same events, order, uids and answers as "
+                   "DefaultSimulatorImpl")
+    {
+    }
+
+private:
+    /**
+     * Run the process under one implementation.
+     * @param impl the implementation (made fresh for this run)
+     * @return the trace
+     */
+    std::vector<uint64_t> RunWith(Ptr<SimulatorImpl> impl)
+    {
+        Simulator::Destroy();
+        Simulator::SetImplementation(impl);
+        ObjectFactory f;
+        f.SetTypeId("ns3::MrcCalendarScheduler");
+        Simulator::SetScheduler(f);
+        m_trace.clear();
+        m_ids.clear();
+        m_rng.seed(12345);
+        m_next = 0;
+        for (int i = 0; i < 20; ++i)
+        {
+            Keep(Simulator::Schedule(
+                NanoSeconds(m_rng() % 3), &MrcSimulatorImplTestCase::Step, this, m_next++));
+        }
+        Simulator::Stop(NanoSeconds(20));
+        Simulator::Run();
+        m_ends.push_back(Simulator::Now().GetNanoSeconds());
+        m_trace.push_back(m_ends.back());
+        m_trace.push_back(Simulator::GetEventCount());
+        Simulator::Run(); // on to the end
+        m_ends.push_back(Simulator::Now().GetNanoSeconds());
+        m_trace.push_back(m_ends.back());
+        m_trace.push_back(Simulator::GetEventCount());
+        Simulator::Destroy(); // runs the destroy events
+        return m_trace;
+    }
+
+    /**
+     * Keep an id, and trace its uid.
+     * @param id the id
+     */
+    void Keep(const EventId& id)
+    {
+        m_trace.push_back(id.GetUid());
+        m_ids.push_back(id);
+    }
+
+    /**
+     * One event of the process.
+     * @param tag its tag
+     */
+    void Step(uint32_t tag)
+    {
+        m_trace.push_back(tag);
+        m_trace.push_back(Simulator::Now().GetNanoSeconds());
+        m_trace.push_back(Simulator::GetContext());
+        m_trace.push_back(Simulator::GetEventCount());
+        if (m_next > 4000)
+        {
+            return;
+        }
+        const uint32_t children = m_rng() % 3 + (m_rng() % 4 == 0 ? 1 : 0);
+        for (uint32_t c = 0; c < children; ++c)
+        {
+            const Time delay = NanoSeconds(m_rng() % 4);
+            switch (m_rng() % 4)
+            {
+                case 0:
+                    Simulator::ScheduleWithContext(
+                        m_rng() % 5, delay, &MrcSimulatorImplTestCase::Step, this, m_next++);
+                    break;
+                case 1:
+                    Keep(Simulator::ScheduleNow(&MrcSimulatorImplTestCase::Step, this, m_next++));
+                    break;
+                default:
+                    Keep(Simulator::Schedule(
+                        delay, &MrcSimulatorImplTestCase::Step, this, m_next++));
+            }
+        }
+        if (!m_ids.empty())
+        {
+            EventId& id = m_ids[m_rng() % m_ids.size()];
+            m_trace.push_back(id.IsExpired() ? 1 : 0);
+            m_trace.push_back(Simulator::GetDelayLeft(id).GetNanoSeconds());
+            switch (m_rng() % 8)
+            {
+                case 0:
+                    id.Cancel();
+                    break;
+                case 1:
+                    Simulator::Remove(id);
+                    break;
+                default:
+                    break;
+            }
+        }
+        if (m_rng() % 50 == 0)
+        {
+            Keep(Simulator::ScheduleDestroy(&MrcSimulatorImplTestCase::Step, this, 900000 + tag));
+        }
+    }
+
+    void DoRun() override
+    {
+        const std::vector<uint64_t> reference = RunWith(CreateObject<DefaultSimulatorImpl>());
+        const std::vector<uint64_t> trace = RunWith(CreateObject<MrcSimulatorImpl>());
+        NS_TEST_ASSERT_MSG_GT(reference.size(), 10000u, "the process ran long enough");
+        // The stop came before the end: the first run ended at 20 ns, the second later.
+        NS_TEST_ASSERT_MSG_EQ(m_ends.size(), 4u, "two runs of each");
+        NS_TEST_ASSERT_MSG_EQ(m_ends[0], 20, "the reference stopped at 20 ns");
+        NS_TEST_ASSERT_MSG_GT(m_ends[1], 20, "then ran on");
+        NS_TEST_ASSERT_MSG_EQ(trace.size(), reference.size(), "traces of the same length");
+        for (std::size_t i = 0; i < std::min(trace.size(), reference.size()); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(trace[i], reference[i], "trace entry " << i);
+        }
+        Simulator::Destroy(); // the next test makes the implementation the global value names
+    }
+
+    std::vector<uint64_t> m_trace; //!< what the process did
+    std::vector<EventId> m_ids;    //!< ids kept for cancel, remove and questions
+    std::vector<int64_t> m_ends;   //!< when each Run returned (ns)
+    std::mt19937 m_rng;            //!< the process's choices
+    uint32_t m_next = 0;           //!< the next event's tag
 };
 
 /** The object the pooled-event test schedules: it logs which of its members ran. */
@@ -396,6 +539,7 @@ public:
             AddTestCase(new MrcSchedulerOrderTestCase(tid, 50000, 0.02));
             AddTestCase(new MrcSchedulerSimulatorTestCase(tid));
         }
+        AddTestCase(new MrcSimulatorImplTestCase);
         AddTestCase(new MrcPooledEventTestCase);
         AddTestCase(new MrcRingDequeTestCase);
     }

@@ -333,6 +333,7 @@ MrcCommandLine::Parse(int argc, char* argv[])
     }
     bool schedulerGiven = false;
     bool typeGiven = false;
+    bool implGiven = false;
     std::string word = m_scheduler;
     for (int i = 1; i < argc; ++i)
     {
@@ -359,6 +360,7 @@ MrcCommandLine::Parse(int argc, char* argv[])
         word = name == "scheduler" ? value : word;
         schedulerGiven = schedulerGiven || name == "scheduler";
         typeGiven = typeGiven || name == "SchedulerType";
+        implGiven = implGiven || name == "SimulatorImplementationType";
     }
     if (schedulerGiven && typeGiven)
     {
@@ -373,6 +375,12 @@ MrcCommandLine::Parse(int argc, char* argv[])
     if (!typeGiven && GetSchedulerType(word, type))
     {
         GlobalValue::Bind("SchedulerType", StringValue(type));
+    }
+    // The same events in the same order as ns-3's DefaultSimulatorImpl, with less work per
+    // event; --SimulatorImplementationType=ns3::DefaultSimulatorImpl runs ns-3's.
+    if (!implGiven)
+    {
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MrcSimulatorImpl"));
     }
     if (!Parse(static_cast<CommandLine&>(*this), argc, argv))
     {

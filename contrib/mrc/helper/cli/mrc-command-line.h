@@ -100,7 +100,9 @@ public:
      * MrcHeapScheduler (heap) or ns-3's MapScheduler (map). All three run events in the same
      * order, so the choice changes the speed, not the results. ns-3's general option
      * `--SchedulerType=ns3::...` may name any scheduler instead (GetValues then reports its
-     * word, or its type name); giving both is an error.
+     * word, or its type name); giving both is an error. The simulator implementation is
+     * MrcSimulatorImpl (the same events in the same order as ns-3's DefaultSimulatorImpl,
+     * with less work per event) unless `--SimulatorImplementationType=ns3::...` names another.
      * @param argc argument count
      * @param argv arguments
      * @return true if parsed; false after printing the one-line error (the caller exits 1)
