@@ -475,6 +475,34 @@ private:
             NS_TEST_EXPECT_MSG_EQ(now.Get(), bound, "bound");
         }
         GlobalValue::Bind("SchedulerType", before);
+
+        // The simulator implementation: MrcSimulatorImpl instead of ns-3's default, unless
+        // the command line names one or the program chose another before parsing.
+        StringValue implBefore;
+        GlobalValue::GetValueByName("SimulatorImplementationType", implBefore);
+        for (const auto& [preset, args, bound] :
+             {std::tuple<std::string, std::vector<std::string>, std::string>{
+                  "ns3::DefaultSimulatorImpl", {"prog"}, "ns3::MrcSimulatorImpl"},
+              {"ns3::DefaultSimulatorImpl",
+               {"prog", "--SimulatorImplementationType=ns3::DefaultSimulatorImpl"},
+               "ns3::DefaultSimulatorImpl"},
+              {"ns3::RealtimeSimulatorImpl", {"prog"}, "ns3::RealtimeSimulatorImpl"}})
+        {
+            GlobalValue::Bind("SimulatorImplementationType", StringValue(preset));
+            MrcCommandLine cmd(__FILE__);
+            std::vector<char*> argv;
+            std::vector<std::string> copy = args;
+            for (auto& a : copy)
+            {
+                argv.push_back(a.data());
+            }
+            NS_TEST_ASSERT_MSG_EQ(
+                cmd.Parse(static_cast<int>(argv.size()), argv.data()), true, "parsed");
+            StringValue now;
+            GlobalValue::GetValueByName("SimulatorImplementationType", now);
+            NS_TEST_EXPECT_MSG_EQ(now.Get(), bound, "implementation bound, preset " << preset);
+        }
+        GlobalValue::Bind("SimulatorImplementationType", implBefore);
     }
 };
 

@@ -377,8 +377,11 @@ MrcCommandLine::Parse(int argc, char* argv[])
         GlobalValue::Bind("SchedulerType", StringValue(type));
     }
     // The same events in the same order as ns-3's DefaultSimulatorImpl, with less work per
-    // event; --SimulatorImplementationType=ns3::DefaultSimulatorImpl runs ns-3's.
-    if (!implGiven)
+    // event; --SimulatorImplementationType=ns3::DefaultSimulatorImpl runs ns-3's. A program
+    // (or NS_GLOBAL_VALUE) that chose another implementation, a real-time one say, keeps it.
+    StringValue impl;
+    GlobalValue::GetValueByName("SimulatorImplementationType", impl);
+    if (!implGiven && impl.Get() == "ns3::DefaultSimulatorImpl")
     {
         GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MrcSimulatorImpl"));
     }

@@ -102,7 +102,8 @@ public:
      * `--SchedulerType=ns3::...` may name any scheduler instead (GetValues then reports its
      * word, or its type name); giving both is an error. The simulator implementation is
      * MrcSimulatorImpl (the same events in the same order as ns-3's DefaultSimulatorImpl,
-     * with less work per event) unless `--SimulatorImplementationType=ns3::...` names another.
+     * with less work per event) unless `--SimulatorImplementationType=ns3::...` names another
+     * or the global value already names one other than ns-3's default.
      * @param argc argument count
      * @param argv arguments
      * @return true if parsed; false after printing the one-line error (the caller exits 1)
