@@ -436,6 +436,22 @@ public:
     }
 
 private:
+    /**
+     * Parse an argument list.
+     * @param cmd the command line
+     * @param args the arguments, the program's name first
+     * @return what MrcCommandLine::Parse returns
+     */
+    static bool Parse(MrcCommandLine& cmd, std::vector<std::string> args)
+    {
+        std::vector<char*> argv;
+        for (auto& a : args)
+        {
+            argv.push_back(a.data());
+        }
+        return cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    }
+
     void DoRun() override
     {
         std::string type;
@@ -461,14 +477,7 @@ private:
             MrcCommandLine cmd(__FILE__);
             uint32_t n = 1;
             cmd.AddValue("n", "a number", n);
-            std::vector<char*> argv;
-            std::vector<std::string> copy = args;
-            for (auto& a : copy)
-            {
-                argv.push_back(a.data());
-            }
-            NS_TEST_ASSERT_MSG_EQ(
-                cmd.Parse(static_cast<int>(argv.size()), argv.data()), true, "parsed");
+            NS_TEST_ASSERT_MSG_EQ(Parse(cmd, args), true, "parsed");
             NS_TEST_EXPECT_MSG_EQ(cmd.GetValues().at("scheduler"), word, "reported");
             StringValue now;
             GlobalValue::GetValueByName("SchedulerType", now);
@@ -490,14 +499,7 @@ private:
         {
             GlobalValue::Bind("SimulatorImplementationType", StringValue(preset));
             MrcCommandLine cmd(__FILE__);
-            std::vector<char*> argv;
-            std::vector<std::string> copy = args;
-            for (auto& a : copy)
-            {
-                argv.push_back(a.data());
-            }
-            NS_TEST_ASSERT_MSG_EQ(
-                cmd.Parse(static_cast<int>(argv.size()), argv.data()), true, "parsed");
+            NS_TEST_ASSERT_MSG_EQ(Parse(cmd, args), true, "parsed");
             StringValue now;
             GlobalValue::GetValueByName("SimulatorImplementationType", now);
             NS_TEST_EXPECT_MSG_EQ(now.Get(), bound, "implementation bound, preset " << preset);
