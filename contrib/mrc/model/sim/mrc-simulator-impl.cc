@@ -98,10 +98,10 @@ MrcSimulatorImpl::Run()
 {
     NS_LOG_FUNCTION(this);
     m_stop = false;
-    Scheduler* events = PeekPointer(m_events);
-    while (!m_stop && !events->IsEmpty())
+    // m_events is read each time, as DefaultSimulatorImpl does: an event may call SetScheduler.
+    while (!m_stop && !m_events->IsEmpty())
     {
-        const Scheduler::Event next = events->RemoveNext();
+        const Scheduler::Event next = m_events->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
         ++m_eventCount;
