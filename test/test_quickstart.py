@@ -587,20 +587,27 @@ def test_a_scheme_alone_gives_the_same_rows(run1, tmp_root, scheme):
         assert alone == both, "%s: --schemes=%s differs from the two-scheme run" % (name, scheme)
 
 
-@pytest.mark.parametrize("option,word", [("--scheduler=map", "map"),
-                                         ("--scheduler=heap", "heap"),
-                                         ("--SchedulerType=ns3::MapScheduler", "map")])
-def test_the_scheduler_does_not_change_results(run1, tmp_root, option, word):
-    """Programs default to MrcCalendarScheduler (--scheduler=calendar, which run.json records);
-    ns-3's MapScheduler and MrcHeapScheduler, chosen by --scheduler or ns-3's --SchedulerType,
-    run the same events in the same order, so every output file is byte-identical, and run.json
-    names the scheduler that ran."""
+@pytest.mark.parametrize("option,word,impl", [
+    ("--scheduler=map", "map", "ns3::MrcSimulatorImpl"),
+    ("--scheduler=heap", "heap", "ns3::MrcSimulatorImpl"),
+    ("--SchedulerType=ns3::MapScheduler", "map", "ns3::MrcSimulatorImpl"),
+    ("--SimulatorImplementationType=ns3::DefaultSimulatorImpl", "calendar",
+     "ns3::DefaultSimulatorImpl")])
+def test_the_scheduler_does_not_change_results(run1, tmp_root, option, word, impl):
+    """Programs default to MrcCalendarScheduler (--scheduler=calendar) under MrcSimulatorImpl,
+    both of which run.json records; ns-3's MapScheduler and MrcHeapScheduler, chosen by
+    --scheduler or ns-3's --SchedulerType, and ns-3's DefaultSimulatorImpl run the same events in
+    the same order, so every output file is byte-identical, and run.json names what ran."""
     with open(os.path.join(run1["dir"], "run.json")) as f:
-        assert json.load(f)["parameters"]["scheduler"] == "calendar"
+        meta = json.load(f)
+    assert meta["parameters"]["scheduler"] == "calendar"
+    assert meta["simulator_implementation"] == "ns3::MrcSimulatorImpl"
     d = str(tmp_root / option.strip("-").replace("=", "-").replace(":", ""))
     run_quickstart(d, option)
     with open(os.path.join(d, "run.json")) as f:
-        assert json.load(f)["parameters"]["scheduler"] == word
+        meta = json.load(f)
+    assert meta["parameters"]["scheduler"] == word
+    assert meta["simulator_implementation"] == impl
     for name in CSV_FILES:
         a = read_bytes(os.path.join(run1["dir"], name))
         b = read_bytes(os.path.join(d, name))

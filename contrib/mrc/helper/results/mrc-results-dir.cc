@@ -6,7 +6,9 @@
 
 #include "ns3/mrc-sha256.h"
 
+#include "ns3/global-value.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -806,6 +808,11 @@ MrcResultsDir::WriteRunJson(const std::string& program,
         = complete ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(reason);
     j["seed"] = seed;
     j["command_line"] = m_argv;
+    // The simulator implementation and the event scheduler leave every output unchanged (the
+    // fingerprint tests run both of ns-3's); recorded so that a timing is read with what ran it.
+    StringValue impl;
+    GlobalValue::GetValueByName("SimulatorImplementationType", impl);
+    j["simulator_implementation"] = impl.Get();
     static const std::string provenance = Provenance(); // the same for the whole process
     const nlohmann::ordered_json prov = nlohmann::ordered_json::parse(provenance);
     for (const auto& kv : prov.items())
