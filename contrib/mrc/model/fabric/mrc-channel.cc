@@ -25,27 +25,26 @@ NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
  * The arrival of a frame at the far end of a cable: the one event every packet-hop schedules.
  * It holds the frame and its IPv6 fields itself (MakeEvent would copy both several times on
  * the way in and once more into the call), and its memory is recycled through a free list
- * instead of the allocator. It runs in the same order as the MakeEvent it replaces.
+ * instead of the allocator. It runs in the same order as the MakeEvent it replaces. It goes
+ * straight to the receiving device, which knows the cable's state and epoch: the cable is not
+ * read again.
  */
 class MrcChannel::DeliveryEvent : public MrcPooledEvent<MrcChannel::DeliveryEvent>
 {
 public:
     /**
-     * @param channel the cable
+     * @param device the receiving end
      * @param frame the frame (moved from)
      * @param header its IPv6 fields
-     * @param dst the receiving end
      * @param epoch the cable's epoch at sending
      */
-    DeliveryEvent(MrcChannel* channel,
+    DeliveryEvent(MrcNetDevice* device,
                   MrcFrame&& frame,
                   const MrcIpv6Fields& header,
-                  uint8_t dst,
                   uint32_t epoch)
-        : m_channel(channel)
+        : m_device(device)
         , m_frame(std::move(frame))
         , m_header(header)
-        , m_dst(dst)
         , m_epoch(epoch)
     {
     }
@@ -53,13 +52,13 @@ public:
 private:
     void Notify() override
     {
-        m_channel->Deliver(std::move(m_frame), m_header, m_dst, m_epoch);
+        m_device->ReceiveFromCable(std::move(m_frame), m_header, m_epoch);
     }
 
-    MrcChannel* m_channel;  //!< the cable (outlives its events: Dispose comes after the run)
+    MrcNetDevice* m_device; //!< the receiving end (outlives its events: Dispose comes after the
+                            //!< run)
     MrcFrame m_frame;       //!< the frame
     MrcIpv6Fields m_header; //!< its IPv6 fields
-    uint8_t m_dst;          //!< the receiving end
     uint32_t m_epoch;       //!< the cable's epoch at sending
 };
 
@@ -91,13 +90,13 @@ MrcChannel::GetTypeId()
 }
 
 MrcChannel::MrcChannel()
-    : m_nDevices(0)
-    , m_up(true)
+    : m_up(true)
+    , m_nDevices(0)
     , m_epoch(0)
+    , m_lossRate(0)
     , m_observer(nullptr)
     , m_observerId(0)
     , m_lostInFlight(0)
-    , m_lossRate(0)
     , m_randomLosses(0)
     , m_stream(-1)
 {
@@ -110,6 +109,8 @@ MrcChannel::DoDispose()
 {
     m_devices[0] = nullptr;
     m_devices[1] = nullptr;
+    m_ends[0] = End();
+    m_ends[1] = End();
     m_loss = nullptr;
     Channel::DoDispose();
 }
@@ -118,7 +119,23 @@ void
 MrcChannel::Attach(Ptr<MrcNetDevice> device)
 {
     NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a cable has two ends");
+    m_ends[m_nDevices].device = PeekPointer(device);
     m_devices[m_nDevices++] = device;
+    RefreshEnd(PeekPointer(device));
+}
+
+void
+MrcChannel::RefreshEnd(const MrcNetDevice* device)
+{
+    for (End& e : m_ends)
+    {
+        if (e.device == device)
+        {
+            e.rxLatency = device->GetRxLatency();
+            e.nodeId = device->GetNodeId();
+            e.cutThroughBytes = device->GetCutThroughBytes();
+        }
+    }
 }
 
 bool
@@ -134,15 +151,14 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
         FireLost(frame);
         return true; // the sender cannot tell
     }
-    const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
-    MrcNetDevice* d = PeekPointer(m_devices[dst]);
+    const End& d = m_ends[m_ends[0].device == src ? 1 : 0];
     // A cut-through switch port takes the frame once its first bytes are in; the rest follows
     // at no slower a rate than any egress of that switch drains it.
-    const uint32_t cut = d->GetCutThroughBytes();
+    const uint32_t cut = d.cutThroughBytes;
     const Time wire = cut == 0 ? txTime : std::min(txTime, src->GetLeadTime(cut));
-    Simulator::ScheduleWithContext(d->GetNodeId(),
-                                   wire + m_delay + src->GetTxLatency() + d->GetRxLatency(),
-                                   new DeliveryEvent(this, std::move(frame), header, dst, m_epoch));
+    Simulator::ScheduleWithContext(d.nodeId,
+                                   wire + m_delay + src->GetTxLatency() + d.rxLatency,
+                                   new DeliveryEvent(d.device, std::move(frame), header, m_epoch));
     return true;
 }
 
@@ -156,15 +172,10 @@ MrcChannel::FireLost(const MrcFrame& frame)
 }
 
 void
-MrcChannel::Deliver(MrcFrame&& frame, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch)
+MrcChannel::LoseInFlight(const MrcFrame& frame)
 {
-    if (epoch != m_epoch || !m_up)
-    {
-        ++m_lostInFlight;
-        FireLost(frame);
-        return;
-    }
-    m_devices[dst]->Receive(std::move(frame), header);
+    ++m_lostInFlight;
+    FireLost(frame);
 }
 
 void
@@ -208,7 +219,7 @@ MrcChannel::SetUp(bool up)
     }
     for (uint32_t i = 0; i < m_nDevices; ++i)
     {
-        m_devices[i]->NotifyLinkChange(up);
+        m_devices[i]->NotifyLinkChange(up, m_epoch);
     }
     if (m_observer != nullptr)
     {
@@ -233,6 +244,12 @@ uint64_t
 MrcChannel::GetLostInFlight() const
 {
     return m_lostInFlight;
+}
+
+uint32_t
+MrcChannel::GetEpoch() const
+{
+    return m_epoch;
 }
 
 Time

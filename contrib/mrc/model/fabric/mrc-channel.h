@@ -57,10 +57,17 @@ public:
     ~MrcChannel() override;
 
     /**
-     * Attach a device (two at most).
+     * Attach a device (two at most). MrcNetDevice::Attach calls it: attach a device through
+     * that.
      * @param device the device
      */
     void Attach(Ptr<MrcNetDevice> device);
+    /**
+     * Read again what Transmit needs of an attached device as a receiver (its node id,
+     * RxLatency and cut-through bytes): the device calls it when one of them changes.
+     * @param device the attached device
+     */
+    void RefreshEnd(const MrcNetDevice* device);
 
     /**
      * Send a frame to the other end.
@@ -97,6 +104,14 @@ public:
     bool IsUp() const;
     /** @return frames lost in flight because the cable went down */
     uint64_t GetLostInFlight() const;
+    /**
+     * Count a frame that arrived after the cable went down (it was sent in an earlier epoch)
+     * and fire the LostInFlight trace: the receiving device calls it.
+     * @param frame the frame lost
+     */
+    void LoseInFlight(const MrcFrame& frame);
+    /** @return the cable's epoch: bumped each time it goes down */
+    uint32_t GetEpoch() const;
     /** @return the propagation delay */
     Time GetDelay() const;
     /** @return frames lost to the random loss process (attribute LossRate) */
@@ -131,14 +146,6 @@ private:
      * @param frame the frame lost
      */
     void FireLost(const MrcFrame& frame);
-    /**
-     * Deliver a frame at the far end.
-     * @param frame payload (moved from)
-     * @param header IPv6 header
-     * @param dst index of the receiving device
-     * @param epoch the cable's epoch when the frame was sent
-     */
-    void Deliver(MrcFrame&& frame, MrcIpv6Fields& header, uint8_t dst, uint32_t epoch);
 
     class DeliveryEvent;
     /**
@@ -149,16 +156,33 @@ private:
      */
     void DeliverPause(uint16_t quanta, uint8_t dst, uint32_t epoch);
 
-    Ptr<MrcNetDevice> m_devices[2];    //!< the two ends
-    uint32_t m_nDevices;               //!< how many are attached
-    Time m_delay;                      //!< propagation delay
+    /**
+     * What Transmit needs of a receiving end, held here: the device itself is cold when a
+     * frame leaves for it on a large fabric, and reading these from it cost a cache miss per
+     * hop. MrcNetDevice's setters refresh them (RefreshEnd).
+     */
+    struct End
+    {
+        MrcNetDevice* device = nullptr; //!< the device (m_devices holds the reference)
+        Time rxLatency;                 //!< its RxLatency
+        uint32_t nodeId = 0;            //!< its node's id (the arrival's context)
+        uint32_t cutThroughBytes = 0;   //!< its cut-through bytes (0: store and forward)
+    };
+
+    // What every Transmit reads comes first, together (on a large fabric a cable is cold when
+    // its next frame comes); the arrival reads nothing of the cable (MrcNetDevice keeps the
+    // cable's state and epoch).
     bool m_up;                         //!< cable state
+    uint32_t m_nDevices;               //!< how many are attached
     uint32_t m_epoch;                  //!< bumped each time the cable goes down
+    Time m_delay;                      //!< propagation delay
+    double m_lossRate;                 //!< random loss probability
+    End m_ends[2];                     //!< the two ends, as receivers
+    Ptr<MrcNetDevice> m_devices[2];    //!< the two ends
     MrcLinkStateObserver* m_observer;  //!< told about state changes, or null
     uint32_t m_observerId;             //!< its identifier for this cable
     uint64_t m_lostInFlight;           //!< frames lost in flight
-    double m_lossRate;                 //!< random loss probability
-    uint64_t m_randomLosses;           //!< frames lost to it
+    uint64_t m_randomLosses;           //!< frames lost to the random loss process
     Ptr<UniformRandomVariable> m_loss; //!< loss process (made at the first draw)
     int64_t m_stream;                  //!< the stream AssignStreams gave it, or -1
     MrcLazy<TracedCallback<Ptr<const Packet>>> m_lostTrace; //!< frame lost (made when connected)

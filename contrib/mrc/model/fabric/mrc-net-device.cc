@@ -129,6 +129,7 @@ MrcNetDevice::MrcNetDevice()
     , m_cutThroughBytes(0)
     , m_nodeId(0)
     , m_port(0)
+    , m_cableEpoch(0)
     , m_txEventPending(false)
     , m_linkUp(false)
     , m_paused(false)
@@ -178,6 +179,7 @@ MrcNetDevice::Attach(Ptr<MrcChannel> channel)
     m_channel = channel;
     channel->Attach(this);
     m_linkUp = channel->IsUp();
+    m_cableEpoch = channel->GetEpoch();
 }
 
 void
@@ -218,12 +220,20 @@ void
 MrcNetDevice::SetRxLatency(Time latency)
 {
     m_rxLatency = latency;
+    if (m_channel)
+    {
+        m_channel->RefreshEnd(this);
+    }
 }
 
 void
 MrcNetDevice::SetCutThroughBytes(uint32_t bytes)
 {
     m_cutThroughBytes = bytes;
+    if (m_channel)
+    {
+        m_channel->RefreshEnd(this);
+    }
 }
 
 void
@@ -381,6 +391,17 @@ MrcNetDevice::AssignStreams(int64_t stream)
 }
 
 void
+MrcNetDevice::ReceiveFromCable(MrcFrame&& frame, MrcIpv6Fields& header, uint32_t epoch)
+{
+    if (epoch != m_cableEpoch || !m_linkUp)
+    {
+        m_channel->LoseInFlight(frame);
+        return;
+    }
+    Receive(std::move(frame), header);
+}
+
+void
 MrcNetDevice::Receive(MrcFrame&& frame, MrcIpv6Fields& header)
 {
     if (m_rxLossRate > 0 && m_rxLoss->GetValue() < m_rxLossRate)
@@ -408,9 +429,10 @@ MrcNetDevice::Receive(MrcFrame&& frame, MrcIpv6Fields& header)
 }
 
 void
-MrcNetDevice::NotifyLinkChange(bool up)
+MrcNetDevice::NotifyLinkChange(bool up, uint32_t epoch)
 {
     m_linkUp = up;
+    m_cableEpoch = epoch;
     if (!up && m_paused)
     {
         Resume(); // nobody can refresh or lift the pause any more
@@ -746,6 +768,10 @@ MrcNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
     m_nodeId = node->GetId();
+    if (m_channel)
+    {
+        m_channel->RefreshEnd(this);
+    }
 }
 
 bool

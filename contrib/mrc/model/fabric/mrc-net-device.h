@@ -128,10 +128,20 @@ public:
     void Receive(MrcFrame&& frame, MrcIpv6Fields& header);
 
     /**
+     * Called by the cable's arrival event: receive the frame, unless the cable went down after
+     * it was sent (it is then lost in flight: MrcChannel::LoseInFlight).
+     * @param frame the IPv6 payload (moved from)
+     * @param header its IPv6 header
+     * @param epoch the cable's epoch when the frame was sent
+     */
+    void ReceiveFromCable(MrcFrame&& frame, MrcIpv6Fields& header, uint32_t epoch);
+
+    /**
      * Called by the channel when the cable goes up or down.
      * @param up the new state
+     * @param epoch the cable's epoch after the change (MrcChannel::GetEpoch)
      */
-    void NotifyLinkChange(bool up);
+    void NotifyLinkChange(bool up, uint32_t epoch);
 
     /**
      * PFC: send an IEEE 802.1Qbb PAUSE for the data (lossless) class to the other end of the
@@ -361,6 +371,7 @@ private:
     uint32_t m_cutThroughBytes;    //!< 0, or receive a frame after this many bytes
     uint32_t m_nodeId;             //!< owner id
     uint32_t m_port;               //!< index known to m_receiver
+    uint32_t m_cableEpoch;         //!< the cable's epoch as last notified
     bool m_txEventPending;         //!< a TransmitComplete is scheduled
     bool m_linkUp;                 //!< cable state as last notified
     bool m_paused;                 //!< PFC: data class paused
