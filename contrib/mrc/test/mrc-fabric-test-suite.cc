@@ -8,6 +8,7 @@
  */
 
 #include "mrc-test-net.h"
+#include "ns3/mrc-channel.h"
 #include "ns3/mrc-clos-helper.h"
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-dscp.h"
@@ -1009,6 +1010,105 @@ private:
 };
 
 /**
+ * @ingroup mrc-tests
+ * @brief A cable schedules each arrival with the receiving port's node (the event's context),
+ * RxLatency and cut-through bytes as they are when the frame leaves, also when they were set
+ * after the port was attached: the cable holds copies of them, which the port's setters
+ * refresh. A frame in flight when the cable goes down is lost, also when the cable is up again
+ * by the time it would arrive.
+ */
+class MrcCableEndTestCase : public TestCase
+{
+public:
+    MrcCableEndTestCase()
+        : TestCase("a cable uses the receiving port's node, latency and cut-through as last set; a "
+                   "flap loses what was in flight")
+    {
+    }
+
+private:
+    /** A frame's arrival. */
+    struct Arrival
+    {
+        Time at;          //!< when
+        uint32_t context; //!< the event's context
+    };
+
+    /**
+     * The receiving port's callback.
+     * @param log the arrivals
+     * @return true
+     */
+    static bool Record(
+        std::vector<Arrival>* log, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&)
+    {
+        log->push_back({Simulator::Now(), Simulator::GetContext()});
+        return true;
+    }
+
+    /**
+     * Send a 1000-byte frame.
+     * @param port the sending port
+     */
+    static void Send(Ptr<MrcNetDevice> port)
+    {
+        MrcIpv6Fields h;
+        h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_NOT_ECT));
+        port->SendFrame(Create<Packet>(1000), h);
+    }
+
+    void DoRun() override
+    {
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        Ptr<MrcChannel> cable = CreateObject<MrcChannel>();
+        cable->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
+        Ptr<MrcNetDevice> tx = CreateObject<MrcNetDevice>();
+        Ptr<MrcNetDevice> rx = CreateObject<MrcNetDevice>();
+        for (const auto& port : {tx, rx})
+        {
+            port->SetQueue(CreateObject<MrcTrimmingQueue>());
+            port->SetDataRate(DataRate("100Gbps"));
+            port->Attach(cable);
+        }
+        // Node, latency and (later) cut-through set after the cable was attached.
+        a->AddDevice(tx);
+        b->AddDevice(rx);
+        std::vector<Arrival> log;
+        rx->SetReceiveCallback(MakeBoundCallback(&Record, &log));
+        rx->SetRxLatency(NanoSeconds(300));
+        Simulator::Schedule(MicroSeconds(10), &Send, tx);
+        Simulator::Schedule(MicroSeconds(15), &MrcNetDevice::SetRxLatency, rx, NanoSeconds(700));
+        Simulator::Schedule(MicroSeconds(20), &Send, tx);
+        Simulator::Schedule(MicroSeconds(25), &MrcNetDevice::SetCutThroughBytes, rx, 64u);
+        Simulator::Schedule(MicroSeconds(30), &Send, tx);
+        // A flap shorter than the frame's flight: the cable is up again when it would arrive,
+        // but it went down after the frame left, so the frame is lost.
+        Simulator::Schedule(MicroSeconds(40), &Send, tx);
+        Simulator::Schedule(NanoSeconds(40200), &MrcChannel::SetUp, cable, false);
+        Simulator::Schedule(NanoSeconds(40400), &MrcChannel::SetUp, cable, true);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(log.size(), 3u, "three frames arrive");
+        NS_TEST_EXPECT_MSG_EQ(cable->GetLostInFlight(), 1u, "the frame sent before the flap");
+        for (const auto& arrival : log)
+        {
+            NS_TEST_EXPECT_MSG_EQ(arrival.context, b->GetId(), "in the receiving node's context");
+        }
+        // 1040 bytes (IPv6 header included) take 83.2 ns at 100 Gb/s: 83 ns.
+        NS_TEST_EXPECT_MSG_EQ(log[0].at - MicroSeconds(10),
+                              NanoSeconds(83 + 1000 + 300),
+                              "serialization, propagation and the RxLatency set after attaching");
+        NS_TEST_EXPECT_MSG_EQ(log[1].at - MicroSeconds(20),
+                              NanoSeconds(83 + 1000 + 700),
+                              "the RxLatency changed during the run");
+        NS_TEST_EXPECT_MSG_EQ(log[2].at - MicroSeconds(30),
+                              tx->GetLeadTime(64) + NanoSeconds(1000 + 700),
+                              "cut-through: received after its first 64 bytes");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * Every attribute of an object, serialized, by name.
  * @param o the object
  * @return name -> value
@@ -1369,6 +1469,7 @@ public:
         AddTestCase(new MrcFabricIncastTestCase(false));
         AddTestCase(new MrcStaticTableTestCase);
         AddTestCase(new MrcLinkDownTestCase);
+        AddTestCase(new MrcCableEndTestCase);
         AddTestCase(new MrcFabricValidationTestCase);
         AddTestCase(new MrcChoiceAttributeTestCase);
         AddTestCase(new MrcLinkMonitorTestCase);
