@@ -11,6 +11,7 @@
  */
 
 #include "ns3/mrc-calendar-scheduler.h"
+#include "ns3/mrc-event-prefetch.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-ring-deque.h"
@@ -22,6 +23,7 @@
 #include "ns3/test.h"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <random>
 #include <set>
@@ -525,6 +527,179 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcEventPrefetch under MrcSimulatorImpl with MrcCalendarScheduler: an event of a
+ * registered class has its Targets stage, then its Beyond stage, run before it runs, each once
+ * at most, while the events run in the same order as without the stages; events of other classes
+ * are left alone; and nothing is warmed for the events Destroy discards.
+ */
+class MrcEventPrefetchTestCase : public TestCase
+{
+public:
+    MrcEventPrefetchTestCase()
+        : TestCase("MrcEventPrefetch: registered events warmed (Targets, Beyond) before they run; "
+                   "order unchanged")
+    {
+    }
+
+private:
+    /** What happened to a tagged event, in order: 'T'argets, 'B'eyond, 'R'un. */
+    using Log = std::vector<std::pair<char, int>>;
+
+    /** An event of a registered class: logs its stages and its run. */
+    class Tagged : public EventImpl
+    {
+    public:
+        /**
+         * @param log the log
+         * @param id the event's tag
+         */
+        Tagged(Log* log, int id)
+            : m_log(log)
+            , m_id(id)
+        {
+        }
+
+        /**
+         * The Targets stage.
+         * @param e a Tagged event
+         */
+        static void Targets(const EventImpl* e)
+        {
+            const auto* t = static_cast<const Tagged*>(e);
+            t->m_log->emplace_back('T', t->m_id);
+        }
+
+        /**
+         * The Beyond stage.
+         * @param e a Tagged event
+         */
+        static void Beyond(const EventImpl* e)
+        {
+            const auto* t = static_cast<const Tagged*>(e);
+            t->m_log->emplace_back('B', t->m_id);
+        }
+
+    private:
+        void Notify() override
+        {
+            m_log->emplace_back('R', m_id);
+        }
+
+        Log* m_log; //!< the log
+        int m_id;   //!< the tag
+    };
+
+    /**
+     * Schedule the events: 200 tagged ones and 100 others, several per nanosecond, then stop
+     * at 30 ns with the rest pending.
+     * @param log the log of the tagged ones
+     * @param others the order in which the others ran
+     */
+    static void Schedule(Log* log, std::vector<int>* others)
+    {
+        std::mt19937 rng(7);
+        for (int i = 0; i < 300; ++i)
+        {
+            const Time at = NanoSeconds(rng() % 40);
+            if (i % 3 == 2)
+            {
+                Simulator::Schedule(at,
+                                    [others, i]()
+                                    {
+                                        others->push_back(i);
+                                    });
+            }
+            else
+            {
+                Simulator::Schedule(at, Ptr<EventImpl>(new Tagged(log, i), false));
+            }
+        }
+        Simulator::Stop(NanoSeconds(30));
+    }
+
+    /**
+     * Run the events under one implementation.
+     * @param impl its TypeId name
+     * @param log set to the tagged events' log
+     * @param others set to the others' order
+     */
+    static void RunWith(const std::string& impl, Log& log, std::vector<int>& others)
+    {
+        Simulator::Destroy();
+        ObjectFactory i;
+        i.SetTypeId(impl);
+        Simulator::SetImplementation(i.Create<SimulatorImpl>());
+        ObjectFactory f;
+        f.SetTypeId("ns3::MrcCalendarScheduler");
+        Simulator::SetScheduler(f);
+        Schedule(&log, &others);
+        Simulator::Run();
+        Simulator::Destroy(); // discards the events after 30 ns
+    }
+
+    void DoRun() override
+    {
+        static const bool registered
+            = (MrcEventPrefetch::Register(typeid(Tagged), &Tagged::Targets, &Tagged::Beyond), true);
+        NS_TEST_ASSERT_MSG_EQ(registered, true, "registered");
+        Log log;
+        std::vector<int> others;
+        RunWith("ns3::MrcSimulatorImpl", log, others);
+        Log reference;
+        std::vector<int> referenceOthers;
+        RunWith("ns3::DefaultSimulatorImpl", reference, referenceOthers);
+
+        // The same events ran in the same order; ns-3's implementation warms nothing.
+        Log runs;
+        for (const auto& entry : log)
+        {
+            if (entry.first == 'R')
+            {
+                runs.push_back(entry);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(reference.size(), runs.size(), "the same tagged events ran");
+        for (std::size_t k = 0; k < runs.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(runs[k].second, reference[k].second, "run " << k);
+        }
+        NS_TEST_ASSERT_MSG_EQ((others == referenceOthers), true, "the other events, in order");
+        NS_TEST_ASSERT_MSG_GT(runs.size(), 100u, "most ran before the stop");
+        NS_TEST_ASSERT_MSG_LT(runs.size(), 200u, "some were left to Destroy");
+
+        // Per tagged event: Targets, then Beyond, then its run; each at most once.
+        std::map<int, std::string> seen;
+        for (const auto& entry : log)
+        {
+            seen[entry.second] += entry.first;
+        }
+        std::set<int> ran;
+        for (const auto& entry : runs)
+        {
+            ran.insert(entry.second);
+        }
+        uint32_t warmed = 0;
+        for (const auto& [id, what] : seen)
+        {
+            if (ran.count(id) == 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(what, "", "event " << id << " never ran: nothing warmed");
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ((what == "R" || what == "BR" || what == "TBR"),
+                                  true,
+                                  "event " << id << ": " << what);
+            warmed += what == "TBR" ? 1 : 0;
+        }
+        // About seven events share each nanosecond, so most events had two events ahead of them
+        // in their bucket.
+        NS_TEST_EXPECT_MSG_GT(warmed, runs.size() / 2, "most tagged events warmed twice");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Scheduler test suite.
  */
 class MrcSchedulerTestSuite : public TestSuite
@@ -540,6 +715,7 @@ public:
             AddTestCase(new MrcSchedulerSimulatorTestCase(tid));
         }
         AddTestCase(new MrcSimulatorImplTestCase);
+        AddTestCase(new MrcEventPrefetchTestCase);
         AddTestCase(new MrcPooledEventTestCase);
         AddTestCase(new MrcRingDequeTestCase);
     }

@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-channel.h"
 
+#include "ns3/mrc-event-prefetch.h"
 #include "ns3/mrc-lazy-trace-source-accessor.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-pooled-event.h"
@@ -49,6 +50,26 @@ public:
     {
     }
 
+    /**
+     * MrcEventPrefetch's first stage: the event's second cache line and the receiving port.
+     * @param event a DeliveryEvent
+     */
+    static void PrefetchTargets(const EventImpl* event)
+    {
+        const auto* d = static_cast<const DeliveryEvent*>(event);
+        MrcEventPrefetch::Lines(d, d + 1);
+        d->m_device->Prefetch();
+    }
+
+    /**
+     * MrcEventPrefetch's second stage: the switch or protocol behind the receiving port.
+     * @param event a DeliveryEvent
+     */
+    static void PrefetchBeyond(const EventImpl* event)
+    {
+        static_cast<const DeliveryEvent*>(event)->m_device->PrefetchNext(true);
+    }
+
 private:
     void Notify() override
     {
@@ -61,6 +82,11 @@ private:
     MrcIpv6Fields m_header; //!< its IPv6 fields
     uint32_t m_epoch;       //!< the cable's epoch at sending
 };
+
+const bool MrcChannel::s_prefetchRegistered
+    = (MrcEventPrefetch::Register(
+           typeid(DeliveryEvent), &DeliveryEvent::PrefetchTargets, &DeliveryEvent::PrefetchBeyond),
+       true);
 
 TypeId
 MrcChannel::GetTypeId()

@@ -148,6 +148,7 @@ private:
     void FireLost(const MrcFrame& frame);
 
     class DeliveryEvent;
+    static const bool s_prefetchRegistered; //!< DeliveryEvent registered with MrcEventPrefetch
     /**
      * Hand a PAUSE frame to its receiver.
      * @param quanta pause quanta

@@ -216,6 +216,24 @@ MrcNetDevice::SetFrameReceiver(MrcFrameReceiver* receiver, uint32_t port)
     }
 }
 
+const bool MrcNetDevice::s_prefetchRegistered
+    = (MrcEventPrefetch::Register(typeid(TransmitCompleteEvent),
+                                  &MrcNetDevice::PrefetchTransmitComplete,
+                                  &MrcNetDevice::PrefetchTransmitCompleteBeyond),
+       true);
+
+void
+MrcNetDevice::PrefetchTransmitComplete(const EventImpl* event)
+{
+    static_cast<const TransmitCompleteEvent*>(event)->GetObject()->Prefetch();
+}
+
+void
+MrcNetDevice::PrefetchTransmitCompleteBeyond(const EventImpl* event)
+{
+    static_cast<const TransmitCompleteEvent*>(event)->GetObject()->PrefetchNext(false);
+}
+
 void
 MrcNetDevice::SetRxLatency(Time latency)
 {

@@ -6,9 +6,12 @@
 #define MRC_NET_DEVICE_H
 
 #include "ns3/mrc-drop-accounting.h"
+#include "ns3/mrc-event-prefetch.h"
 #include "ns3/mrc-frame-receiver.h"
 #include "ns3/mrc-ipv6-fields.h"
 #include "ns3/mrc-lazy.h"
+#include "ns3/mrc-pooled-event.h"
+#include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -21,7 +24,6 @@ namespace ns3
 {
 
 class MrcChannel;
-class MrcTrimmingQueue;
 class UniformRandomVariable;
 
 /// Drop reasons of MrcNetDevice (MrcNetDevice::DropReason).
@@ -176,6 +178,36 @@ public:
     Time GetRxLatency() const
     {
         return m_rxLatency;
+    }
+
+    /**
+     * Start loading the fields every frame sent or received reads (MrcEventPrefetch: an
+     * arrival or transmit-complete event for this port is about to run).
+     */
+    void Prefetch() const
+    {
+        MrcEventPrefetch::Lines(&m_queue, &m_rxLossRate + 1);
+    }
+
+    /**
+     * Start loading what comes after this port for the next event: the receiver behind it
+     * (switch or protocol) for an arrival, its queue for a transmit-complete. Reads the port.
+     * @param arrival true for an arrival
+     */
+    void PrefetchNext(bool arrival) const
+    {
+        if (arrival)
+        {
+            // The receiver's class is not known here: its first two cache lines.
+            if (const auto* r = reinterpret_cast<const char*>(m_receiver); r != nullptr)
+            {
+                MrcEventPrefetch::Lines(r, r + 128);
+            }
+        }
+        else if (m_queue)
+        {
+            m_queue->Prefetch();
+        }
     }
 
     /** @return the owning node's id (cached: used on every hop) */
@@ -342,6 +374,19 @@ private:
      * @param header its header
      */
     void StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header);
+    /** A port's transmit-complete event (ScheduleTransmitComplete). */
+    using TransmitCompleteEvent = MrcMemberEvent<MrcNetDevice, &MrcNetDevice::TransmitComplete>;
+    /**
+     * MrcEventPrefetch's first stage for a transmit-complete event: the port.
+     * @param event the event
+     */
+    static void PrefetchTransmitComplete(const EventImpl* event);
+    /**
+     * MrcEventPrefetch's second stage for a transmit-complete event: the port's queue.
+     * @param event the event
+     */
+    static void PrefetchTransmitCompleteBeyond(const EventImpl* event);
+    static const bool s_prefetchRegistered; //!< the transmit-complete event registered
 
     /** The trace sources but Drop, and the link change listeners (made when connected). */
     struct Traces

@@ -6,6 +6,7 @@
 #define MRC_TRIMMING_QUEUE_H
 
 #include "ns3/mrc-drop-accounting.h"
+#include "ns3/mrc-event-prefetch.h"
 #include "ns3/mrc-frame-receiver.h"
 #include "ns3/mrc-frame.h"
 #include "ns3/mrc-ipv6-fields.h"
@@ -143,6 +144,15 @@ public:
      * @return false if nothing may leave
      */
     bool Dequeue(MrcFrame& frame, MrcIpv6Fields& header, bool dataAllowed = true);
+
+    /**
+     * Start loading the fields every enqueue and dequeue reads (MrcEventPrefetch: the port is
+     * about to send its next frame).
+     */
+    void Prefetch() const
+    {
+        MrcEventPrefetch::Lines(&m_data, &m_dequeued + 1);
+    }
 
     /** @return true if both classes are empty */
     bool IsEmpty() const

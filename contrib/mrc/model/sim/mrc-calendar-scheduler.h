@@ -61,6 +61,18 @@ public:
     Event RemoveNext() override;
     void Remove(const Event& ev) override;
 
+    /**
+     * The events after the next one that are already sorted to run (the rest of the bucket
+     * being run), for looking ahead (MrcEventPrefetch): no effect on the order.
+     * @param n set to how many there are
+     * @return the first of them (valid until the scheduler changes), if n > 0
+     */
+    const Event* PeekAhead(std::size_t& n) const
+    {
+        n = m_runPos < m_run.size() ? m_run.size() - m_runPos : 0;
+        return m_run.data() + m_runPos;
+    }
+
 private:
     static constexpr uint32_t CHUNK = 5;           //!< events per node (a node is two cache lines)
     static constexpr uint32_t NIL = UINT32_MAX;    //!< no node

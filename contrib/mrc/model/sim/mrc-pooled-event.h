@@ -94,6 +94,12 @@ public:
     {
     }
 
+    /** @return the object whose method the event calls */
+    T* GetObject() const
+    {
+        return m_obj;
+    }
+
 private:
     void Notify() override
     {

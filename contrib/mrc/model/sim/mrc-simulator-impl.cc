@@ -26,7 +26,8 @@ MrcSimulatorImpl::GetTypeId()
 }
 
 MrcSimulatorImpl::MrcSimulatorImpl()
-    : m_currentTs(0)
+    : m_calendar(nullptr)
+    , m_currentTs(0)
     , m_eventCount(0)
     , m_unscheduledEvents(0)
     , m_uid(EventId::UID::VALID)
@@ -51,6 +52,7 @@ MrcSimulatorImpl::DoDispose()
         m_events->RemoveNext().impl->Unref();
     }
     m_events = nullptr;
+    m_calendar = nullptr;
     SimulatorImpl::DoDispose();
 }
 
@@ -79,6 +81,7 @@ MrcSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         scheduler->Insert(m_events->RemoveNext());
     }
     m_events = scheduler;
+    m_calendar = dynamic_cast<MrcCalendarScheduler*>(PeekPointer(m_events));
 }
 
 uint32_t
@@ -102,6 +105,7 @@ MrcSimulatorImpl::Run()
     while (!m_stop && !m_events->IsEmpty())
     {
         const Scheduler::Event next = m_events->RemoveNext();
+        WarmAhead();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
         ++m_eventCount;
