@@ -133,8 +133,6 @@ MrcChannel::~MrcChannel() = default;
 void
 MrcChannel::DoDispose()
 {
-    m_devices[0] = nullptr;
-    m_devices[1] = nullptr;
     m_ends[0] = End();
     m_ends[1] = End();
     m_loss = nullptr;
@@ -145,8 +143,7 @@ void
 MrcChannel::Attach(Ptr<MrcNetDevice> device)
 {
     NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a cable has two ends");
-    m_ends[m_nDevices].device = PeekPointer(device);
-    m_devices[m_nDevices++] = device;
+    m_ends[m_nDevices++].device = device;
     RefreshEnd(PeekPointer(device));
 }
 
@@ -155,7 +152,7 @@ MrcChannel::RefreshEnd(const MrcNetDevice* device)
 {
     for (End& e : m_ends)
     {
-        if (e.device == device)
+        if (PeekPointer(e.device) == device)
         {
             e.rxLatency = device->GetRxLatency();
             e.nodeId = device->GetNodeId();
@@ -177,14 +174,15 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
         FireLost(frame);
         return true; // the sender cannot tell
     }
-    const End& d = m_ends[m_ends[0].device == src ? 1 : 0];
+    const End& d = m_ends[PeekPointer(m_ends[0].device) == src ? 1 : 0];
     // A cut-through switch port takes the frame once its first bytes are in; the rest follows
     // at no slower a rate than any egress of that switch drains it.
     const uint32_t cut = d.cutThroughBytes;
     const Time wire = cut == 0 ? txTime : std::min(txTime, src->GetLeadTime(cut));
-    Simulator::ScheduleWithContext(d.nodeId,
-                                   wire + m_delay + src->GetTxLatency() + d.rxLatency,
-                                   new DeliveryEvent(d.device, std::move(frame), header, m_epoch));
+    Simulator::ScheduleWithContext(
+        d.nodeId,
+        wire + m_delay + src->GetTxLatency() + d.rxLatency,
+        new DeliveryEvent(PeekPointer(d.device), std::move(frame), header, m_epoch));
     return true;
 }
 
@@ -211,14 +209,9 @@ MrcChannel::TransmitPause(MrcNetDevice* src, uint16_t quanta, Time wait)
     {
         return;
     }
-    const uint8_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
-    Simulator::ScheduleWithContext(m_devices[dst]->GetNodeId(),
-                                   wait + m_delay,
-                                   &MrcChannel::DeliverPause,
-                                   this,
-                                   quanta,
-                                   dst,
-                                   m_epoch);
+    const uint8_t dst = (PeekPointer(m_ends[0].device) == src) ? 1 : 0;
+    Simulator::ScheduleWithContext(
+        m_ends[dst].nodeId, wait + m_delay, &MrcChannel::DeliverPause, this, quanta, dst, m_epoch);
 }
 
 void
@@ -226,7 +219,7 @@ MrcChannel::DeliverPause(uint16_t quanta, uint8_t dst, uint32_t epoch)
 {
     if (epoch == m_epoch && m_up)
     {
-        m_devices[dst]->ReceivePause(quanta);
+        m_ends[dst].device->ReceivePause(quanta);
     }
 }
 
@@ -245,7 +238,7 @@ MrcChannel::SetUp(bool up)
     }
     for (uint32_t i = 0; i < m_nDevices; ++i)
     {
-        m_devices[i]->NotifyLinkChange(up, m_epoch);
+        m_ends[i].device->NotifyLinkChange(up, m_epoch);
     }
     if (m_observer != nullptr)
     {
@@ -332,13 +325,13 @@ MrcChannel::GetNDevices() const
 Ptr<NetDevice>
 MrcChannel::GetDevice(std::size_t i) const
 {
-    return m_devices[i];
+    return m_ends[i].device;
 }
 
 Ptr<MrcNetDevice>
 MrcChannel::GetMrcDevice(std::size_t i) const
 {
-    return m_devices[i];
+    return m_ends[i].device;
 }
 
 } // namespace ns3

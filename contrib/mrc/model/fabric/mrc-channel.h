@@ -164,10 +164,10 @@ private:
      */
     struct End
     {
-        MrcNetDevice* device = nullptr; //!< the device (m_devices holds the reference)
-        Time rxLatency;                 //!< its RxLatency
-        uint32_t nodeId = 0;            //!< its node's id (the arrival's context)
-        uint32_t cutThroughBytes = 0;   //!< its cut-through bytes (0: store and forward)
+        Ptr<MrcNetDevice> device;     //!< the device
+        Time rxLatency;               //!< its RxLatency
+        uint32_t nodeId = 0;          //!< its node's id (the arrival's context)
+        uint32_t cutThroughBytes = 0; //!< its cut-through bytes (0: store and forward)
     };
 
     // What every Transmit reads comes first, together (on a large fabric a cable is cold when
@@ -179,7 +179,6 @@ private:
     Time m_delay;                      //!< propagation delay
     double m_lossRate;                 //!< random loss probability
     End m_ends[2];                     //!< the two ends, as receivers
-    Ptr<MrcNetDevice> m_devices[2];    //!< the two ends
     MrcLinkStateObserver* m_observer;  //!< told about state changes, or null
     uint32_t m_observerId;             //!< its identifier for this cable
     uint64_t m_lostInFlight;           //!< frames lost in flight
