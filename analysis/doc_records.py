@@ -333,7 +333,7 @@ def fluid_crosscheck_runs():
         ("ring1024-faults", "quickstart", ["--schemes=mrc", "--plots=0", "--gpus=1024",
                                            "--hostsPerT0=32", "--t1=32", "--bytes=33554432",
                                            "--steps=1"]),
-        ("default", "quickstart", ["--plots=0"]),
+        ("qs64", "quickstart", ["--plots=0", "--gpus=64"]),
     ]
     return [("%s-%s" % (label, model), prog, argv + ["--model=%s" % model])
             for label, prog, argv in cases for model in ("packet", "fluid")]
@@ -420,8 +420,9 @@ def loss_ring32_summary(values):
 
 
 def path_flush_runs():
-    """The three PathFlush modes on a lossy and a lossless ring and on the default quickstart
-    (whose flaps and reboot are real path failures)."""
+    """The three PathFlush modes on a lossy and a lossless ring and on quickstart's default
+    faults at 64 GPUs (whose flaps and reboot are real path failures: eight ring transfers
+    cross the T1 tier, against two at the default 16 GPUs)."""
     runs = []
     for mode in ("held", "retired", "none"):
         flush = ["--ns3::MrcSelectiveRecovery::PathFlush=" + mode]
@@ -429,15 +430,14 @@ def path_flush_runs():
                              ("lossless", [])):
             runs.append(("ring32-%s-%s" % (label, mode), "quickstart",
                          loss_ring32_runs()[0][2] + extra + flush))
-        if mode != "held":  # the default's seeds are the record quickstart-seeds
-            runs += [("seed%d-%s" % (s, mode), "quickstart",
-                      ["--schemes=mrc", "--plots=0", "--seed=%d" % s] + flush)
-                     for s in range(1, 5)]
+        runs += [("seed%d-%s" % (s, mode), "quickstart",
+                  ["--schemes=mrc", "--plots=0", "--gpus=64", "--seed=%d" % s] + flush)
+                 for s in range(1, 5)]
     return runs
 
 
 def path_flush_summary(values):
-    for mode in ("retired", "none"):
+    for mode in ("held", "retired", "none"):
         infl = [values.get("seed%d-%s.mrc.inflation_pct" % (s, mode)) for s in range(1, 5)]
         if all(v is not None for v in infl):
             values["mean-%s.mrc.inflation_pct" % mode] = _mean(infl)
@@ -563,8 +563,8 @@ RECIPES = {r.name: r for r in [
            loss_ring32_runs(), ["run.json", "steps.csv"], program_values, loss_ring32_summary),
     Recipe("path-flush",
            "MrcSelectiveRecovery::PathFlush (held, the default; retired; none): the 32 MB ring of "
-           "f16-loss-32mb at 1 % NIC loss and lossless, and the default quickstart's MRC, seeds "
-           "1 to 4",
+           "f16-loss-32mb at 1 % NIC loss and lossless, and quickstart's MRC at 64 GPUs with its "
+           "default faults, seeds 1 to 4",
            path_flush_runs(), ["run.json", "steps.csv"], program_values, path_flush_summary),
     Recipe("claims-c9-full",
            "claims C9 at the full scale (the 64 -> 1 incast with trimming and drop-only, the "

@@ -47,7 +47,7 @@ namespace
 /** Everything a run is a function of. */
 struct Params
 {
-    uint32_t gpus = 64;               //!< hosts (one NIC each)
+    uint32_t gpus = 16;               //!< hosts (one NIC each)
     uint32_t planes = 8;              //!< MRC planes (NIC ports)
     uint32_t hostsPerT0 = 8;          //!< hosts per T0
     uint32_t t1 = 8;                  //!< T1s per plane
