@@ -44,7 +44,7 @@ SCENARIOS = {
     # name: (program, arguments)
     "perm128": ("mrc-permutation", ["--hosts=128", "--hostsPerT0=16", "--t1=16"] + PERM),
     "perm1024": ("mrc-permutation", ["--hosts=1024", "--hostsPerT0=32", "--t1=32"] + PERM),
-    "quickstart": ("quickstart", ["--plots=0", "--jobs=1"]),
+    "quickstart": ("quickstart", ["--plots=0", "--jobs=1", "--gpus=64"]),
     "claims-quick": ("claims", ["--scale=quick", "--plots=0", "--jobs=1"]),
     "claims-tiny": ("claims", ["--scale=tiny", "--plots=0", "--jobs=1"]),
 }
