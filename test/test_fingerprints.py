@@ -62,8 +62,9 @@ def normalised_stdout(text):
                      if not any(w in line for w in WALL_WORDS)) + "\n"
 
 
-def fingerprint(name, extra=()):
-    """Run one entry of RUNS (with extra arguments) and return (sha256 hex, size hashed)."""
+def fingerprint(name, extra=(), env=None):
+    """Run one entry of RUNS (with extra arguments; env: the environment, default this
+    process's) and return (sha256 hex, size hashed)."""
     prog, args, what = RUNS[name]
     args = list(args) + list(extra)
     exe = os.path.join(BIN, prog)
@@ -71,7 +72,7 @@ def fingerprint(name, extra=()):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")
         cmd = [exe] + args + ([] if what == "stdout" else ["--out=" + out])
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp, env=env)
         assert p.returncode in (0, 2), "%s failed (%d):\n%s" % (" ".join(cmd), p.returncode,
                                                                  p.stderr[-2000:])
         h = hashlib.sha256()
@@ -129,6 +130,16 @@ def test_ns3s_simulator_implementation_gives_the_same_run(name):
     in the same order, so it gives the same fingerprint."""
     got = fingerprint(name, ["--SimulatorImplementationType=ns3::DefaultSimulatorImpl"])[0]
     assert got == recorded()[name]
+
+
+@pytest.mark.parametrize("name", ["quickstart-small", "mrc-permutation"])
+@pytest.mark.parametrize("hugetlb", ["0", "1"])
+def test_the_heap_on_huge_pages_or_not_gives_the_same_run(name, hugetlb):
+    """./ns3 starts the programs with glibc.malloc.hugetlb=1 (transparent huge pages for the
+    heap); the addresses objects get must not change what a run computes."""
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=" + hugetlb
+    assert fingerprint(name, env=env)[0] == recorded()[name]
 
 
 def test_every_recorded_run_still_exists():

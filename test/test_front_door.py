@@ -50,14 +50,27 @@ def test_a_bad_bench_repeat_count_is_a_one_line_error():
 
 
 def test_a_new_scratch_program_runs_at_once():
+    # The program also prints the glibc tunables it was started with: `./ns3 run` puts the
+    # heap on transparent huge pages (glibc.malloc.hugetlb=1) unless MRC_HUGEPAGES=0 or the
+    # caller's GLIBC_TUNABLES already chooses, and keeps the caller's other tunables.
     src = os.path.join(ROOT, "scratch", "pytest-new-program.cc")
     with open(src, "w") as f:
-        f.write('#include "ns3/core-module.h"\n'
-                "int main() { std::cout << \"scratch ok\" << std::endl; return 0; }\n")
+        f.write('#include "ns3/core-module.h"\n#include <cstdlib>\n'
+                "int main() { const char* t = std::getenv(\"GLIBC_TUNABLES\");\n"
+                "  std::cout << \"scratch ok [\" << (t ? t : \"\") << \"]\" << std::endl;"
+                " return 0; }\n")
     try:
-        p = ns3("run", "pytest-new-program")
+        env = {k: v for k, v in ENV.items() if k not in ("GLIBC_TUNABLES", "MRC_HUGEPAGES")}
+        p = ns3("run", "pytest-new-program", env=env)
         assert p.returncode == 0, p.stderr
-        assert "scratch ok" in p.stdout
+        assert "scratch ok [glibc.malloc.hugetlb=1]" in p.stdout
+        for extra, shown in ((dict(MRC_HUGEPAGES="0"), "[]"),
+                             (dict(GLIBC_TUNABLES="glibc.malloc.hugetlb=0"),
+                              "[glibc.malloc.hugetlb=0]"),
+                             (dict(GLIBC_TUNABLES="glibc.malloc.arena_max=2"),
+                              "[glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1]")):
+            p = ns3("run", "pytest-new-program", env=dict(env, **extra))
+            assert p.returncode == 0 and "scratch ok " + shown in p.stdout, (extra, p.stdout)
     finally:
         os.remove(src)
         subprocess.run(["cmake", BUILD], capture_output=True, cwd=ROOT)  # forget the target
