@@ -50,6 +50,11 @@ added since do not count).  A stale record is re-recorded, or, when the change c
 its runs (say, a program the record does not run printed one more line), carried with the
 reason.  The fingerprints cover the example programs, quickstart and the claims at their
 tiny scale, not every code path a record runs; they are the model's pins, not a proof.
+
+A record is also stale once a program's default changes under a run that relied on it: a kept
+run.json lists the run's parameters, and each one the recorded command did not set must equal
+the build's default (`PROG --PrintHelp`; the build is $MRC_BUILD_DIR, else build/).  The
+programs that print their results keep no run.json, so their defaults are not checked.
 """
 
 import argparse
@@ -610,6 +615,11 @@ def fingerprints_at(source, commit, dirty):
         return json.load(f)
 
 
+def build_dir():
+    """The build whose programs' defaults the records are held to."""
+    return os.path.abspath(os.environ.get("MRC_BUILD_DIR") or os.path.join(ROOT, "build"))
+
+
 def current_fingerprints():
     with open(FINGERPRINTS) as f:
         return json.load(f)
@@ -635,6 +645,90 @@ def staleness(name, rec, now):
                 "re-record it (%s record %s), or, if that change cannot reach its runs, carry "
                 "it (%s carry %s --reason TEXT)"
                 % (name, rec.get("commit"), ", ".join(changed), PROG, name, PROG, name))
+    return None
+
+
+# Parameters a run.json lists that say where or how fast it ran, not what it computed.
+NOT_COMPARED = {"out", "jobs", "overwrite", "quiet"}
+
+
+class ProgramDefaults:
+    """The options' defaults of the build's programs, as `PROG --PrintHelp` prints them
+    (`    --name:  description [default]`); None for a program the build does not have."""
+
+    def __init__(self, build):
+        self.build = build
+        self.cache = {}
+
+    def get(self, prog):
+        if prog not in self.cache:
+            exe = os.path.join(self.build, "bin", prog)
+            found = None
+            if os.path.isfile(exe):
+                try:
+                    p = subprocess.run([exe, "--PrintHelp"], capture_output=True, text=True,
+                                       timeout=60, cwd=tempfile.gettempdir())
+                    found = {m.group(1): m.group(2) for m in
+                             re.finditer(r"^\s+--([A-Za-z0-9_]+):.*\[(.*)\]\s*$", p.stdout,
+                                         re.M)}
+                except (OSError, subprocess.SubprocessError):
+                    found = None
+            self.cache[prog] = found or None
+        return self.cache[prog]
+
+
+def same_setting(a, b):
+    """A run.json parameter and a --PrintHelp default: the same value, written either way
+    (150000.000000 and 150000, 1e+12 and 1000000000000.000000, true and 1)."""
+    a, b = str(a).strip(), str(b).strip()
+    if a == b:
+        return True
+    truth = {"true": "1", "false": "0"}
+    a, b = truth.get(a.lower(), a), truth.get(b.lower(), b)
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return a == b
+    return x == y or abs(x - y) <= 1e-9 * max(abs(x), abs(y))
+
+
+def explicit_options(command):
+    """The option names a recorded command sets (`./ns3 run "prog --a=1 --b=x"`)."""
+    import shlex
+    words = shlex.split(command)
+    if words[:2] == ["./ns3", "run"]:
+        words = words[2:]
+    if len(words) == 1:
+        words = shlex.split(words[0])
+    return {w[2:].split("=", 1)[0] for w in words[1:] if w.startswith("--")}
+
+
+def default_drift(name, rec, records, defaults):
+    """Why a record's runs no longer match their commands (None if they do): a run that left
+    an option at its default, when the program's default is now another. Only runs whose
+    run.json (kept in the record) lists its parameters can be checked."""
+    for r in rec.get("runs", []):
+        path = os.path.join(records, name, r.get("label", ""), "run.json")
+        if not os.path.isfile(path):
+            continue
+        try:
+            with open(path) as f:
+                meta = json.load(f)
+        except (OSError, ValueError):
+            continue
+        params = meta.get("parameters")
+        now = defaults.get(meta.get("program", ""))
+        if not isinstance(params, dict) or not now:
+            continue
+        given = explicit_options(r.get("command", ""))
+        for key in sorted(params):
+            if key in given or key in NOT_COMPARED or key not in now:
+                continue
+            if not same_setting(params[key], now[key]):
+                return ("docs/records/%s: run %s left %s's --%s at its default, %s then; the "
+                        "default is now %s: re-record it (%s record %s)"
+                        % (name, r.get("label"), meta.get("program"), key, params[key],
+                           now[key], PROG, name))
     return None
 
 
@@ -718,6 +812,11 @@ def record(args):
                              "got %d\n" % (PROG, len(plan), recipe.name,
                                             len(args.from_dirs)))
             return 2
+        if dirty and not args.from_dirs:
+            sys.stderr.write("warning: %s: %s has local changes (a record made before and not "
+                             "committed counts too): the record will say local_changes, and "
+                             "the docs' records must name a clean commit "
+                             "(test_doc_records.py)\n" % (PROG, source))
         for i, (label, prog, argv) in enumerate(plan):
             argv = [a.format(jobs=args.jobs) for a in argv]
             parse = STDOUT_PROGRAMS.get(prog)
@@ -1027,9 +1126,12 @@ def check(args, fix=False):
         print(("fixed: " if fix else "") + line)
     if fix:
         return 0
-    # Every record the pages quote must be the current model's.
+    # Every record the pages quote must be the current model's, and its runs' commands must
+    # still mean what they meant: no option they left at its default has another default now.
     now = current_fingerprints()
-    stale = [why for why in (staleness(n, r, now) for n, r in sorted(cache.items()) if r)
+    defaults = ProgramDefaults(build_dir())
+    stale = [why for why in (staleness(n, r, now) or default_drift(n, r, args.records, defaults)
+                             for n, r in sorted(cache.items()) if r)
              if why]
     for line in stale:
         print(line)
@@ -1051,8 +1153,9 @@ def all_records(records):
 
 def stale(args):
     now = current_fingerprints()
+    defaults = ProgramDefaults(build_dir())
     for name, rec in all_records(args.records).items():
-        if staleness(name, rec, now):
+        if staleness(name, rec, now) or default_drift(name, rec, args.records, defaults):
             print(name)
     return 0
 

@@ -119,6 +119,45 @@ def test_a_record_of_another_model_is_not_current_until_re_recorded_or_carried(t
     assert p.returncode == 1 and "keeps no fingerprints" in p.stdout
 
 
+def test_a_record_whose_run_relied_on_a_default_that_changed_is_not_current(tmp_path):
+    # A run's command means what the program's defaults make of it: quickstart's run.json
+    # lists every parameter, so a run that left --gpus at its default is held to the
+    # program's default now (`quickstart --PrintHelp`), in whichever way either writes it.
+    exe = os.path.join(BUILD, "bin", "quickstart")
+    assert os.path.isfile(exe), "build the programs first"
+    gpus = re.search(r"--gpus:.*\[(\d+)\]", subprocess.run(
+        [exe, "--PrintHelp"], capture_output=True, text=True).stdout).group(1)
+    other = str(int(gpus) * 4)
+
+    def record_with(command, params):
+        d = tmp_path / ("recs%d" % len(os.listdir(tmp_path)))
+        (d / "r" / "run").mkdir(parents=True)
+        (d / "r" / "run" / "run.json").write_text(json.dumps(
+            {"program": "quickstart", "parameters": dict(
+                {"planes": "4", "detectionUs": "150000.000000", "pfc": "true",
+                 "out": "/elsewhere", "jobs": "7"}, **params)}))
+        (d / "r" / "record.json").write_text(json.dumps(
+            {"name": "r", "commit": "abc1234", "values": {"a.x": 1.5},
+             "files": ["run/run.json"], "fingerprints": fingerprints(),
+             "runs": [{"label": "run", "command": command}]}))
+        return str(d)
+
+    page = page_with(tmp_path, "1.5<!--rec:r:a.x-->\n")
+    recs = record_with('./ns3 run "quickstart --planes=4"', {"gpus": other})
+    p = tool("--records", recs, "check", page)
+    assert p.returncode == 1, p.stdout
+    assert ("docs/records/r: run run left quickstart's --gpus at its default, %s then; the "
+            "default is now %s" % (other, gpus)) in p.stdout, p.stdout
+    assert tool("--records", recs, "stale").stdout.split() == ["r"]
+    # Set explicitly, the same value is what the command asked for: current.
+    recs = record_with('./ns3 run "quickstart --planes=4 --gpus=%s"' % other, {"gpus": other})
+    assert tool("--records", recs, "check", page).returncode == 0
+    # The default as it is, written as run.json writes numbers: current.
+    recs = record_with('./ns3 run "quickstart --planes=4"', {"gpus": gpus + ".000000"})
+    p = tool("--records", recs, "check", page)
+    assert p.returncode == 0, p.stdout
+
+
 def test_a_number_agrees_at_the_precision_it_is_written(tmp_path):
     recs = fake_record(tmp_path, {"a.x": 1234.5678, "a.y": -1.06, "a.z": 0.99499})
     good = page_with(tmp_path, "step 1,234.6 µs<!--rec:r:a.x-->, 1235<!--rec:r:a.x-->, "
