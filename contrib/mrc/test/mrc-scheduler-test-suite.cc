@@ -13,6 +13,7 @@
 #include "ns3/mrc-calendar-scheduler.h"
 #include "ns3/mrc-event-prefetch.h"
 #include "ns3/mrc-heap-scheduler.h"
+#include "ns3/mrc-owned-timer.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-ring-deque.h"
 #include "ns3/mrc-simulator-impl.h"
@@ -425,6 +426,115 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcOwnedTimer: IsPending() is !EventId::IsExpired() at every moment, including for
+ * events at the timer's own time scheduled before and after it, inside the method the timer
+ * runs, after a cancel and after setting it again; a cancelled timer does not run. Under
+ * ns-3's DefaultSimulatorImpl and MrcSimulatorImpl.
+ */
+class MrcOwnedTimerTestCase : public TestCase
+{
+public:
+    MrcOwnedTimerTestCase()
+        : TestCase(
+            "MrcOwnedTimer: pending exactly when the simulator says the event has not expired")
+    {
+    }
+
+private:
+    /** A timer's owner, as a queue pair is. */
+    class Owner
+    {
+    public:
+        /** The timer's method: expire it, log, and set it again once. */
+        void Fire()
+        {
+            m_timer.Expire();
+            Check('F');
+            if (++m_fired == 1)
+            {
+                m_timer.Set(MrcScheduleMember<Owner, &Owner::Fire>(MicroSeconds(5), this));
+                Check('S');
+            }
+        }
+
+        /** Log whether the timer is pending, and whether the simulator agrees. */
+        void Check(char what)
+        {
+            const bool pending = m_timer.IsPending();
+            const bool expired = m_timer.GetEventId().IsExpired();
+            m_log.push_back({what, pending});
+            m_agree = m_agree && pending == !expired;
+        }
+
+        /** Cancel the timer and log. */
+        void Cancel()
+        {
+            m_timer.Cancel();
+            Check('C');
+        }
+
+        MrcOwnedTimer m_timer;                    //!< the timer
+        int m_fired = 0;                          //!< Fire() calls
+        bool m_agree = true;                      //!< IsPending() always !IsExpired()
+        std::vector<std::pair<char, bool>> m_log; //!< (what, pending) in order
+    };
+
+    /**
+     * The sequence under one implementation.
+     * @param impl its TypeId name
+     */
+    void RunWith(const std::string& impl)
+    {
+        Simulator::Destroy();
+        ObjectFactory i;
+        i.SetTypeId(impl);
+        Simulator::SetImplementation(i.Create<SimulatorImpl>());
+        Owner o;
+        o.Check('0');
+        const Time t = MicroSeconds(5);
+        // At the timer's own time: one event scheduled before it, one after.
+        Simulator::Schedule(t, &Owner::Check, &o, 'b');
+        o.m_timer.Set(MrcScheduleMember<Owner, &Owner::Fire>(t, &o));
+        o.Check('s');
+        Simulator::Schedule(t, &Owner::Check, &o, 'a');
+        // The timer set again in Fire() (for 10 us) is cancelled at 7 us; cancelling twice is
+        // harmless.
+        Simulator::Schedule(MicroSeconds(7), &Owner::Cancel, &o);
+        Simulator::Schedule(MicroSeconds(8), &Owner::Cancel, &o);
+        Simulator::Schedule(MicroSeconds(12), &Owner::Check, &o, 'e');
+        Simulator::Run();
+        const std::vector<std::pair<char, bool>> want{{'0', false},
+                                                      {'s', true},
+                                                      {'b', true},
+                                                      {'F', false},
+                                                      {'S', true},
+                                                      {'a', true},
+                                                      {'C', false},
+                                                      {'C', false},
+                                                      {'e', false}};
+        NS_TEST_ASSERT_MSG_EQ(o.m_agree, true, impl << ": IsPending() is !IsExpired() throughout");
+        NS_TEST_ASSERT_MSG_EQ(o.m_fired, 1, impl << ": the cancelled timer did not run");
+        NS_TEST_ASSERT_MSG_EQ(o.m_log.size(), want.size(), impl << ": the checks made");
+        for (size_t k = 0; k < want.size() && k < o.m_log.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(o.m_log[k].first, want[k].first, impl << ": check " << k);
+            NS_TEST_ASSERT_MSG_EQ(o.m_log[k].second,
+                                  want[k].second,
+                                  impl << ": pending at check " << k << " (" << o.m_log[k].first
+                                       << ")");
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        RunWith("ns3::DefaultSimulatorImpl");
+        RunWith("ns3::MrcSimulatorImpl");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief MrcRingDeque against std::deque: 200,000 random operations (push and pop at both
  * ends, indexing, resize, erase at an index, clear, swap) leave the same elements in the same
  * order; an element that leaves the ring is released (the ring keeps no reference to it).
@@ -717,6 +827,7 @@ public:
         AddTestCase(new MrcSimulatorImplTestCase);
         AddTestCase(new MrcEventPrefetchTestCase);
         AddTestCase(new MrcPooledEventTestCase);
+        AddTestCase(new MrcOwnedTimerTestCase);
         AddTestCase(new MrcRingDequeTestCase);
     }
 };

@@ -236,9 +236,9 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
     {
         SendAck();
     }
-    else if (m_ackTimer.IsExpired())
+    else if (!m_ackTimer.IsPending())
     {
-        m_ackTimer = MrcScheduleMember<MrcQpReceiver, &MrcQpReceiver::SendAck>(m_ackDelay, this);
+        m_ackTimer.Set(MrcScheduleMember<MrcQpReceiver, &MrcQpReceiver::SendAck>(m_ackDelay, this));
     }
 }
 

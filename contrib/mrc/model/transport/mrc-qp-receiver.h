@@ -6,6 +6,7 @@
 #define MRC_QP_RECEIVER_H
 
 #include "ns3/mrc-header.h"
+#include "ns3/mrc-owned-timer.h"
 #include "ns3/mrc-ring-deque.h"
 
 #include "ns3/event-id.h"
@@ -166,7 +167,7 @@ private:
     uint32_t m_rxMsnBase;            //!< oldest undelivered message
     uint64_t m_rxBytes;              //!< payload bytes received (first copies)
     uint32_t m_unackedBytes;         //!< received since the last ACK
-    EventId m_ackTimer;              //!< delayed ACK
+    MrcOwnedTimer m_ackTimer;        //!< delayed ACK (SendAck cancels it)
     MrcHeader m_lastRx;              //!< header of the last data packet (for delayed ACKs)
     bool m_lastRxCe;                 //!< it was CE-marked
     bool m_lastRxDuplicate = false;  //!< it had arrived before (the ACK says so)

@@ -466,7 +466,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
             m_waitingForPort = true; // a port it could use is busy: wait for room there
             m_l4->WaitForPort(m_qpn);
         }
-        if (planes != 0 && m_rtoEvent.IsExpired())
+        if (planes != 0 && !m_rtoEvent.IsPending())
         {
             // A port has room but no EV may use it, and nothing in flight has a timer (every
             // packet out was declared lost: no timer until it is resent). If the recovery
@@ -538,10 +538,10 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
         ++m_retx;
     }
     s.m_sentOrder.push_back({psn, p.txSeq, wire});
-    if (m_rtoEvent.IsExpired())
+    if (!m_rtoEvent.IsPending())
     {
-        m_rtoEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
-            wire + TimeoutOf(p) - Simulator::Now(), this);
+        m_rtoEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
+            wire + TimeoutOf(p) - Simulator::Now(), this));
     }
     m_l4->SendPacket(e.plane,
                      m_paths[e.plane].Get(e.path),
@@ -819,6 +819,7 @@ MrcQueuePair::CompleteSends()
 void
 MrcQueuePair::OnRto()
 {
+    m_rtoEvent.Expire();
     if (m_error)
     {
         return;
@@ -881,7 +882,7 @@ MrcQueuePair::TimeoutOf(const TxPkt& p) const
 void
 MrcQueuePair::ArmRto()
 {
-    if (!m_rtoEvent.IsExpired() || m_error)
+    if (m_rtoEvent.IsPending() || m_error)
     {
         return;
     }
@@ -895,8 +896,8 @@ MrcQueuePair::ArmRto()
             if (!p.acked && !p.lost && p.txSeq == sent.txSeq)
             {
                 const Time left = sent.at + TimeoutOf(p) - Simulator::Now();
-                m_rtoEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
-                    left.IsStrictlyPositive() ? left : Time(0), this);
+                m_rtoEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
+                    left.IsStrictlyPositive() ? left : Time(0), this));
                 return;
             }
         }

@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-header.h"
+#include "ns3/mrc-owned-timer.h"
 #include "ns3/mrc-path-provider.h"
 #include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-qp-receiver.h"
@@ -491,10 +492,10 @@ private:
     EventId m_paceEvent;      //!< pending TrySend
 
     // timers
-    EventId m_rtoEvent;     //!< retransmission timer
-    EventId m_probeEvent;   //!< probe timer
-    uint32_t m_probeSeq{0}; //!< probe sequence number
-    Time m_probeWait;       //!< current probe interval (backs off while probes fail)
+    MrcOwnedTimer m_rtoEvent; //!< retransmission timer (OnRto expires it)
+    EventId m_probeEvent;     //!< probe timer
+    uint32_t m_probeSeq{0};   //!< probe sequence number
+    Time m_probeWait;         //!< current probe interval (backs off while probes fail)
 
     MrcQpReceiver m_rx; //!< the receiving side
 
