@@ -33,7 +33,7 @@ namespace ns3
  */
 class MrcOwnedTimer
 {
-  public:
+public:
     /**
      * @return whether the event is scheduled and has neither run, started to run, nor been
      * cancelled
@@ -78,7 +78,7 @@ class MrcOwnedTimer
         return m_id;
     }
 
-  private:
+private:
     EventId m_id;           //!< the last event set
     bool m_pending = false; //!< set, and neither expired nor cancelled since
 };

@@ -319,17 +319,18 @@ MrcQueuePair::OnPacingRateIncrease()
         return;
     }
     m_nextSendTime = next;
-    if (!m_paceEvent.IsExpired())
+    if (m_paceEvent.IsPending())
     {
         m_paceEvent.Cancel();
         if (next <= Simulator::Now())
         {
-            m_paceEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::TrySend>(Time(0), this);
+            m_paceEvent.Set(
+                MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnPaceTimer>(Time(0), this));
         }
         else
         {
-            m_paceEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::TrySend>(
-                next - Simulator::Now(), this);
+            m_paceEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnPaceTimer>(
+                next - Simulator::Now(), this));
         }
     }
 }
@@ -347,6 +348,13 @@ MrcQueuePair::UpdateCwndTrace(uint32_t /* oldValue */, uint32_t newValue)
 }
 
 void
+MrcQueuePair::OnPaceTimer()
+{
+    m_paceEvent.Expire();
+    TrySend();
+}
+
+void
 MrcQueuePair::TrySend()
 {
     if (m_error || m_l4 == nullptr)
@@ -361,10 +369,10 @@ MrcQueuePair::TrySend()
     {
         if (rate > 0 && Simulator::Now() < m_nextSendTime)
         {
-            if (m_paceEvent.IsExpired())
+            if (!m_paceEvent.IsPending())
             {
-                m_paceEvent = MrcScheduleMember<MrcQueuePair, &MrcQueuePair::TrySend>(
-                    m_nextSendTime - Simulator::Now(), this);
+                m_paceEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnPaceTimer>(
+                    m_nextSendTime - Simulator::Now(), this));
             }
             return;
         }

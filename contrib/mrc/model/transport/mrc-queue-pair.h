@@ -391,6 +391,9 @@ private:
     void HandleNack(const MrcHeader& h);
     /** Retransmission timer. */
     void OnRto();
+
+    /** The pacing timer: the next departure is due (TrySend). */
+    void OnPaceTimer();
     /**
      * @param p a packet in flight
      * @return how long its latest transmission waits before it times out: the timeout, doubled
@@ -486,10 +489,10 @@ private:
     CompletionCallback m_recvCb;            //!< receive completions
 
     // pacing (rate-based congestion control)
-    Time m_nextSendTime;      //!< earliest next transmission
-    Time m_pacedAt;           //!< the last packet's departure slot
-    uint32_t m_pacedBytes{0}; //!< its wire bytes
-    EventId m_paceEvent;      //!< pending TrySend
+    Time m_nextSendTime;       //!< earliest next transmission
+    Time m_pacedAt;            //!< the last packet's departure slot
+    uint32_t m_pacedBytes{0};  //!< its wire bytes
+    MrcOwnedTimer m_paceEvent; //!< pending TrySend (OnPaceTimer expires it)
 
     // timers
     MrcOwnedTimer m_rtoEvent; //!< retransmission timer (OnRto expires it)
