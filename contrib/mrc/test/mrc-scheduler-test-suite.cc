@@ -535,6 +535,64 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcNow() is Simulator::Now(): before a run, in its events, after it, and after
+ * Simulator::Destroy when the next simulation runs under another implementation (or the same
+ * one again).
+ */
+class MrcNowTestCase : public TestCase
+{
+public:
+    MrcNowTestCase()
+        : TestCase("MrcNow: Simulator::Now before, during and after runs, across implementations")
+    {
+    }
+
+private:
+    /**
+     * Check once.
+     * @param where what the check is for
+     */
+    void Check(std::string where)
+    {
+        ++m_checks;
+        NS_TEST_ASSERT_MSG_EQ(MrcNow(), Simulator::Now(), where);
+    }
+
+    /**
+     * A simulation under one implementation: checks before, at 3 events and after.
+     * @param impl its TypeId name
+     * @param offset where its events are (each simulation its own times)
+     */
+    void RunWith(const std::string& impl, Time offset)
+    {
+        ObjectFactory i;
+        i.SetTypeId(impl);
+        Simulator::SetImplementation(i.Create<SimulatorImpl>());
+        Check(impl + ": before the run");
+        for (int k = 1; k <= 3; ++k)
+        {
+            Simulator::Schedule(offset * k, &MrcNowTestCase::Check, this, impl + ": an event");
+        }
+        Simulator::Run();
+        Check(impl + ": after the run");
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        Simulator::Destroy();
+        RunWith("ns3::MrcSimulatorImpl", MicroSeconds(7));
+        RunWith("ns3::DefaultSimulatorImpl", MicroSeconds(2));
+        RunWith("ns3::MrcSimulatorImpl", MicroSeconds(1));
+        RunWith("ns3::DefaultSimulatorImpl", MicroSeconds(3));
+        NS_TEST_ASSERT_MSG_EQ(m_checks, 20, "every check ran");
+    }
+
+    int m_checks = 0; //!< checks made
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief MrcRingDeque against std::deque: 200,000 random operations (push and pop at both
  * ends, indexing, resize, erase at an index, clear, swap) leave the same elements in the same
  * order; an element that leaves the ring is released (the ring keeps no reference to it).
@@ -828,6 +886,7 @@ public:
         AddTestCase(new MrcEventPrefetchTestCase);
         AddTestCase(new MrcPooledEventTestCase);
         AddTestCase(new MrcOwnedTimerTestCase);
+        AddTestCase(new MrcNowTestCase);
         AddTestCase(new MrcRingDequeTestCase);
     }
 };

@@ -5,6 +5,7 @@
 #include "ns3/mrc-dcqcn.h"
 
 #include "ns3/mrc-choice-checker.h"
+#include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -274,7 +275,7 @@ MrcDcqcn::Init(uint32_t bdp, Time baseRtt, uint32_t mss)
     m_rc = m_lineRate;
     m_rt = m_lineRate;
     m_alpha = m_initAlpha;
-    m_periodStart = Simulator::Now();
+    m_periodStart = MrcNow();
     m_cnpThisPeriod = false;
     m_increased = false;
     m_rateTrace = static_cast<uint64_t>(m_rc);
@@ -312,7 +313,7 @@ double
 MrcDcqcn::GetAlpha() const
 {
     // Alpha as UpdateAlpha would bring it up to date now (without changing the state).
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (now < m_periodStart + m_alphaPeriod)
     {
         return m_alpha;
@@ -333,7 +334,7 @@ MrcDcqcn::GetAlpha() const
 void
 MrcDcqcn::UpdateAlpha()
 {
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (now < m_periodStart + m_alphaPeriod)
     {
         return;
@@ -367,11 +368,11 @@ MrcDcqcn::Cut()
 {
     UpdateAlpha();
     m_cnpThisPeriod = true;
-    if (m_monitorPeriod.IsStrictlyPositive() && Simulator::Now() - m_lastCut < m_monitorPeriod)
+    if (m_monitorPeriod.IsStrictlyPositive() && MrcNow() - m_lastCut < m_monitorPeriod)
     {
         return; // at most one cut per monitor period (the CNP still counts for alpha)
     }
-    m_lastCut = Simulator::Now();
+    m_lastCut = MrcNow();
     ++m_cuts;
     if (m_clamp || (m_clampAfterInc && m_increased))
     {
@@ -469,7 +470,7 @@ void
 MrcDcqcn::OnAck(uint32_t /* bytes */, Time /* rtt */, bool ecn)
 {
     // Only used without a notification point: an ECN echo stands for a CNP.
-    if (ecn && Simulator::Now() - m_lastCut >= m_cnpInterval)
+    if (ecn && MrcNow() - m_lastCut >= m_cnpInterval)
     {
         Cut();
     }

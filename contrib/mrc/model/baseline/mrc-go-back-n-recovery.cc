@@ -7,6 +7,7 @@
 #include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/simulator.h"
 
@@ -74,7 +75,7 @@ MrcGoBackNRecovery::OnNack(const MrcHeader& h)
     }
     const MrcSendState::TxPkt& p = s.Pkt(expected);
     // Ignore a NAK for a gap already being repaired (its resend is recent and in flight).
-    if (!p.lost && p.tries > 1 && Simulator::Now() - p.sentAt < 2 * s.m_baseRtt)
+    if (!p.lost && p.tries > 1 && MrcNow() - p.sentAt < 2 * s.m_baseRtt)
     {
         m_qp->CompleteSends();
         return;

@@ -8,6 +8,7 @@
 #include "ns3/mrc-lazy-trace-source-accessor.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-pooled-event.h"
+#include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -230,7 +231,7 @@ MrcChannel::SetUp(bool up)
     {
         return;
     }
-    NS_LOG_INFO("cable " << GetId() << (up ? " up" : " down") << " at " << Simulator::Now());
+    NS_LOG_INFO("cable " << GetId() << (up ? " up" : " down") << " at " << MrcNow());
     m_up = up;
     if (!up)
     {

@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-link-monitor.h"
 
+#include "ns3/mrc-simulator-impl.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/simulator.h"
@@ -125,7 +126,7 @@ MrcLinkMonitor::Sample()
     {
         return;
     }
-    const double now = Simulator::Now().GetNanoSeconds() / 1000.0;
+    const double now = MrcNow().GetNanoSeconds() / 1000.0;
     if (m_fluid)
     {
         const std::vector<double> bytes = m_fluid->GetTierBytes();

@@ -7,6 +7,7 @@
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-lazy-trace-source-accessor.h"
 #include "ns3/mrc-pooled-event.h"
+#include "ns3/mrc-simulator-impl.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/double.h"
@@ -288,7 +289,7 @@ MrcNetDevice::SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingres
         m_queue->CountExternalDrop(frame.Release(), MrcTrimmingQueue::LINK_DOWN);
         return false;
     }
-    if (!m_txEventPending && Simulator::Now() >= m_busyUntil && m_queue->IsEmpty() && !m_paused)
+    if (!m_txEventPending && MrcNow() >= m_busyUntil && m_queue->IsEmpty() && !m_paused)
     {
         // Idle serializer: the frame still passes the queue's accounting, then leaves at once.
         if (m_queue->Enqueue(std::move(frame), header, ingress) == MrcTrimmingQueue::DROPPED)
@@ -308,7 +309,7 @@ MrcNetDevice::SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingres
     if (!m_txEventPending && (!m_paused || m_queue->HasControl()))
     {
         // While paused the serializer may be idle (busyUntil in the past): send at once.
-        const Time now = Simulator::Now();
+        const Time now = MrcNow();
         m_txEventPending = true;
         ScheduleTransmitComplete(m_busyUntil > now ? m_busyUntil - now : Time(0));
     }
@@ -321,7 +322,7 @@ MrcNetDevice::StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header)
     const uint32_t bytes = header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES;
     // Round to the nearest nanosecond when that is the Time resolution (the default).
     const Time txTime = PicoSeconds(m_psPerByte * bytes + m_psRounding);
-    m_busyUntil = Simulator::Now() + txTime;
+    m_busyUntil = MrcNow() + txTime;
     if (m_activity != nullptr)
     {
         ++*m_activity;
@@ -367,7 +368,7 @@ MrcNetDevice::TransmitComplete()
     if (m_paused ? m_queue->HasControl() : !m_queue->IsEmpty())
     {
         m_txEventPending = true;
-        ScheduleTransmitComplete(m_busyUntil - Simulator::Now());
+        ScheduleTransmitComplete(m_busyUntil - MrcNow());
     }
     if (m_txNotify)
     {
@@ -458,7 +459,7 @@ MrcNetDevice::NotifyLinkChange(bool up, uint32_t epoch)
     if (!up && m_queue)
     {
         m_queue->Flush();
-        m_busyUntil = Simulator::Now();
+        m_busyUntil = MrcNow();
     }
     if (Traces* t = m_traces.Peek())
     {
@@ -479,7 +480,7 @@ MrcNetDevice::SendPause(uint16_t quanta)
         t->pauseTx(quanta);
     }
     // A 64-byte MAC control frame, sent at the next frame boundary ahead of the queue.
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const Time wait = (m_busyUntil > now ? m_busyUntil - now : Time(0))
                     + PicoSeconds(64 * m_psPerByte + m_psRounding);
     m_channel->TransmitPause(this, quanta, wait);
@@ -494,7 +495,7 @@ MrcNetDevice::ReceivePause(uint16_t quanta)
     {
         t->pauseRx(quanta);
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (now < pfc.ignorePauseUntil)
     {
         return; // the watchdog broke a storm on this port
@@ -533,7 +534,7 @@ MrcNetDevice::Resume()
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     m_paused = false;
     Pfc& pfc = m_pfc.Get(); // made by the PAUSE that set m_paused
     pfc.pausedTime += now - pfc.pauseStart;
@@ -555,7 +556,7 @@ MrcNetDevice::OnWatchdog()
 {
     Pfc& pfc = m_pfc.Get();
     ++pfc.watchdogTriggers;
-    pfc.ignorePauseUntil = Simulator::Now() + m_watchdogRestore;
+    pfc.ignorePauseUntil = MrcNow() + m_watchdogRestore;
     if (m_queue)
     {
         m_queue->FlushData(MrcTrimmingQueue::PFC_WATCHDOG);
@@ -583,7 +584,7 @@ MrcNetDevice::GetPausedTime() const
     {
         return Time(0);
     }
-    return pfc->pausedTime + (m_paused ? Simulator::Now() - pfc->pauseStart : Time(0));
+    return pfc->pausedTime + (m_paused ? MrcNow() - pfc->pauseStart : Time(0));
 }
 
 uint64_t
@@ -595,7 +596,7 @@ MrcNetDevice::GetWatchdogTriggers() const
 Time
 MrcNetDevice::GetTxStartTime() const
 {
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const Time start = m_busyUntil > now ? m_busyUntil : now;
     if (!m_queue)
     {

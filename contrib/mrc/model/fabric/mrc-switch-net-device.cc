@@ -9,6 +9,7 @@
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-lazy-trace-source-accessor.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-simulator-impl.h"
 #include "ns3/mrc-trimming-queue.h"
 #include "ns3/mrc-usid-carrier.h"
 
@@ -326,7 +327,7 @@ MrcSwitchNetDevice::GetPort(uint32_t i) const
 bool
 MrcSwitchNetDevice::AddRoute(uint16_t usid, uint32_t port)
 {
-    if (m_frozen || Simulator::Now().IsStrictlyPositive())
+    if (m_frozen || MrcNow().IsStrictlyPositive())
     {
         NS_LOG_WARN("switch " << m_usid << ": static table is immutable once the simulation runs");
         return false;
@@ -358,7 +359,7 @@ MrcSwitchNetDevice::IsFrozen() const
 void
 MrcSwitchNetDevice::SetUsid(uint16_t usid)
 {
-    if (usid != m_usid && (m_frozen || Simulator::Now().IsStrictlyPositive()))
+    if (usid != m_usid && (m_frozen || MrcNow().IsStrictlyPositive()))
     {
         NS_LOG_WARN("switch " << m_usid << ": its uSID is static once the simulation runs");
         return;
@@ -379,7 +380,7 @@ MrcSwitchNetDevice::SetLocatorBlock(Ipv6Address block, uint8_t bits)
 {
     NS_ABORT_MSG_UNLESS(MrcUsidCarrier::IsValidBlockBits(bits),
                         "MrcSwitchNetDevice: block length must be 16..96 bits in steps of 16");
-    if (m_frozen || Simulator::Now().IsStrictlyPositive())
+    if (m_frozen || MrcNow().IsStrictlyPositive())
     {
         NS_LOG_WARN("switch " << m_usid
                               << ": the locator block is static once the simulation runs");
@@ -560,7 +561,7 @@ bool
 MrcSwitchNetDevice::SetEcmpRoutes(std::vector<uint32_t> hostGroup,
                                   std::vector<std::vector<uint16_t>> groups)
 {
-    if (!m_ecmp && (m_frozen || Simulator::Now().IsStrictlyPositive()))
+    if (!m_ecmp && (m_frozen || MrcNow().IsStrictlyPositive()))
     {
         NS_LOG_WARN("switch " << m_usid
                               << ": an SRv6 switch's tables are immutable once the "

@@ -41,6 +41,10 @@ MrcSimulatorImpl::MrcSimulatorImpl()
 MrcSimulatorImpl::~MrcSimulatorImpl()
 {
     NS_LOG_FUNCTION(this);
+    if (s_running == this)
+    {
+        s_running = nullptr;
+    }
 }
 
 void
@@ -68,6 +72,10 @@ MrcSimulatorImpl::Destroy()
         {
             ev->Invoke();
         }
+    }
+    if (s_running == this)
+    {
+        s_running = nullptr;
     }
 }
 
@@ -101,6 +109,7 @@ MrcSimulatorImpl::Run()
 {
     NS_LOG_FUNCTION(this);
     m_stop = false;
+    s_running = this;
     // m_events is read each time, as DefaultSimulatorImpl does: an event may call SetScheduler.
     while (!m_stop && !m_events->IsEmpty())
     {

@@ -14,6 +14,7 @@
 #include "ns3/ptr.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
 
 #include <list>
 #include <utility>
@@ -43,6 +44,8 @@ namespace ns3
  */
 class MrcSimulatorImpl : public SimulatorImpl
 {
+    friend Time MrcNow();
+
 public:
     /**
      * Register this type.
@@ -124,7 +127,26 @@ private:
     uint32_t m_currentUid;              //!< the running event's uid
     uint32_t m_currentContext;          //!< the running event's context
     bool m_stop;                        //!< Stop was called
+
+    /** The implementation whose Run() was called last (until its Destroy), or null. */
+    static inline const MrcSimulatorImpl* s_running = nullptr;
 };
+
+/**
+ * @ingroup mrc
+ * The current simulation time, as Simulator::Now() gives it. While an MrcSimulatorImpl runs
+ * the simulation (from its Run() until its Destroy()), it is read from that implementation
+ * directly, without Simulator::Now()'s calls (the library call, the implementation lookup, the
+ * virtual call); otherwise it is Simulator::Now(). For the per-packet code, which asks for the
+ * time about 1.4 times per event.
+ * @return the current time
+ */
+inline Time
+MrcNow()
+{
+    const MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
+    return running != nullptr ? TimeStep(running->m_currentTs) : Simulator::Now();
+}
 
 } // namespace ns3
 

@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-nscc.h"
 
+#include "ns3/mrc-simulator-impl.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -149,7 +151,7 @@ MrcNscc::Init(uint32_t bdp, Time baseRtt, uint32_t mss)
     m_fiScale = m_fastIncrease * a;
     m_maxCwnd = std::max<double>(m_maxCwndBdps * bdp, m_minCwnd);
     m_cwnd = m_initCwndBdps * bdp;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     m_lastAdjust = now;
     m_lastEta = now;
     m_lastDecrease = Time(0);
@@ -191,7 +193,7 @@ MrcNscc::UpdateAvgDelay(double d, bool ecn)
 bool
 MrcNscc::QuickAdapt(bool loss, double d)
 {
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     bool fired = false;
     if (now > m_qaEnd)
     {
@@ -223,7 +225,7 @@ MrcNscc::QuickAdapt(bool loss, double d)
 void
 MrcNscc::Fulfil()
 {
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     m_cwnd += m_inc / m_cwnd;
     if (now - m_lastEta >= Seconds(m_baseRtt))
     {
@@ -281,7 +283,7 @@ MrcNscc::OnAck(uint32_t bytes, Time rtt, bool ecn)
     {
         m_fastIncreasing = false;
         m_fastCount = 0;
-        const Time now = Simulator::Now();
+        const Time now = MrcNow();
         if (m_avgDelay > m_target && now - m_lastDecrease > Seconds(m_baseRtt))
         {
             m_cwnd *= std::max(1 - m_gamma * (m_avgDelay - m_target) / m_avgDelay, 1 - m_maxMd);
@@ -290,7 +292,7 @@ MrcNscc::OnAck(uint32_t bytes, Time rtt, bool ecn)
     }
     // ECN with d < T: no change.
     Clamp();
-    if (m_received > 8ULL * m_mss || Simulator::Now() - m_lastAdjust > Seconds(m_baseRtt))
+    if (m_received > 8ULL * m_mss || MrcNow() - m_lastAdjust > Seconds(m_baseRtt))
     {
         Fulfil();
         Clamp();

@@ -7,6 +7,7 @@
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/simulator.h"
 
@@ -102,7 +103,7 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
     {
         // RoCEv2 notification point: a CNP instead of an ECN echo, at most one per interval.
         ce = false;
-        const Time now = Simulator::Now();
+        const Time now = MrcNow();
         if (m_cnpsSent == 0 || now - m_lastCnp >= m_cnpInterval)
         {
             m_lastCnp = now;
@@ -194,7 +195,7 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
             m.bits.assign(m.pkts, false);
             m.imm = h.GetOpcode() == MrcHeader::WRITE_IMM;
             m.immData = h.GetImmediate();
-            m.first = Simulator::Now();
+            m.first = MrcNow();
         }
         const uint32_t index = h.GetPacketIndex();
         if (index < m.pkts && !m.bits[index])
@@ -217,7 +218,7 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
                                     done.imm,
                                     done.immData,
                                     done.first,
-                                    Simulator::Now()};
+                                    MrcNow()};
                     m_rxMsgs.pop_front();
                     ++m_rxMsnBase;
                     m_qp->DeliverRecvCompletion(c);

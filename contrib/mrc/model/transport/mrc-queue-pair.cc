@@ -7,6 +7,7 @@
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-l4-protocol.h"
 #include "ns3/mrc-pooled-event.h"
+#include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/boolean.h"
 #include "ns3/integer.h"
@@ -193,7 +194,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_state->m_baseRtt = baseRtt;
     m_state->m_peerAckDelay = m_ackDelay;
     m_state->m_lastRtt = baseRtt;
-    m_state->m_rttMaxStart = Simulator::Now();
+    m_state->m_rttMaxStart = MrcNow();
     m_state->TraceConnectWithoutContext("Cwnd", MakeCallback(&MrcQueuePair::UpdateCwndTrace, this));
     std::vector<uint32_t> perPlane;
     for (const auto& p : m_paths)
@@ -244,8 +245,7 @@ MrcQueuePair::Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t im
     const uint64_t wrId = m_state->m_nextWrId++;
     if (m_error)
     {
-        MrcCompletion c{
-            m_qpn, wrId, length, RETRY_EXCEEDED, imm, immData, Simulator::Now(), Simulator::Now()};
+        MrcCompletion c{m_qpn, wrId, length, RETRY_EXCEEDED, imm, immData, MrcNow(), MrcNow()};
         DeliverSendCompletion(c);
         return wrId;
     }
@@ -258,7 +258,7 @@ MrcQueuePair::Post(uint64_t length, uint64_t remoteOffset, bool imm, uint32_t im
                                  0,
                                  imm,
                                  immData,
-                                 Simulator::Now()});
+                                 MrcNow()});
     TrySend();
     MaybeStartProbing(); // probing pauses while the QP has nothing to send
     return wrId;
@@ -322,15 +322,15 @@ MrcQueuePair::OnPacingRateIncrease()
     if (m_paceEvent.IsPending())
     {
         m_paceEvent.Cancel();
-        if (next <= Simulator::Now())
+        if (next <= MrcNow())
         {
             m_paceEvent.Set(
                 MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnPaceTimer>(Time(0), this));
         }
         else
         {
-            m_paceEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnPaceTimer>(
-                next - Simulator::Now(), this));
+            m_paceEvent.Set(
+                MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnPaceTimer>(next - MrcNow(), this));
         }
     }
 }
@@ -367,12 +367,12 @@ MrcQueuePair::TrySend()
     const uint64_t rate = m_cc->GetPacingRate();
     while (true)
     {
-        if (rate > 0 && Simulator::Now() < m_nextSendTime)
+        if (rate > 0 && MrcNow() < m_nextSendTime)
         {
             if (!m_paceEvent.IsPending())
             {
                 m_paceEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnPaceTimer>(
-                    m_nextSendTime - Simulator::Now(), this));
+                    m_nextSendTime - MrcNow(), this));
             }
             return;
         }
@@ -524,7 +524,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     const uint64_t rate = m_cc->GetPacingRate();
     if (rate > 0)
     {
-        m_pacedAt = std::max(m_nextSendTime, Simulator::Now());
+        m_pacedAt = std::max(m_nextSendTime, MrcNow());
         m_pacedBytes = p.len + MrcHeader::SIZE + MrcIpv6Fields::HEADER_BYTES;
         const Time gap
             = NanoSeconds(static_cast<int64_t>(double(m_pacedBytes) * 8e9 / double(rate)));
@@ -549,7 +549,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
     if (!m_rtoEvent.IsPending())
     {
         m_rtoEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
-            wire + TimeoutOf(p) - Simulator::Now(), this));
+            wire + TimeoutOf(p) - MrcNow(), this));
     }
     m_l4->SendPacket(e.plane,
                      m_paths[e.plane].Get(e.path),
@@ -767,7 +767,7 @@ MrcQueuePair::HandleAck(const MrcHeader& h)
         }
         karn = p.tries == 1 || h.GetTimestamp() == static_cast<uint64_t>(p.sentAt.GetNanoSeconds());
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     // An echo from the future (or a negative one) is no sample.
     const Time rtt = h.GetTimestamp() <= static_cast<uint64_t>(now.GetNanoSeconds())
                        ? now - NanoSeconds(static_cast<int64_t>(h.GetTimestamp()))
@@ -813,8 +813,7 @@ MrcQueuePair::CompleteSends()
         {
             break;
         }
-        MrcCompletion c{
-            m_qpn, m.wrId, m.length, SUCCESS, m.imm, m.immData, m.posted, Simulator::Now()};
+        MrcCompletion c{m_qpn, m.wrId, m.length, SUCCESS, m.imm, m.immData, m.posted, MrcNow()};
         s.m_txMsgs.pop_front();
         if (s.m_txCursor > 0)
         {
@@ -833,7 +832,7 @@ MrcQueuePair::OnRto()
         return;
     }
     MrcSendState& s = *m_state;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     bool fired = false;
     while (!s.m_sentOrder.empty())
     {
@@ -903,7 +902,7 @@ MrcQueuePair::ArmRto()
             const TxPkt& p = s.Pkt(sent.psn);
             if (!p.acked && !p.lost && p.txSeq == sent.txSeq)
             {
-                const Time left = sent.at + TimeoutOf(p) - Simulator::Now();
+                const Time left = sent.at + TimeoutOf(p) - MrcNow();
                 m_rtoEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
                     left.IsStrictlyPositive() ? left : Time(0), this));
                 return;
@@ -977,7 +976,7 @@ MrcQueuePair::OnProbeTimer()
         h.SetDstQpn(m_remoteQpn);
         h.SetSrcQpn(m_qpn);
         h.SetPsn(m_probeSeq++);
-        h.SetTimestamp(static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()));
+        h.SetTimestamp(static_cast<uint64_t>(MrcNow().GetNanoSeconds()));
         h.SetPlane(static_cast<uint8_t>(e.plane));
         h.SetPath(e.path);
         Ptr<Packet> packet = Create<Packet>();
@@ -1018,7 +1017,7 @@ MrcQueuePair::EnterError(uint32_t psn)
     {
         const TxMsg& m = pending[k];
         MrcCompletion c{
-            m_qpn, m.wrId, m.length, RETRY_EXCEEDED, m.imm, m.immData, m.posted, Simulator::Now()};
+            m_qpn, m.wrId, m.length, RETRY_EXCEEDED, m.imm, m.immData, m.posted, MrcNow()};
         DeliverSendCompletion(c);
     }
 }

@@ -9,6 +9,7 @@
 #include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/boolean.h"
 #include "ns3/simulator.h"
@@ -410,7 +411,7 @@ void
 MrcSelectiveRecovery::DetectLosses(const MrcHeader* ack)
 {
     MrcSendState& s = *m_state;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const Time window = ReorderWindow();
     while (!s.m_sentOrder.empty())
     {
@@ -530,7 +531,7 @@ void
 MrcSelectiveRecovery::StartVerdict(uint32_t psn)
 {
     // A duplicate is answered at once (MrcQpReceiver), so no delayed-ACK allowance here.
-    const Time at = Simulator::Now() + m_state->GetRecentMaxRtt() + ReorderWindow();
+    const Time at = MrcNow() + m_state->GetRecentMaxRtt() + ReorderWindow();
     for (auto& v : m_suspicions)
     {
         if (v.psn == psn && v.decideAt.IsZero())
@@ -542,7 +543,7 @@ MrcSelectiveRecovery::StartVerdict(uint32_t psn)
     {
         m_verdictEvent
             = MrcScheduleMember<MrcSelectiveRecovery, &MrcSelectiveRecovery::OnVerdictTimer>(
-                at - Simulator::Now(), this);
+                at - MrcNow(), this);
     }
 }
 
@@ -553,7 +554,7 @@ MrcSelectiveRecovery::OnVerdictTimer()
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     std::vector<uint32_t> due;
     Time next = Time::Max();
     for (const auto& v : m_suspicions)
