@@ -18,13 +18,13 @@ namespace ns3
  *
  * `EventId::IsExpired` goes through `Simulator::IsExpired`, the implementation's virtual
  * call and, for an event still in the future, a read of the event object: a queue pair asks
- * for every packet it sends or receives whether its retransmission or delayed-ACK timer is
- * pending, and in a large fabric that read is a cache miss. This timer keeps the answer beside
- * its EventId. The owner keeps it exact:
+ * for every packet it sends or receives whether its retransmission, pacing or delayed-ACK
+ * timer is pending, and in a large fabric that read is a cache miss. This timer keeps the answer
+ * beside its EventId. The owner keeps it exact:
  *
  * - Set() with the EventId of the scheduled event, only when none is pending;
- * - the method the event runs calls Expire() before anything else (or Cancel(), which is a
- *   no-op on the simulator for the event that is running);
+ * - the method the event runs calls Expire() before anything else (a method of its own when
+ *   the work is also called directly, as OnRto, OnPaceTimer and OnAckTimer are);
  * - Cancel() to cancel; nothing else cancels the event.
  *
  * Then IsPending() is `!GetEventId().IsExpired()` at every moment, with the same answer for

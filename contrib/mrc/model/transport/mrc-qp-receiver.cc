@@ -239,7 +239,8 @@ MrcQpReceiver::HandleData(const MrcHeader& h, uint8_t tc)
     }
     else if (!m_ackTimer.IsPending())
     {
-        m_ackTimer.Set(MrcScheduleMember<MrcQpReceiver, &MrcQpReceiver::SendAck>(m_ackDelay, this));
+        m_ackTimer.Set(
+            MrcScheduleMember<MrcQpReceiver, &MrcQpReceiver::OnAckTimer>(m_ackDelay, this));
     }
 }
 
@@ -268,6 +269,13 @@ MrcQpReceiver::IsPlausible(const MrcHeader& h) const
         return false;
     }
     return idx >= m_rxMsgs.size() || m_rxMsgs[idx].pkts == 0 || m_rxMsgs[idx].length == length;
+}
+
+void
+MrcQpReceiver::OnAckTimer()
+{
+    m_ackTimer.Expire();
+    SendAck();
 }
 
 void

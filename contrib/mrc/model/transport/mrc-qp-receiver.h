@@ -144,6 +144,8 @@ private:
     bool IsPlausible(const MrcHeader& h) const;
     /** Acknowledge what has been received so far (one or two SACKs). */
     void SendAck();
+    /** The delayed-ACK timer: expire it, then SendAck. */
+    void OnAckTimer();
     /**
      * Send one SACK.
      * @param base first PSN of its bitmap
@@ -167,7 +169,7 @@ private:
     uint32_t m_rxMsnBase;            //!< oldest undelivered message
     uint64_t m_rxBytes;              //!< payload bytes received (first copies)
     uint32_t m_unackedBytes;         //!< received since the last ACK
-    MrcOwnedTimer m_ackTimer;        //!< delayed ACK (SendAck cancels it)
+    MrcOwnedTimer m_ackTimer;        //!< delayed ACK (OnAckTimer expires it)
     MrcHeader m_lastRx;              //!< header of the last data packet (for delayed ACKs)
     bool m_lastRxCe;                 //!< it was CE-marked
     bool m_lastRxDuplicate = false;  //!< it had arrived before (the ACK says so)
