@@ -51,13 +51,20 @@ public:
      * @param tid the scheduler under test
      * @param spread how far ahead most events are scheduled, in time units
      * @param farShare the share of events scheduled far ahead
+     * @param bucketWidth MrcCalendarScheduler's BucketWidth in time units (0: the scheduler's
+     * defaults; above 1, buckets hold several timestamps and are sorted when run)
      */
-    MrcSchedulerOrderTestCase(const std::string& tid, uint32_t spread, double farShare)
+    MrcSchedulerOrderTestCase(const std::string& tid,
+                              uint32_t spread,
+                              double farShare,
+                              uint32_t bucketWidth = 0)
         : TestCase(tid + " pops events in MapScheduler's order, with removals (spread "
-                   + std::to_string(spread) + ", far share " + std::to_string(farShare) + ")")
+                   + std::to_string(spread) + ", far share " + std::to_string(farShare)
+                   + (bucketWidth > 0 ? ", bucket width " + std::to_string(bucketWidth) : "") + ")")
         , m_tid(tid)
         , m_spread(spread)
         , m_farShare(farShare)
+        , m_bucketWidth(bucketWidth)
     {
     }
 
@@ -66,6 +73,10 @@ private:
     {
         ObjectFactory factory;
         factory.SetTypeId(m_tid);
+        if (m_bucketWidth > 0)
+        {
+            factory.Set("BucketWidth", TimeValue(TimeStep(m_bucketWidth)));
+        }
         Ptr<Scheduler> heap = factory.Create<Scheduler>();
         Ptr<MapScheduler> ref = CreateObject<MapScheduler>();
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
@@ -136,9 +147,10 @@ private:
         NS_TEST_ASSERT_MSG_GT(removed, 1000, "removals were exercised");
     }
 
-    std::string m_tid; //!< scheduler under test
-    uint32_t m_spread; //!< near spread
-    double m_farShare; //!< share of far events
+    std::string m_tid;      //!< scheduler under test
+    uint32_t m_spread;      //!< near spread
+    double m_farShare;      //!< share of far events
+    uint32_t m_bucketWidth; //!< BucketWidth in time units, or 0
 };
 
 /**
@@ -593,6 +605,123 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcSchedule, MrcScheduleDetached and MrcScheduleWithContext schedule as Simulator's
+ * calls do: the same uids (so the same order among events at one time), times and contexts,
+ * and MrcSchedule's id cancels its event. Before a run (through Simulator) and inside one
+ * (directly to the running MrcSimulatorImpl), under both implementations.
+ */
+class MrcDirectScheduleTestCase : public TestCase
+{
+public:
+    MrcDirectScheduleTestCase()
+        : TestCase(
+            "direct scheduling: Simulator's uids, order and contexts, across implementations")
+    {
+    }
+
+private:
+    /** An event that ran. */
+    struct Ran
+    {
+        int tag;          //!< which event
+        uint32_t context; //!< its context
+        int64_t ts;       //!< its time, in time steps
+    };
+
+    /**
+     * Record an event.
+     * @param tag which one
+     */
+    void Log(int tag)
+    {
+        m_ran.push_back({tag, Simulator::GetContext(), Simulator::Now().GetTimeStep()});
+    }
+
+    /**
+     * Schedule six events after `delay` (tags base+1 to base+6), each call in turn, and cancel
+     * the fifth.
+     * @param base the tags' base
+     * @param delay from now
+     */
+    void Mix(int base, Time delay)
+    {
+        using T = MrcDirectScheduleTestCase;
+        EventId a = Simulator::Schedule(delay, &T::Log, this, base + 1);
+        EventId b = MrcSchedule(delay, MakeEvent(&T::Log, this, base + 2));
+        MrcScheduleDetached(delay, MakeEvent(&T::Log, this, base + 3));
+        MrcScheduleWithContext(7, delay, MakeEvent(&T::Log, this, base + 4));
+        EventId c = MrcSchedule(delay, MakeEvent(&T::Log, this, base + 5));
+        EventId d = Simulator::Schedule(delay, &T::Log, this, base + 6);
+        NS_TEST_EXPECT_MSG_EQ(b.GetUid(), a.GetUid() + 1, "MrcSchedule takes the next uid");
+        NS_TEST_EXPECT_MSG_EQ(
+            c.GetUid(), b.GetUid() + 3, "the detached and context events one each");
+        NS_TEST_EXPECT_MSG_EQ(d.GetUid(), c.GetUid() + 1, "then Simulator::Schedule the next");
+        NS_TEST_EXPECT_MSG_EQ(b.GetTs(), a.GetTs(), "the same time");
+        NS_TEST_EXPECT_MSG_EQ(b.GetContext(), a.GetContext(), "the same context");
+        NS_TEST_EXPECT_MSG_EQ(c.IsExpired(), false, "pending");
+        c.Cancel();
+        NS_TEST_EXPECT_MSG_EQ(c.IsExpired(), true, "cancelled through MrcSchedule's id");
+    }
+
+    /** An event with context 5 that schedules a mix of its own. */
+    void Nested()
+    {
+        Log(100);
+        Mix(100, MicroSeconds(2));
+    }
+
+    /**
+     * One simulation.
+     * @param impl the implementation's TypeId name
+     */
+    void RunWith(const std::string& impl)
+    {
+        ObjectFactory i;
+        i.SetTypeId(impl);
+        Simulator::SetImplementation(i.Create<SimulatorImpl>());
+        m_ran.clear();
+        Mix(0, MicroSeconds(1));
+        Simulator::ScheduleWithContext(
+            5, MicroSeconds(1), &MrcDirectScheduleTestCase::Nested, this);
+        Simulator::Run();
+        const uint32_t none = Simulator::NO_CONTEXT;
+        const int64_t t1 = MicroSeconds(1).GetTimeStep();
+        const int64_t t3 = MicroSeconds(3).GetTimeStep();
+        const std::vector<Ran> want = {{1, none, t1},
+                                       {2, none, t1},
+                                       {3, none, t1},
+                                       {4, 7, t1},
+                                       {6, none, t1},
+                                       {100, 5, t1},
+                                       {101, 5, t3},
+                                       {102, 5, t3},
+                                       {103, 5, t3},
+                                       {104, 7, t3},
+                                       {106, 5, t3}};
+        NS_TEST_ASSERT_MSG_EQ(m_ran.size(), want.size(), impl + ": every event but the cancelled");
+        for (std::size_t k = 0; k < want.size(); ++k)
+        {
+            const std::string at = impl + ": event " + std::to_string(k);
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].tag, want[k].tag, at + ", order");
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].context, want[k].context, at + ", context");
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].ts, want[k].ts, at + ", time");
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        Simulator::Destroy();
+        RunWith("ns3::MrcSimulatorImpl");
+        RunWith("ns3::DefaultSimulatorImpl");
+        RunWith("ns3::MrcSimulatorImpl");
+    }
+
+    std::vector<Ran> m_ran; //!< the events that ran, in order
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief MrcRingDeque against std::deque: 200,000 random operations (push and pop at both
  * ends, indexing, resize, erase at an index, clear, swap) leave the same elements in the same
  * order; an element that leaves the ring is released (the ring keeps no reference to it).
@@ -882,11 +1011,13 @@ public:
             AddTestCase(new MrcSchedulerOrderTestCase(tid, 50000, 0.02));
             AddTestCase(new MrcSchedulerSimulatorTestCase(tid));
         }
+        AddTestCase(new MrcSchedulerOrderTestCase("ns3::MrcCalendarScheduler", 50, 0.02, 8));
         AddTestCase(new MrcSimulatorImplTestCase);
         AddTestCase(new MrcEventPrefetchTestCase);
         AddTestCase(new MrcPooledEventTestCase);
         AddTestCase(new MrcOwnedTimerTestCase);
         AddTestCase(new MrcNowTestCase);
+        AddTestCase(new MrcDirectScheduleTestCase);
         AddTestCase(new MrcRingDequeTestCase);
     }
 };

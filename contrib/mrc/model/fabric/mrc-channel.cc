@@ -180,7 +180,7 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
     // at no slower a rate than any egress of that switch drains it.
     const uint32_t cut = d.cutThroughBytes;
     const Time wire = cut == 0 ? txTime : std::min(txTime, src->GetLeadTime(cut));
-    Simulator::ScheduleWithContext(
+    MrcScheduleWithContext(
         d.nodeId,
         wire + m_delay + src->GetTxLatency() + d.rxLatency,
         new DeliveryEvent(PeekPointer(d.device), std::move(frame), header, m_epoch));

@@ -348,10 +348,10 @@ MrcNetDevice::FireSniffer(const Packet* packet, const MrcIpv6Fields& header)
 void
 MrcNetDevice::ScheduleTransmitComplete(Time delay)
 {
-    // The same scheduling call as Simulator::Schedule(delay, &TransmitComplete, this), so the
-    // same event order; only the event's memory comes from the pool (the port outlives its
-    // events: Dispose comes after the run).
-    MrcScheduleMember<MrcNetDevice, &MrcNetDevice::TransmitComplete>(delay, this);
+    // The same scheduling as Simulator::Schedule(delay, &TransmitComplete, this), so the same
+    // event order; the event's memory comes from the pool (the port outlives its events:
+    // Dispose comes after the run), and no id is made (m_txEventPending stands for it).
+    MrcScheduleDetached(delay, new TransmitCompleteEvent(this));
 }
 
 void

@@ -5,6 +5,7 @@
 #include "ns3/mrc-calendar-scheduler.h"
 
 #include "ns3/abort.h"
+#include "ns3/assert.h"
 #include "ns3/event-impl.h"
 #include "ns3/uinteger.h"
 
@@ -100,8 +101,18 @@ MrcCalendarScheduler::Push(const Event& ev, uint64_t bucket)
             fresh = static_cast<uint32_t>(m_nodes.size());
             m_nodes.emplace_back();
         }
+        // The bucket's nodes form a ring, the newest pointing at the oldest: the new node goes
+        // between them.
         m_nodes[fresh].count = 0;
-        m_nodes[fresh].next = n;
+        if (n == NIL)
+        {
+            m_nodes[fresh].next = fresh;
+        }
+        else
+        {
+            m_nodes[fresh].next = m_nodes[n].next;
+            m_nodes[n].next = fresh;
+        }
         m_head[i] = fresh;
         n = fresh;
     }
@@ -204,25 +215,43 @@ MrcCalendarScheduler::Advance()
     m_run.clear();
     m_runPos = 0;
     const uint64_t i = next & m_mask;
-    for (uint32_t n = m_head[i]; n != NIL;)
+    if (const uint32_t newest = m_head[i]; newest != NIL)
     {
-        Node& node = m_nodes[n];
-        m_run.insert(m_run.end(), node.ev, node.ev + node.count);
-        m_nearCount -= node.count;
-        const uint32_t after = node.next;
-        node.next = m_free;
-        m_free = n;
-        n = after;
+        // Oldest node first: the events come out in the order they were inserted.
+        uint32_t n = m_nodes[newest].next;
+        while (true)
+        {
+            Node& node = m_nodes[n];
+            m_run.insert(m_run.end(), node.ev, node.ev + node.count);
+            m_nearCount -= node.count;
+            const uint32_t after = node.next;
+            node.next = m_free;
+            m_free = n;
+            if (n == newest)
+            {
+                break;
+            }
+            n = after;
+        }
     }
     m_head[i] = NIL;
     m_bitmap[i >> 6] &= ~(uint64_t(1) << (i & 63));
+    bool merged = false;
     while (!m_far.empty() && BucketOf(m_far.front().key.m_ts) == next)
     {
         std::pop_heap(m_far.begin(), m_far.end(), std::greater<Event>());
         m_run.push_back(m_far.back());
         m_far.pop_back();
+        merged = true;
     }
-    std::sort(m_run.begin(), m_run.end()); // by (timestamp, uid): ns-3's order
+    // By (timestamp, uid): ns-3's order. Events enter a bucket in uid order (each insert takes
+    // the next uid), so when a bucket is one time step wide and no far event joined, they are
+    // in that order already.
+    if (m_shift != 0 || merged)
+    {
+        std::sort(m_run.begin(), m_run.end());
+    }
+    NS_ASSERT(std::is_sorted(m_run.begin(), m_run.end()));
 }
 
 Scheduler::Event
@@ -272,9 +301,10 @@ MrcCalendarScheduler::Remove(const Event& ev)
     if (bucket > m_current && bucket - m_current <= m_mask)
     {
         const uint64_t i = bucket & m_mask;
-        for (uint32_t* link = &m_head[i]; *link != NIL; link = &m_nodes[*link].next)
+        const uint32_t newest = m_head[i];
+        uint32_t prev = newest;
+        for (uint32_t n = newest == NIL ? NIL : m_nodes[newest].next; n != NIL;)
         {
-            const uint32_t n = *link;
             Node& node = m_nodes[n];
             for (uint32_t k = 0; k < node.count; ++k)
             {
@@ -282,21 +312,37 @@ MrcCalendarScheduler::Remove(const Event& ev)
                 {
                     continue;
                 }
-                node.ev[k] = node.ev[--node.count];
+                // Shift the rest down: the bucket keeps its insertion order.
+                std::copy(node.ev + k + 1, node.ev + node.count, node.ev + k);
+                --node.count;
                 --m_nearCount;
                 --m_count;
                 if (node.count == 0)
                 {
-                    *link = node.next;
+                    if (n == prev)
+                    {
+                        m_head[i] = NIL; // the bucket's only node
+                        m_bitmap[i >> 6] &= ~(uint64_t(1) << (i & 63));
+                    }
+                    else
+                    {
+                        m_nodes[prev].next = node.next;
+                        if (n == newest)
+                        {
+                            m_head[i] = prev;
+                        }
+                    }
                     node.next = m_free;
                     m_free = n;
                 }
-                if (m_head[i] == NIL)
-                {
-                    m_bitmap[i >> 6] &= ~(uint64_t(1) << (i & 63));
-                }
                 return;
             }
+            if (n == newest)
+            {
+                break;
+            }
+            prev = n;
+            n = node.next;
         }
     }
     for (std::size_t k = 0; k < m_far.size(); ++k)

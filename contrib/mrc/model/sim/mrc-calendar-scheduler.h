@@ -25,8 +25,9 @@ namespace ns3
  * arriving a link delay from now or a port finishing a frame a serialization time from now, so
  * the pending events crowd a window of a few microseconds. A heap of 10^4 to 10^5 of them walks
  * log4(n) levels per removal, the lower ones out of cache. Here an event goes into the bucket
- * of its time (an unsorted list, O(1)); when the calendar reaches a bucket, its few events are
- * sorted once and run in order. A bitmap of non-empty buckets skips empty ones 64 at a time.
+ * of its time (a list in insertion order, O(1)); when the calendar reaches a bucket, its few
+ * events are sorted once (not at all when a bucket is one time step wide: they were inserted in
+ * uid order) and run in order. A bitmap of non-empty buckets skips empty ones 64 at a time.
  * Events beyond the horizon (timers: retransmission, probe, RoCE's seconds-long timeouts) wait
  * in a binary heap and join their bucket when the calendar reaches it.
  *
@@ -79,15 +80,16 @@ private:
     static constexpr std::size_t RUN_KEPT = 65536; //!< m_run keeps at most this capacity
 
     /**
-     * A few pending events of one bucket, unsorted. A bucket is a list of nodes, the newest
-     * first; several events per node keep the walk over a crowded bucket from chasing one
-     * pointer (a cache miss) per event.
+     * A few pending events of one bucket, in the order they were inserted. A bucket is a ring
+     * of nodes: its head is the newest, which points at the oldest, so the bucket is read out
+     * in insertion order. Several events per node keep the walk over a crowded bucket from
+     * chasing one pointer (a cache miss) per event.
      */
     struct Node
     {
         Event ev[CHUNK]; //!< the events
         uint32_t count;  //!< events in ev
-        uint32_t next;   //!< the next node of the bucket, or NIL
+        uint32_t next;   //!< the next node of the bucket's ring (the oldest, after the newest)
     };
 
     /**

@@ -5,6 +5,8 @@
 #ifndef MRC_POOLED_EVENT_H
 #define MRC_POOLED_EVENT_H
 
+#include "ns3/mrc-simulator-impl.h"
+
 #include "ns3/assert.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
@@ -27,7 +29,8 @@ namespace ns3
  * memory goes onto its class's free list and the next one takes it back (the simulator runs
  * events on one thread). The memory is kept until the process ends. Schedule one like any
  * event: `Simulator::ScheduleWithContext(node, delay, new MyEvent(...))`, or
- * `Simulator::Schedule(delay, Ptr<EventImpl>(new MyEvent(...), false))`.
+ * `Simulator::Schedule(delay, Ptr<EventImpl>(new MyEvent(...), false))`, or with the direct
+ * calls of mrc-simulator-impl.h (MrcSchedule, MrcScheduleDetached, MrcScheduleWithContext).
  *
  * @tparam Derived the event class itself (each class has its own list, of blocks of its size);
  * it must not be derived from further
@@ -110,9 +113,9 @@ private:
 };
 
 /**
- * Schedule `obj->M()` after `delay` with a pooled event. The same scheduling call as
- * `Simulator::Schedule(delay, M, obj)` (so the same event order), for timers armed once per
- * packet or per acknowledgement.
+ * Schedule `obj->M()` after `delay` with a pooled event. The same scheduling as
+ * `Simulator::Schedule(delay, M, obj)` (so the same event order), through MrcSchedule, for
+ * timers armed once per packet or per acknowledgement.
  *
  * @tparam T the object's class
  * @tparam M the member function
@@ -124,7 +127,7 @@ template<typename T, void (T::*M)()>
 EventId
 MrcScheduleMember(const Time& delay, T* obj)
 {
-    return Simulator::Schedule(delay, Ptr<EventImpl>(new MrcMemberEvent<T, M>(obj), false));
+    return MrcSchedule(delay, new MrcMemberEvent<T, M>(obj));
 }
 
 } // namespace ns3

@@ -8,6 +8,7 @@
 #include "ns3/mrc-calendar-scheduler.h"
 #include "ns3/mrc-event-prefetch.h"
 
+#include "ns3/assert.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
@@ -45,6 +46,9 @@ namespace ns3
 class MrcSimulatorImpl : public SimulatorImpl
 {
     friend Time MrcNow();
+    friend EventId MrcSchedule(const Time& delay, EventImpl* event);
+    friend void MrcScheduleDetached(const Time& delay, EventImpl* event);
+    friend void MrcScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event);
 
 public:
     /**
@@ -129,7 +133,7 @@ private:
     bool m_stop;                        //!< Stop was called
 
     /** The implementation whose Run() was called last (until its Destroy), or null. */
-    static inline const MrcSimulatorImpl* s_running = nullptr;
+    static inline MrcSimulatorImpl* s_running = nullptr;
 };
 
 /**
@@ -146,6 +150,71 @@ MrcNow()
 {
     const MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
     return running != nullptr ? TimeStep(running->m_currentTs) : Simulator::Now();
+}
+
+/**
+ * @ingroup mrc
+ * Schedule an event after `delay`, as `Simulator::Schedule(delay, Ptr<EventImpl>(event, false))`
+ * does: the same timestamp, context and uid, so the same event order. While an
+ * MrcSimulatorImpl runs the simulation (as for MrcNow()), the event goes to it directly, without
+ * Simulator::Schedule's calls and logging checks; otherwise through Simulator::Schedule.
+ * @param delay from now (not negative)
+ * @param event the event, newly made (its one reference is taken over)
+ * @return its id
+ */
+inline EventId
+MrcSchedule(const Time& delay, EventImpl* event)
+{
+    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
+    if (running != nullptr)
+    {
+        return running->MrcSimulatorImpl::Schedule(delay, event);
+    }
+    return Simulator::Schedule(delay, Ptr<EventImpl>(event, false));
+}
+
+/**
+ * @ingroup mrc
+ * MrcSchedule for a caller that does not keep the event's id (a port's transmit-complete
+ * event, whose owner keeps a pending flag instead): the same uid, hence the same event order,
+ * without making the id. The event cannot be cancelled.
+ * @param delay from now (not negative)
+ * @param event the event, newly made (its one reference is taken over)
+ */
+inline void
+MrcScheduleDetached(const Time& delay, EventImpl* event)
+{
+    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
+    if (running != nullptr)
+    {
+        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleDetached: negative delay");
+        running->Insert(
+            running->m_currentTs + delay.GetTimeStep(), running->m_currentContext, event);
+        return;
+    }
+    Simulator::Schedule(delay, Ptr<EventImpl>(event, false));
+}
+
+/**
+ * @ingroup mrc
+ * `Simulator::ScheduleWithContext(context, delay, event)`, directly to the running
+ * MrcSimulatorImpl as MrcSchedule does (the same uid, so the same event order). Like ns-3's
+ * call, it must run on the simulation's thread.
+ * @param context the event's context (a node id)
+ * @param delay from now (not negative)
+ * @param event the event, newly made (its one reference is taken over)
+ */
+inline void
+MrcScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
+    if (running != nullptr)
+    {
+        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleWithContext: negative delay");
+        running->Insert(running->m_currentTs + delay.GetTimeStep(), context, event);
+        return;
+    }
+    Simulator::ScheduleWithContext(context, delay, event);
 }
 
 } // namespace ns3
