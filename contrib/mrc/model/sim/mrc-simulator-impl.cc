@@ -110,10 +110,27 @@ MrcSimulatorImpl::Run()
     NS_LOG_FUNCTION(this);
     m_stop = false;
     s_running = this;
-    // m_events is read each time, as DefaultSimulatorImpl does: an event may call SetScheduler.
-    while (!m_stop && !m_events->IsEmpty())
+    // m_events (and m_calendar) are read each time, as DefaultSimulatorImpl does: an event may
+    // call SetScheduler.
+    while (!m_stop)
     {
-        const Scheduler::Event next = m_events->RemoveNext();
+        Scheduler::Event next;
+        if (MrcCalendarScheduler* calendar = m_calendar; calendar != nullptr)
+        {
+            if (calendar->IsEmptyInline())
+            {
+                break;
+            }
+            next = calendar->RemoveNextInline();
+        }
+        else
+        {
+            if (m_events->IsEmpty())
+            {
+                break;
+            }
+            next = m_events->RemoveNext();
+        }
         WarmAhead();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
@@ -140,19 +157,6 @@ MrcSimulatorImpl::Stop(const Time& delay)
     NS_LOG_FUNCTION(this << delay.GetTimeStep());
     // static_cast<void> of the EventId where the interface returns nothing (ns-3.37).
     return static_cast<StopDelayResult>(Simulator::Schedule(delay, &Simulator::Stop));
-}
-
-uint32_t
-MrcSimulatorImpl::Insert(uint64_t ts, uint32_t context, EventImpl* event)
-{
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = ts;
-    ev.key.m_context = context;
-    ev.key.m_uid = m_uid++;
-    ++m_unscheduledEvents;
-    m_events->Insert(ev);
-    return ev.key.m_uid;
 }
 
 EventId

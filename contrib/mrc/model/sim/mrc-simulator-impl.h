@@ -94,7 +94,24 @@ private:
      * @param event the event (its reference is taken over)
      * @return its uid
      */
-    uint32_t Insert(uint64_t ts, uint32_t context, EventImpl* event);
+    uint32_t Insert(uint64_t ts, uint32_t context, EventImpl* event)
+    {
+        Scheduler::Event ev;
+        ev.impl = event;
+        ev.key.m_ts = ts;
+        ev.key.m_context = context;
+        ev.key.m_uid = m_uid++;
+        ++m_unscheduledEvents;
+        if (m_calendar != nullptr)
+        {
+            m_calendar->InsertInline(ev);
+        }
+        else
+        {
+            m_events->Insert(ev);
+        }
+        return ev.key.m_uid;
+    }
     /**
      * Start loading what the next events will touch (MrcEventPrefetch), when the scheduler is
      * an MrcCalendarScheduler. A hint only: nothing is written.
