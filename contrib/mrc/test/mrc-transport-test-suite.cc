@@ -1097,6 +1097,160 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief A path selector class that does not override Fork.
+ */
+class MrcUnforkedSelector : public MrcObliviousSpray
+{
+public:
+    /**
+     * Register this type.
+     * @return the TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcTestUnforkedSelector")
+                                .SetParent<MrcObliviousSpray>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<MrcUnforkedSelector>();
+        return tid;
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief Fork gives a new object of the same type with every attribute of the one forked (a
+ * factory-set one included), for every path selector, congestion control and loss recovery of
+ * the module; a subclass that does not fork gets none (not a sliced copy). Through
+ * MrcStackHelper, every queue pair gets an object of its own, with the factory's attributes;
+ * a protocol whose factory is set after Install uses its own.
+ */
+class MrcForkTestCase : public TestCase
+{
+public:
+    MrcForkTestCase()
+        : TestCase("Fork: a new object of the same type and attributes; none for a subclass that "
+                   "does not fork; one per queue pair through the stack")
+    {
+    }
+
+private:
+    /**
+     * Fork an object made by a factory and compare every attribute.
+     * @param type the TypeId name
+     * @param attr an attribute set in the factory ("" for none)
+     * @param value its value
+     */
+    void Check(const std::string& type, const std::string& attr, const AttributeValue& value)
+    {
+        ObjectFactory f;
+        f.SetTypeId(type);
+        if (!attr.empty())
+        {
+            f.Set(attr, value);
+        }
+        Ptr<Object> made = f.Create();
+        Ptr<Object> fork;
+        if (Ptr<MrcCongestionOps> cc = made->GetObject<MrcCongestionOps>())
+        {
+            fork = cc->Fork();
+        }
+        else if (Ptr<MrcPathSelector> s = made->GetObject<MrcPathSelector>())
+        {
+            fork = s->Fork();
+        }
+        else if (Ptr<MrcRecoveryOps> r = made->GetObject<MrcRecoveryOps>())
+        {
+            fork = r->Fork();
+        }
+        NS_TEST_ASSERT_MSG_NE(fork, nullptr, type << " forks");
+        NS_TEST_ASSERT_MSG_NE(PeekPointer(fork), PeekPointer(made), type << ": a new object");
+        NS_TEST_ASSERT_MSG_EQ(fork->GetInstanceTypeId(), made->GetInstanceTypeId(), type);
+        uint32_t compared = 0;
+        for (TypeId t = made->GetInstanceTypeId();; t = t.GetParent())
+        {
+            for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+            {
+                const TypeId::AttributeInformation info = t.GetAttribute(i);
+                if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter())
+                {
+                    continue;
+                }
+                Ptr<AttributeValue> a = info.checker->Create();
+                Ptr<AttributeValue> b = info.checker->Create();
+                made->GetAttribute(info.name, *a);
+                fork->GetAttribute(info.name, *b);
+                NS_TEST_EXPECT_MSG_EQ(b->SerializeToString(info.checker),
+                                      a->SerializeToString(info.checker),
+                                      type << "::" << info.name);
+                ++compared;
+            }
+            if (t == Object::GetTypeId())
+            {
+                break;
+            }
+        }
+        if (!attr.empty())
+        {
+            NS_TEST_EXPECT_MSG_GT(compared, 0u, type << ": attributes compared");
+            TypeId::AttributeInformation info;
+            NS_TEST_ASSERT_MSG_EQ(
+                made->GetInstanceTypeId().LookupAttributeByName(attr, &info), true, attr);
+            Ptr<AttributeValue> got = info.checker->Create();
+            fork->GetAttribute(attr, *got);
+            NS_TEST_EXPECT_MSG_EQ(got->SerializeToString(info.checker),
+                                  value.SerializeToString(info.checker),
+                                  type << ": the factory's " << attr);
+        }
+    }
+
+    void DoRun() override
+    {
+        Check("ns3::MrcNscc", "MaxMd", DoubleValue(0.3));
+        Check("ns3::MrcFixedWindow", "Window", UintegerValue(12345));
+        Check("ns3::MrcDcqcn", "ByteCounter", UintegerValue(777777));
+        Check("ns3::MrcObliviousSpray", "EvSetSize", UintegerValue(40));
+        Check("ns3::MrcAdaptiveSpray", "SkipRotations", UintegerValue(3));
+        Check("ns3::MrcSinglePath", "", UintegerValue(0));
+        Check("ns3::MrcSelectiveRecovery", "ReorderThreshold", UintegerValue(5));
+        Check("ns3::MrcGoBackNRecovery", "", UintegerValue(0));
+        NS_TEST_EXPECT_MSG_EQ(CreateObject<MrcUnforkedSelector>()->Fork(),
+                              nullptr,
+                              "a subclass that does not fork gets no (sliced) copy");
+
+        // Through the stack: every queue pair has objects of its own with the factory's
+        // attributes, also on a host whose factory was set after Install.
+        Simulator::Destroy();
+        mrctest::Net n = mrctest::MakeNet(1, 2, 2, 2, "ns3::MrcObliviousSpray", 24);
+        ObjectFactory own;
+        own.SetTypeId("ns3::MrcObliviousSpray");
+        own.Set("EvSetSize", UintegerValue(8));
+        n.stack.GetL4(3)->SetPathSelectorFactory(own);
+        std::vector<Ptr<MrcQueuePair>> qps;
+        for (uint32_t h = 0; h + 1 < 4; ++h)
+        {
+            auto [a, b] = n.stack.Connect(h, h + 1);
+            qps.push_back(a);
+            qps.push_back(b);
+        }
+        std::set<const Object*> seen;
+        for (std::size_t k = 0; k < qps.size(); ++k)
+        {
+            Ptr<MrcPathSelector> s = qps[k]->GetPathSelector();
+            Ptr<MrcCongestionOps> cc = qps[k]->GetCongestionOps();
+            NS_TEST_EXPECT_MSG_EQ(seen.insert(PeekPointer(s)).second, true, "own selector " << k);
+            NS_TEST_EXPECT_MSG_EQ(seen.insert(PeekPointer(cc)).second, true, "own cc " << k);
+            UintegerValue evs;
+            s->GetAttribute("EvSetSize", evs);
+            // qps[5] is host 3's end of the 2-3 connection.
+            const uint32_t want = (k == 5) ? 8 : 24;
+            NS_TEST_EXPECT_MSG_EQ(evs.Get(), want, "EvSetSize of queue pair " << k);
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Transport test suite.
  */
 class MrcTransportTestSuite : public TestSuite
@@ -1119,6 +1273,7 @@ public:
         AddTestCase(new MrcForgedPacketTestCase);
         AddTestCase(new MrcImmediateAckTestCase);
         AddTestCase(new MrcLargeIncastTestCase);
+        AddTestCase(new MrcForkTestCase);
     }
 };
 

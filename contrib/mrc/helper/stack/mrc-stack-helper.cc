@@ -142,6 +142,7 @@ MrcStackHelper::Install(Ptr<MrcClosTopology> fabric)
     m_qpFactory.Create<MrcQueuePair>()->GetAttribute("PayloadSize", payload);
     const Time baseRtt
         = fabric->GetBaseRtt(MrcIpv6Fields::HEADER_BYTES + MrcHeader::SIZE + payload.Get());
+    Ptr<MrcL4Protocol> first;
     for (uint32_t h = 0; h < fabric->GetNHosts(); ++h)
     {
         Ptr<MrcL4Protocol> l4 = m_l4Factory.Create<MrcL4Protocol>();
@@ -152,6 +153,15 @@ MrcStackHelper::Install(Ptr<MrcClosTopology> fabric)
         l4->SetPathSelectorFactory(m_selectorFactory);
         l4->SetCongestionOpsFactory(m_ccFactory);
         l4->SetRecoveryOpsFactory(m_recoveryFactory);
+        if (first)
+        {
+            // The same factories and types: one set of objects to fork for every host.
+            l4->SharePrototypes(first);
+        }
+        else
+        {
+            first = l4;
+        }
         std::vector<Ptr<MrcNetDevice>> ports;
         for (uint32_t p = 0; p < fabric->GetNPlanes(); ++p)
         {

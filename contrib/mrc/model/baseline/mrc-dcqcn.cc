@@ -5,6 +5,7 @@
 #include "ns3/mrc-dcqcn.h"
 
 #include "ns3/mrc-choice-checker.h"
+#include "ns3/mrc-fork.h"
 #include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/boolean.h"
@@ -490,6 +491,12 @@ std::string
 MrcDcqcn::GetName() const
 {
     return "dcqcn";
+}
+
+Ptr<MrcCongestionOps>
+MrcDcqcn::Fork() const
+{
+    return MrcForkAs<MrcCongestionOps>(this);
 }
 
 } // namespace ns3

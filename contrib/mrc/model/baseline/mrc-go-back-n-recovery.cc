@@ -5,6 +5,7 @@
 #include "ns3/mrc-go-back-n-recovery.h"
 
 #include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-fork.h"
 #include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-simulator-impl.h"
@@ -97,6 +98,12 @@ MrcGoBackNRecovery::OnTimeout(uint32_t psn)
     m_state->Rewind(psn, MrcQueuePair::TX_RETX_TIMEOUT);
     m_state->m_sentOrder.clear(); // everything is being resent: nothing older to time out
     return true;
+}
+
+Ptr<MrcRecoveryOps>
+MrcGoBackNRecovery::Fork() const
+{
+    return MrcForkAs<MrcRecoveryOps>(this);
 }
 
 } // namespace ns3

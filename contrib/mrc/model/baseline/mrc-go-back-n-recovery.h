@@ -29,6 +29,11 @@ public:
     MrcGoBackNRecovery();
     ~MrcGoBackNRecovery() override;
 
+    /**
+     * @copydoc MrcRecoveryOps::Fork
+     */
+    Ptr<MrcRecoveryOps> Fork() const override;
+
     std::string GetName() const override;
     bool IsInOrder() const override;
     bool UnderstandsTrim() const override;

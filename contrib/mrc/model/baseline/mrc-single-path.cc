@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-single-path.h"
 
+#include "ns3/mrc-fork.h"
+
 namespace ns3
 {
 
@@ -50,6 +52,12 @@ int32_t
 MrcSinglePath::SelectFresh(uint64_t /* planeMask */, int32_t /* exclude */)
 {
     return 0;
+}
+
+Ptr<MrcPathSelector>
+MrcSinglePath::Fork() const
+{
+    return MrcForkAs<MrcPathSelector>(this);
 }
 
 } // namespace ns3

@@ -25,6 +25,11 @@ public:
     MrcSinglePath();
     ~MrcSinglePath() override;
 
+    /**
+     * @copydoc MrcPathSelector::Fork
+     */
+    Ptr<MrcPathSelector> Fork() const override;
+
     void Init(const std::vector<uint32_t>& pathsPerPlane,
               Ptr<UniformRandomVariable> rng,
               uint32_t hash) override;

@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-adaptive-spray.h"
 
+#include "ns3/mrc-fork.h"
+
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 
@@ -180,6 +182,12 @@ MrcAdaptiveSpray::OnProbeResult(uint16_t ev, bool success)
             break;
         }
     }
+}
+
+Ptr<MrcPathSelector>
+MrcAdaptiveSpray::Fork() const
+{
+    return MrcForkAs<MrcPathSelector>(this);
 }
 
 } // namespace ns3

@@ -30,6 +30,11 @@ public:
     MrcAdaptiveSpray();
     ~MrcAdaptiveSpray() override;
 
+    /**
+     * @copydoc MrcPathSelector::Fork
+     */
+    Ptr<MrcPathSelector> Fork() const override;
+
     void OnAck(uint16_t ev, bool ecn) override;
     void OnNack(uint16_t ev, bool lastHop) override;
     void OnLoss(uint16_t ev, Cause cause) override;

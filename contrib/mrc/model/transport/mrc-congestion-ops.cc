@@ -63,4 +63,10 @@ MrcCongestionOps::DoDispose()
     Object::DoDispose();
 }
 
+Ptr<MrcCongestionOps>
+MrcCongestionOps::Fork() const
+{
+    return nullptr;
+}
+
 } // namespace ns3

@@ -28,6 +28,16 @@ public:
     ~MrcCongestionOps() override;
 
     /**
+     * A copy of this object as it is (CopyObject), for another queue pair: MrcL4Protocol makes
+     * one object from its factory and forks it for each queue pair, which skips ns-3's
+     * attribute construction per object (as TcpCongestionOps::Fork gives each socket a copy).
+     * Forked only before use (before Init). A subclass forks by overriding this (MrcForkAs);
+     * the default, null, has the protocol make each object from the factory.
+     * @return the copy, or null
+     */
+    virtual Ptr<MrcCongestionOps> Fork() const;
+
+    /**
      * Called once when the queue pair is connected.
      * @param bdp bandwidth-delay product of the connection (NIC rate x base RTT), bytes
      * @param baseRtt base round-trip time

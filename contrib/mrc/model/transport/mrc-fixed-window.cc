@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-fixed-window.h"
 
+#include "ns3/mrc-fork.h"
+
 #include "ns3/double.h"
 #include "ns3/uinteger.h"
 
@@ -76,6 +78,12 @@ std::string
 MrcFixedWindow::GetName() const
 {
     return "fixed";
+}
+
+Ptr<MrcCongestionOps>
+MrcFixedWindow::Fork() const
+{
+    return MrcForkAs<MrcCongestionOps>(this);
 }
 
 } // namespace ns3

@@ -22,6 +22,11 @@ public:
     MrcFixedWindow();
     ~MrcFixedWindow() override;
 
+    /**
+     * @copydoc MrcCongestionOps::Fork
+     */
+    Ptr<MrcCongestionOps> Fork() const override;
+
     void Init(uint32_t bdp, Time baseRtt, uint32_t mss) override;
     uint32_t GetCwnd() const override;
     void OnAck(uint32_t bytes, Time rtt, bool ecn) override;

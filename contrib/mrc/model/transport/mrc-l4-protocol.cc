@@ -72,6 +72,7 @@ MrcL4Protocol::MrcL4Protocol()
 {
     m_qpFactory.SetTypeId(MrcQueuePair::GetTypeId());
     m_rng = CreateObject<UniformRandomVariable>();
+    m_prototypes = std::make_shared<Prototypes>();
 }
 
 MrcL4Protocol::~MrcL4Protocol() = default;
@@ -153,18 +154,48 @@ void
 MrcL4Protocol::SetPathSelectorFactory(const ObjectFactory& factory)
 {
     m_selectorFactory = factory;
+    m_prototypes = std::make_shared<Prototypes>();
 }
 
 void
 MrcL4Protocol::SetCongestionOpsFactory(const ObjectFactory& factory)
 {
     m_ccFactory = factory;
+    m_prototypes = std::make_shared<Prototypes>();
 }
 
 void
 MrcL4Protocol::SetRecoveryOpsFactory(const ObjectFactory& factory)
 {
     m_recoveryFactory = factory;
+    m_prototypes = std::make_shared<Prototypes>();
+}
+
+void
+MrcL4Protocol::SharePrototypes(Ptr<MrcL4Protocol> other)
+{
+    m_prototypes = other->m_prototypes;
+}
+
+template<typename T>
+Ptr<T>
+MrcL4Protocol::ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory)
+{
+    if (!proto || proto->GetInstanceTypeId() != factory.GetTypeId())
+    {
+        proto = factory.Create()->GetObject<T>();
+        if (!proto)
+        {
+            return nullptr;
+        }
+    }
+    if (Ptr<T> copy = proto->Fork(); copy)
+    {
+        return copy;
+    }
+    Ptr<T> made = proto;
+    proto = nullptr;
+    return made;
 }
 
 Ptr<MrcQueuePair>
@@ -222,7 +253,11 @@ MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remot
     {
         rf.SetTypeId(m_recoveryType);
     }
-    Ptr<MrcRecoveryOps> recovery = rf.Create()->GetObject<MrcRecoveryOps>();
+    // One object of each kind is made from its factory and forked for every queue pair: the
+    // same attributes and state as an object made from the factory, without ns-3's attribute
+    // construction per object.
+    Prototypes& proto = *m_prototypes;
+    Ptr<MrcRecoveryOps> recovery = ForkOrMake(proto.recovery, rf);
     NS_ABORT_MSG_IF(!recovery,
                     "MrcL4Protocol: LossRecovery " << m_recoveryType.GetName()
                                                    << " is not a MrcRecoveryOps");
@@ -237,18 +272,25 @@ MrcL4Protocol::Connect(Ptr<MrcQueuePair> qp, uint32_t remoteHost, uint32_t remot
         // A QP bound to a port: the hash picks the path within that port's plane.
         hash = hash - hash % nPorts + static_cast<uint32_t>(port) % nPorts;
     }
-    Ptr<MrcPathSelector> selector = sf.Create<MrcPathSelector>();
+    Ptr<MrcPathSelector> selector = ForkOrMake(proto.selector, sf);
+    NS_ABORT_MSG_IF(!selector,
+                    "MrcL4Protocol: PathSelector " << m_selectorType.GetName()
+                                                   << " is not a MrcPathSelector");
     // A QP that stays on one port is paced at that port's rate, not the whole NIC's.
     const double rate = selector->UsesOnePort() ? double(m_nicRate) / nPorts : double(m_nicRate);
     const auto bdp = static_cast<uint32_t>(
         std::min<double>(rate / 8 * m_baseRtt.GetSeconds(), double(1u << 30)));
+    Ptr<MrcCongestionOps> cc = ForkOrMake(proto.cc, cf);
+    NS_ABORT_MSG_IF(!cc,
+                    "MrcL4Protocol: CongestionControl " << m_ccType.GetName()
+                                                        << " is not a MrcCongestionOps");
     qp->Setup(this,
               qpn,
               remoteHost,
               remoteQpn,
               std::move(paths),
               selector,
-              cf.Create<MrcCongestionOps>(),
+              cc,
               recovery,
               bdp,
               m_baseRtt,

@@ -15,6 +15,7 @@
 #include "ns3/random-variable-stream.h"
 
 #include <deque>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -138,6 +139,15 @@ public:
     void SetCongestionOpsFactory(const ObjectFactory& factory);
     /** @param factory the factory loss recoveries are made with (its attributes apply) */
     void SetRecoveryOpsFactory(const ObjectFactory& factory);
+    /**
+     * Fork the queue pairs' path selectors, congestion controls and loss recoveries from the
+     * same objects as `other` (Connect makes one of each from the factories at first use and
+     * forks it for every queue pair). For protocols given the same factories and type
+     * attributes, as MrcStackHelper gives every host it installs; setting one of this
+     * protocol's three factories afterwards ends the sharing for it.
+     * @param other a protocol with the same factories
+     */
+    void SharePrototypes(Ptr<MrcL4Protocol> other);
 
     /**
      * Send an MRC packet (called by queue pairs).
@@ -169,26 +179,47 @@ private:
     /** A NIC port went up or down. */
     void PortChanged();
 
-    uint32_t m_host;                        //!< host index
-    std::vector<Ptr<MrcNetDevice>> m_ports; //!< NIC ports
-    std::vector<Ipv6Address> m_addresses;   //!< own address per plane
-    Ptr<MrcPathProvider> m_paths;           //!< fabric paths
-    uint64_t m_nicRate;                     //!< NIC rate, bit/s
-    Time m_baseRtt;                         //!< base RTT
-    uint64_t m_planeMask;                   //!< ports up
-    std::vector<Ptr<MrcQueuePair>> m_qps;   //!< by QPN
-    ObjectFactory m_qpFactory;              //!< queue pairs
-    ObjectFactory m_selectorFactory;        //!< path selectors
-    ObjectFactory m_ccFactory;              //!< congestion controls
-    ObjectFactory m_recoveryFactory;        //!< loss recoveries
-    TypeId m_recoveryType;                  //!< LossRecovery attribute
-    TypeId m_selectorType;                  //!< PathSelector attribute
-    TypeId m_ccType;                        //!< CongestionControl attribute
-    Ptr<UniformRandomVariable> m_rng;       //!< EV set randomness
-    uint64_t m_unknownQp;                   //!< packets for unknown QPs
-    uint32_t m_backlogLimit;                //!< PortBacklogBytes
-    std::deque<uint32_t> m_portWaiters;     //!< QPNs waiting for a port with room
-    bool m_waking;                          //!< inside TxDrained
+    /** The objects forked for each queue pair, made from the factories at first use. */
+    struct Prototypes
+    {
+        Ptr<MrcPathSelector> selector; //!< path selector
+        Ptr<MrcCongestionOps> cc;      //!< congestion control
+        Ptr<MrcRecoveryOps> recovery;  //!< loss recovery
+    };
+
+    /**
+     * A new object for a queue pair: a fork of the prototype, made first (from the factory)
+     * if there is none of the factory's type. A class that does not fork gets the prototype
+     * itself, and the next one is made anew.
+     * @tparam T the object's base class
+     * @param proto the prototype
+     * @param factory the factory (its type is the one wanted)
+     * @return the object, or null if the factory's type is not a T
+     */
+    template<typename T>
+    static Ptr<T> ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory);
+
+    uint32_t m_host;                          //!< host index
+    std::vector<Ptr<MrcNetDevice>> m_ports;   //!< NIC ports
+    std::vector<Ipv6Address> m_addresses;     //!< own address per plane
+    Ptr<MrcPathProvider> m_paths;             //!< fabric paths
+    uint64_t m_nicRate;                       //!< NIC rate, bit/s
+    Time m_baseRtt;                           //!< base RTT
+    uint64_t m_planeMask;                     //!< ports up
+    std::vector<Ptr<MrcQueuePair>> m_qps;     //!< by QPN
+    ObjectFactory m_qpFactory;                //!< queue pairs
+    ObjectFactory m_selectorFactory;          //!< path selectors
+    ObjectFactory m_ccFactory;                //!< congestion controls
+    ObjectFactory m_recoveryFactory;          //!< loss recoveries
+    TypeId m_recoveryType;                    //!< LossRecovery attribute
+    TypeId m_selectorType;                    //!< PathSelector attribute
+    TypeId m_ccType;                          //!< CongestionControl attribute
+    std::shared_ptr<Prototypes> m_prototypes; //!< forked for each queue pair (maybe shared)
+    Ptr<UniformRandomVariable> m_rng;         //!< EV set randomness
+    uint64_t m_unknownQp;                     //!< packets for unknown QPs
+    uint32_t m_backlogLimit;                  //!< PortBacklogBytes
+    std::deque<uint32_t> m_portWaiters;       //!< QPNs waiting for a port with room
+    bool m_waking;                            //!< inside TxDrained
 };
 
 } // namespace ns3

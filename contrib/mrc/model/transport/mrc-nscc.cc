@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-nscc.h"
 
+#include "ns3/mrc-fork.h"
 #include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/double.h"
@@ -360,6 +361,12 @@ uint32_t
 MrcNscc::GetMaxCwnd() const
 {
     return static_cast<uint32_t>(m_maxCwnd);
+}
+
+Ptr<MrcCongestionOps>
+MrcNscc::Fork() const
+{
+    return MrcForkAs<MrcCongestionOps>(this);
 }
 
 } // namespace ns3

@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-oblivious-spray.h"
 
+#include "ns3/mrc-fork.h"
+
 namespace ns3
 {
 
@@ -21,5 +23,11 @@ MrcObliviousSpray::GetTypeId()
 
 MrcObliviousSpray::MrcObliviousSpray() = default;
 MrcObliviousSpray::~MrcObliviousSpray() = default;
+
+Ptr<MrcPathSelector>
+MrcObliviousSpray::Fork() const
+{
+    return MrcForkAs<MrcPathSelector>(this);
+}
 
 } // namespace ns3

@@ -23,6 +23,11 @@ public:
     static TypeId GetTypeId();
     MrcObliviousSpray();
     ~MrcObliviousSpray() override;
+
+    /**
+     * @copydoc MrcPathSelector::Fork
+     */
+    Ptr<MrcPathSelector> Fork() const override;
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 
 #include "ns3/mrc-path-selector.h"
 
+#include "ns3/mrc-fork.h"
 #include "ns3/mrc-number-parser.h"
 #include "ns3/mrc-text.h"
 
@@ -566,6 +567,12 @@ MrcPathSelector::RetireOne(uint16_t ev, Cause cause)
         m_stateTrace(static_cast<uint16_t>(slot), ASSUMED_BAD, GOOD, CAUSE_REPLACEMENT);
     }
     return true;
+}
+
+Ptr<MrcPathSelector>
+MrcPathSelector::Fork() const
+{
+    return MrcForkAs<MrcPathSelector>(this);
 }
 
 } // namespace ns3

@@ -120,6 +120,16 @@ public:
     ~MrcPathSelector() override;
 
     /**
+     * A copy of this object as it is (CopyObject), for another queue pair: MrcL4Protocol makes
+     * one object from its factory and forks it for each queue pair, which skips ns-3's
+     * attribute construction per object (as TcpCongestionOps::Fork gives each socket a copy).
+     * Forked only before use (before Init). A subclass forks by overriding this; one that does
+     * not gets null here, and the protocol makes each of its objects from the factory.
+     * @return the copy, or null
+     */
+    virtual Ptr<MrcPathSelector> Fork() const;
+
+    /**
      * Build the EV set.
      * @param pathsPerPlane number of paths in each plane toward the peer
      * @param rng random source (owned by the caller; seeded through AssignStreams)

@@ -130,4 +130,10 @@ MrcRecoveryOps::GetSpuriousRetransmissions() const
     return 0;
 }
 
+Ptr<MrcRecoveryOps>
+MrcRecoveryOps::Fork() const
+{
+    return nullptr;
+}
+
 } // namespace ns3

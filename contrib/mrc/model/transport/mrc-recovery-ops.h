@@ -42,6 +42,16 @@ public:
     ~MrcRecoveryOps() override;
 
     /**
+     * A copy of this object as it is (CopyObject), for another queue pair: MrcL4Protocol makes
+     * one object from its factory and forks it for each queue pair, which skips ns-3's
+     * attribute construction per object (as TcpCongestionOps::Fork gives each socket a copy).
+     * Forked only before use (before Init). A subclass forks by overriding this (MrcForkAs);
+     * the default, null, has the protocol make each object from the factory.
+     * @return the copy, or null
+     */
+    virtual Ptr<MrcRecoveryOps> Fork() const;
+
+    /**
      * Bind to a queue pair (called once, by MrcQueuePair::Setup).
      * @param qp the queue pair (owns this object)
      * @param state its send state

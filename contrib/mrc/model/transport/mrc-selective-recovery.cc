@@ -6,6 +6,7 @@
 
 #include "ns3/mrc-choice-checker.h"
 #include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-fork.h"
 #include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-queue-pair.h"
@@ -597,6 +598,12 @@ MrcSelectiveRecovery::OnReorderTimer()
     }
     DetectLosses(nullptr);
     m_qp->TrySend();
+}
+
+Ptr<MrcRecoveryOps>
+MrcSelectiveRecovery::Fork() const
+{
+    return MrcForkAs<MrcRecoveryOps>(this);
 }
 
 } // namespace ns3

@@ -47,6 +47,11 @@ public:
     MrcSelectiveRecovery();
     ~MrcSelectiveRecovery() override;
 
+    /**
+     * @copydoc MrcRecoveryOps::Fork
+     */
+    Ptr<MrcRecoveryOps> Fork() const override;
+
     std::string GetName() const override;
     bool IsInOrder() const override;
     bool UnderstandsTrim() const override;
