@@ -54,7 +54,9 @@ tiny scale, not every code path a record runs; they are the model's pins, not a 
 A record is also stale once a program's default changes under a run that relied on it: a kept
 run.json lists the run's parameters, and each one the recorded command did not set must equal
 the build's default (`PROG --PrintHelp`; the build is $MRC_BUILD_DIR, else build/).  The
-programs that print their results keep no run.json, so their defaults are not checked.
+programs that print their results keep no run.json: for their runs, record.json keeps the
+defaults of the options the command did not set (`defaults`, from `PROG --PrintHelp` when the
+run was made), and those are held to the build's defaults the same way.
 """
 
 import argparse
@@ -692,32 +694,52 @@ def same_setting(a, b):
     return x == y or abs(x - y) <= 1e-9 * max(abs(x), abs(y))
 
 
-def explicit_options(command):
-    """The option names a recorded command sets (`./ns3 run "prog --a=1 --b=x"`)."""
+def command_words(command):
+    """A recorded command's program and arguments (`./ns3 run "prog --a=1 --b=x"`)."""
     import shlex
     words = shlex.split(command)
     if words[:2] == ["./ns3", "run"]:
         words = words[2:]
     if len(words) == 1:
         words = shlex.split(words[0])
-    return {w[2:].split("=", 1)[0] for w in words[1:] if w.startswith("--")}
+    return words
+
+
+def explicit_options(command):
+    """The option names a recorded command sets."""
+    return {w[2:].split("=", 1)[0] for w in command_words(command)[1:] if w.startswith("--")}
+
+
+def command_program(command):
+    """The program a recorded command runs, or ""."""
+    words = command_words(command)
+    return words[0] if words else ""
 
 
 def default_drift(name, rec, records, defaults):
     """Why a record's runs no longer match their commands (None if they do): a run that left
-    an option at its default, when the program's default is now another. Only runs whose
-    run.json (kept in the record) lists its parameters can be checked."""
+    an option at its default, when the program's default is now another. A run is checked
+    through its run.json (kept in the record), which lists its parameters, or, for a program
+    that prints its results, through the defaults record.json kept for it."""
     for r in rec.get("runs", []):
         path = os.path.join(records, name, r.get("label", ""), "run.json")
-        if not os.path.isfile(path):
-            continue
-        try:
-            with open(path) as f:
-                meta = json.load(f)
-        except (OSError, ValueError):
-            continue
-        params = meta.get("parameters")
-        now = defaults.get(meta.get("program", ""))
+        if os.path.isfile(path):
+            try:
+                with open(path) as f:
+                    meta = json.load(f)
+            except (OSError, ValueError):
+                continue
+            prog, params = meta.get("program", ""), meta.get("parameters")
+        else:
+            prog = command_program(r.get("command", ""))
+            if prog not in STDOUT_PROGRAMS:
+                continue
+            params = r.get("defaults")
+            if not isinstance(params, dict):
+                return ("docs/records/%s: run %s (%s, which prints its results) keeps no "
+                        "defaults, so nothing says what its command meant: re-record it "
+                        "(%s record %s)" % (name, r.get("label"), prog, PROG, name))
+        now = defaults.get(prog)
         if not isinstance(params, dict) or not now:
             continue
         given = explicit_options(r.get("command", ""))
@@ -727,8 +749,7 @@ def default_drift(name, rec, records, defaults):
             if not same_setting(params[key], now[key]):
                 return ("docs/records/%s: run %s left %s's --%s at its default, %s then; the "
                         "default is now %s: re-record it (%s record %s)"
-                        % (name, r.get("label"), meta.get("program"), key, params[key],
-                           now[key], PROG, name))
+                        % (name, r.get("label"), prog, key, params[key], now[key], PROG, name))
     return None
 
 
@@ -805,6 +826,7 @@ def record(args):
     dest = os.path.join(args.records, recipe.name)
     work = tempfile.mkdtemp(prefix="mrc-record-")
     files, runs, values = [], [], {}
+    program_defaults = ProgramDefaults(build)
     try:
         plan = recipe.runs(build) if callable(recipe.runs) else recipe.runs
         if args.from_dirs and len(args.from_dirs) != len(plan):
@@ -857,10 +879,16 @@ def record(args):
                     f.write(p.stdout)
                 values.update(parse(label, p.stdout))
                 files.append(("%s/stdout.txt" % label, os.path.join(out, "stdout.txt")))
-                runs.append({"label": label,
-                             "command": "./ns3 run \"%s\"" % " ".join([prog] + argv),
+                command = "./ns3 run \"%s\"" % " ".join([prog] + argv)
+                # No run.json lists this run's parameters: keep the defaults it relied on,
+                # so that a later change of one makes the record stale (default_drift).
+                given = explicit_options(command)
+                known = program_defaults.get(prog) or {}
+                runs.append({"label": label, "command": command,
                              "wall_time_s": round(wall, 1), "commit": commit,
-                             "local_changes": dirty})
+                             "local_changes": dirty,
+                             "defaults": {k: v for k, v in sorted(known.items())
+                                          if k not in given and k not in NOT_COMPARED}})
                 continue
             with open(os.path.join(out, "run.json")) as f:
                 run_json = json.load(f)

@@ -158,6 +158,48 @@ def test_a_record_whose_run_relied_on_a_default_that_changed_is_not_current(tmp_
     assert p.returncode == 0, p.stdout
 
 
+def test_a_printing_run_is_held_to_the_defaults_it_relied_on(tmp_path):
+    # mrc-link-flap prints its results and writes no run.json: record.json keeps, per run, the
+    # defaults of the options its command did not set, and each is held to the build's
+    # default as quickstart's run.json parameters are.
+    exe = os.path.join(BUILD, "bin", "mrc-link-flap")
+    assert os.path.isfile(exe), "build the programs first"
+    flows = re.search(r"--flows:.*\[(\d+)\]", subprocess.run(
+        [exe, "--PrintHelp"], capture_output=True, text=True).stdout).group(1)
+    other = str(int(flows) + 3)
+
+    def record_with(command, defaults):
+        d = tmp_path / ("recs%d" % len(os.listdir(tmp_path)))
+        (d / "r" / "run").mkdir(parents=True)
+        (d / "r" / "run" / "stdout.txt").write_text("flows: 2\n")
+        run = {"label": "run", "command": command}
+        if defaults is not None:
+            run["defaults"] = defaults
+        (d / "r" / "record.json").write_text(json.dumps(
+            {"name": "r", "commit": "abc1234", "values": {"a.x": 1.5},
+             "files": ["run/stdout.txt"], "fingerprints": fingerprints(), "runs": [run]}))
+        return str(d)
+
+    page = page_with(tmp_path, "1.5<!--rec:r:a.x-->\n")
+    recs = record_with('./ns3 run "mrc-link-flap --planes=8"', {"flows": other, "seed": "1"})
+    p = tool("--records", recs, "check", page)
+    assert p.returncode == 1, p.stdout
+    assert ("docs/records/r: run run left mrc-link-flap's --flows at its default, %s then; the "
+            "default is now %s" % (other, flows)) in p.stdout, p.stdout
+    assert tool("--records", recs, "stale").stdout.split() == ["r"]
+    # Set explicitly by the command: what it asked for, whatever the default.
+    recs = record_with('./ns3 run "mrc-link-flap --flows=%s"' % other, {"seed": "1"})
+    assert tool("--records", recs, "check", page).returncode == 0
+    # The same defaults: current.
+    recs = record_with('./ns3 run "mrc-link-flap"', {"flows": flows, "seed": "1"})
+    p = tool("--records", recs, "check", page)
+    assert p.returncode == 0, p.stdout
+    # A printing run that kept no defaults cannot be checked: not current.
+    recs = record_with('./ns3 run "mrc-link-flap"', None)
+    p = tool("--records", recs, "check", page)
+    assert p.returncode == 1 and "keeps no defaults" in p.stdout, p.stdout
+
+
 def test_a_number_agrees_at_the_precision_it_is_written(tmp_path):
     recs = fake_record(tmp_path, {"a.x": 1234.5678, "a.y": -1.06, "a.z": 0.99499})
     good = page_with(tmp_path, "step 1,234.6 µs<!--rec:r:a.x-->, 1235<!--rec:r:a.x-->, "
