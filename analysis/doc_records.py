@@ -592,15 +592,17 @@ RECIPES = {r.name: r for r in [
 # ------------------------------------------------------------------ record
 
 def git_commit(source):
-    """The source tree's commit, and whether it has local changes (as run.json's code: any
-    tracked file changed)."""
+    """The source tree's commit, and whether it has local changes that can reach a run: a
+    tracked file changed outside docs/records/ (a record made and not yet committed is no
+    change of the model; run.json's code counts any tracked file)."""
     try:
         c = subprocess.run(["git", "-C", source, "rev-parse", "--short=7", "HEAD"],
                            capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", source, "status", "--porcelain",
-                                "--untracked-files=no"],
-                               capture_output=True, text=True).stdout.strip() != ""
-        return c, dirty
+        status = subprocess.run(["git", "-C", source, "status", "--porcelain",
+                                 "--untracked-files=no", "--", ".",
+                                 ":(exclude)docs/records"],
+                                capture_output=True, text=True, check=True).stdout
+        return c, status.strip() != ""
     except (OSError, subprocess.CalledProcessError):
         return "unknown", None
 
@@ -835,8 +837,8 @@ def record(args):
                                             len(args.from_dirs)))
             return 2
         if dirty and not args.from_dirs:
-            sys.stderr.write("warning: %s: %s has local changes (a record made before and not "
-                             "committed counts too): the record will say local_changes, and "
+            sys.stderr.write("warning: %s: %s has local changes (outside docs/records/): the "
+                             "record will say local_changes, and "
                              "the docs' records must name a clean commit "
                              "(test_doc_records.py)\n" % (PROG, source))
         for i, (label, prog, argv) in enumerate(plan):
@@ -901,11 +903,16 @@ def record(args):
             files += [("%s/%s" % (label, k), os.path.join(out, k)) for k in keep]
             files.append(("%s/manifest.json" % label, mpath))
             code = run_json.get("code", {})
+            local = code.get("dirty", dirty)
+            if local is True and dirty is False and not args.from_dirs:
+                # run.json counts every tracked file; the tree's only changes, as this run
+                # was made from it, were records, which cannot reach the model.
+                local = False
             runs.append({"label": label,
                          "command": "./ns3 run \"%s\"" % " ".join([prog] + argv),
                          "wall_time_s": round(wall, 1),
                          "commit": code.get("commit", "")[:7] or commit,
-                         "local_changes": code.get("dirty", dirty)})
+                         "local_changes": local})
         # The model's commit is the one the runs were built at (run.json's code).
         built = {(r["commit"], r["local_changes"]) for r in runs}
         if len(built) != 1:

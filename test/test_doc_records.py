@@ -200,6 +200,28 @@ def test_a_printing_run_is_held_to_the_defaults_it_relied_on(tmp_path):
     assert p.returncode == 1 and "keeps no defaults" in p.stdout, p.stdout
 
 
+def test_an_uncommitted_record_is_no_local_change_of_the_model(tmp_path):
+    # A record made and not yet committed cannot reach the next record's runs: only tracked
+    # changes outside docs/records/ make a record say local_changes.
+    sys.path.insert(0, os.path.join(ROOT, "analysis"))
+    import doc_records
+
+    def git(*a):
+        subprocess.run(["git", "-C", str(tmp_path)] + list(a), check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "docs" / "records" / "r").mkdir(parents=True)
+    (tmp_path / "docs" / "records" / "r" / "record.json").write_text("{}\n")
+    (tmp_path / "model.cc").write_text("int x;\n")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c")
+    assert doc_records.git_commit(str(tmp_path))[1] is False
+    (tmp_path / "docs" / "records" / "r" / "record.json").write_text('{"a": 1}\n')
+    assert doc_records.git_commit(str(tmp_path))[1] is False
+    (tmp_path / "model.cc").write_text("int y;\n")
+    assert doc_records.git_commit(str(tmp_path))[1] is True
+
+
 def test_a_number_agrees_at_the_precision_it_is_written(tmp_path):
     recs = fake_record(tmp_path, {"a.x": 1234.5678, "a.y": -1.06, "a.z": 0.99499})
     good = page_with(tmp_path, "step 1,234.6 µs<!--rec:r:a.x-->, 1235<!--rec:r:a.x-->, "
