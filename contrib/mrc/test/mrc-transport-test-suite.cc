@@ -1119,8 +1119,8 @@ public:
 /**
  * @ingroup mrc-tests
  * @brief Fork gives a new object of the same type with every attribute of the one forked (a
- * factory-set one included), for every path selector, congestion control and loss recovery of
- * the module; a subclass that does not fork gets none (not a sliced copy). Through
+ * factory-set one included), for the queue pair and every path selector, congestion control and
+ * loss recovery of the module; a subclass that does not fork gets none (not a sliced copy). Through
  * MrcStackHelper, every queue pair gets an object of its own, with the factory's attributes;
  * a protocol whose factory is set after Install uses its own.
  */
@@ -1161,6 +1161,10 @@ private:
         else if (Ptr<MrcRecoveryOps> r = made->GetObject<MrcRecoveryOps>())
         {
             fork = r->Fork();
+        }
+        else if (Ptr<MrcQueuePair> qp = made->GetObject<MrcQueuePair>())
+        {
+            fork = qp->Fork();
         }
         NS_TEST_ASSERT_MSG_NE(fork, nullptr, type << " forks");
         NS_TEST_ASSERT_MSG_NE(PeekPointer(fork), PeekPointer(made), type << ": a new object");
@@ -1213,6 +1217,7 @@ private:
         Check("ns3::MrcSinglePath", "", UintegerValue(0));
         Check("ns3::MrcSelectiveRecovery", "ReorderThreshold", UintegerValue(5));
         Check("ns3::MrcGoBackNRecovery", "", UintegerValue(0));
+        Check("ns3::MrcQueuePair", "RecvWindow", UintegerValue(1024));
         NS_TEST_EXPECT_MSG_EQ(CreateObject<MrcUnforkedSelector>()->Fork(),
                               nullptr,
                               "a subclass that does not fork gets no (sliced) copy");
@@ -1225,6 +1230,10 @@ private:
         own.SetTypeId("ns3::MrcObliviousSpray");
         own.Set("EvSetSize", UintegerValue(8));
         n.stack.GetL4(3)->SetPathSelectorFactory(own);
+        ObjectFactory ownQp;
+        ownQp.SetTypeId("ns3::MrcQueuePair");
+        ownQp.Set("RecvWindow", UintegerValue(512));
+        n.stack.GetL4(2)->SetQueuePairFactory(ownQp);
         std::vector<Ptr<MrcQueuePair>> qps;
         for (uint32_t h = 0; h + 1 < 4; ++h)
         {
@@ -1237,6 +1246,7 @@ private:
         {
             Ptr<MrcPathSelector> s = qps[k]->GetPathSelector();
             Ptr<MrcCongestionOps> cc = qps[k]->GetCongestionOps();
+            NS_TEST_EXPECT_MSG_EQ(seen.insert(PeekPointer(qps[k])).second, true, "own qp " << k);
             NS_TEST_EXPECT_MSG_EQ(seen.insert(PeekPointer(s)).second, true, "own selector " << k);
             NS_TEST_EXPECT_MSG_EQ(seen.insert(PeekPointer(cc)).second, true, "own cc " << k);
             UintegerValue evs;
@@ -1244,6 +1254,11 @@ private:
             // qps[5] is host 3's end of the 2-3 connection.
             const uint32_t want = (k == 5) ? 8 : 24;
             NS_TEST_EXPECT_MSG_EQ(evs.Get(), want, "EvSetSize of queue pair " << k);
+            // qps[3] and qps[4] are host 2's ends of the 1-2 and 2-3 connections.
+            UintegerValue window;
+            qps[k]->GetAttribute("RecvWindow", window);
+            const uint64_t wantWindow = (k == 3 || k == 4) ? 512 : 65536;
+            NS_TEST_EXPECT_MSG_EQ(window.Get(), wantWindow, "RecvWindow of queue pair " << k);
         }
         Simulator::Destroy();
     }

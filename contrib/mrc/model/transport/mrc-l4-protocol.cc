@@ -148,6 +148,7 @@ void
 MrcL4Protocol::SetQueuePairFactory(const ObjectFactory& factory)
 {
     m_qpFactory = factory;
+    m_prototypes = std::make_shared<Prototypes>();
 }
 
 void
@@ -201,7 +202,10 @@ MrcL4Protocol::ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory)
 Ptr<MrcQueuePair>
 MrcL4Protocol::CreateQueuePair()
 {
-    Ptr<MrcQueuePair> qp = m_qpFactory.Create<MrcQueuePair>();
+    Ptr<MrcQueuePair> qp = ForkOrMake(m_prototypes->qp, m_qpFactory);
+    NS_ABORT_MSG_IF(!qp,
+                    "MrcL4Protocol: the queue pair factory's type "
+                        << m_qpFactory.GetTypeId().GetName() << " is not an MrcQueuePair");
     m_qps.push_back(qp);
     return qp;
 }

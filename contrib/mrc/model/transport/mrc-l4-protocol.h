@@ -59,7 +59,8 @@ public:
                Time baseRtt);
 
     /**
-     * Create a queue pair (not yet connected).
+     * Create a queue pair (not yet connected): a Fork of the queue pair the protocol made from
+     * its factory at first use (see SharePrototypes).
      * @return the queue pair
      */
     Ptr<MrcQueuePair> CreateQueuePair();
@@ -140,11 +141,11 @@ public:
     /** @param factory the factory loss recoveries are made with (its attributes apply) */
     void SetRecoveryOpsFactory(const ObjectFactory& factory);
     /**
-     * Fork the queue pairs' path selectors, congestion controls and loss recoveries from the
-     * same objects as `other` (Connect makes one of each from the factories at first use and
-     * forks it for every queue pair). For protocols given the same factories and type
-     * attributes, as MrcStackHelper gives every host it installs; setting one of this
-     * protocol's three factories afterwards ends the sharing for it.
+     * Fork the queue pairs and their path selectors, congestion controls and loss recoveries
+     * from the same objects as `other` (CreateQueuePair and Connect make one of each from the
+     * factories at first use and fork it for every queue pair). For protocols given the same
+     * factories and type attributes, as MrcStackHelper gives every host it installs; setting
+     * one of this protocol's four factories afterwards ends the sharing for it.
      * @param other a protocol with the same factories
      */
     void SharePrototypes(Ptr<MrcL4Protocol> other);
@@ -182,6 +183,7 @@ private:
     /** The objects forked for each queue pair, made from the factories at first use. */
     struct Prototypes
     {
+        Ptr<MrcQueuePair> qp;          //!< queue pair (never Setup)
         Ptr<MrcPathSelector> selector; //!< path selector
         Ptr<MrcCongestionOps> cc;      //!< congestion control
         Ptr<MrcRecoveryOps> recovery;  //!< loss recovery

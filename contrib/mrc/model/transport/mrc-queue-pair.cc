@@ -5,6 +5,7 @@
 #include "ns3/mrc-queue-pair.h"
 
 #include "ns3/mrc-dscp.h"
+#include "ns3/mrc-fork.h"
 #include "ns3/mrc-l4-protocol.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-simulator-impl.h"
@@ -144,6 +145,13 @@ MrcQueuePair::GetTypeId()
 
 MrcQueuePair::MrcQueuePair() = default;
 MrcQueuePair::~MrcQueuePair() = default;
+
+Ptr<MrcQueuePair>
+MrcQueuePair::Fork() const
+{
+    NS_ABORT_MSG_IF(m_l4 != nullptr, "MrcQueuePair::Fork: only a queue pair not yet Setup");
+    return MrcForkAs<MrcQueuePair>(this);
+}
 
 void
 MrcQueuePair::DoDispose()

@@ -261,6 +261,15 @@ public:
     uint64_t GetPlaneRxPackets(uint32_t plane) const;
 
     /**
+     * A new queue pair with this one's attributes, as ns-3's TcpCongestionOps::Fork: a
+     * CopyObject, which skips ns-3's attribute construction (MrcL4Protocol makes one queue
+     * pair from its factory and forks it for the others). Only a queue pair not yet Setup may
+     * be forked; a subclass that does not override this gets null.
+     * @return the copy, or null
+     */
+    virtual Ptr<MrcQueuePair> Fork() const;
+
+    /**
      * Connect (called by MrcL4Protocol).
      * @param l4 the protocol (outlives the QP)
      * @param qpn local QPN
