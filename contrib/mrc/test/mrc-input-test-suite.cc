@@ -8,6 +8,7 @@
  * name tables of the module's vocabularies.
  */
 
+#include "ns3/mrc-collective.h"
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-csv-reader.h"
 #include "ns3/mrc-fault-action.h"
@@ -16,6 +17,7 @@
 #include "ns3/mrc-link-tier.h"
 #include "ns3/mrc-name-table.h"
 #include "ns3/mrc-number-parser.h"
+#include "ns3/mrc-training-job.h"
 
 #include "ns3/global-value.h"
 #include "ns3/string.h"
@@ -344,6 +346,26 @@ private:
                MrcFaultEvent::State::END},
               {"down", "up", "start", "end"},
               "fault event states");
+        Check(MrcCollective::TypeNames(),
+              {MrcCollective::RING_ALLREDUCE,
+               MrcCollective::ALLGATHER,
+               MrcCollective::REDUCE_SCATTER,
+               MrcCollective::ALLTOALL,
+               MrcCollective::SENDRECV,
+               MrcCollective::BROADCAST,
+               MrcCollective::HIERARCHICAL_ALLREDUCE},
+              {"ring-allreduce",
+               "allgather",
+               "reduce-scatter",
+               "alltoall",
+               "sendrecv",
+               "broadcast",
+               "hierarchical-allreduce"},
+              "collectives");
+        Check(MrcTrainingJob::PlacementNames(),
+              {MrcTrainingJob::CONTIGUOUS, MrcTrainingJob::INTERLEAVED, MrcTrainingJob::RANDOM},
+              {"contiguous", "interleaved", "random"},
+              "placements");
     }
 };
 

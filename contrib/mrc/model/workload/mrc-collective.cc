@@ -14,15 +14,6 @@ namespace ns3
 namespace
 {
 
-/** Names, indexed by MrcCollective::Type. */
-const char* const g_typeNames[] = {"ring-allreduce",
-                                   "allgather",
-                                   "reduce-scatter",
-                                   "alltoall",
-                                   "sendrecv",
-                                   "broadcast",
-                                   "hierarchical-allreduce"};
-
 /**
  * Append the C chunks of one logical transfer to a DAG; empty chunks are skipped and stand for
  * their dependencies.
@@ -134,36 +125,35 @@ CheckArgs(uint32_t chunks, uint32_t qps)
 
 } // namespace
 
+const MrcNameTable<MrcCollective::Type>&
+MrcCollective::TypeNames()
+{
+    static const MrcNameTable<Type> names{{RING_ALLREDUCE, "ring-allreduce"},
+                                          {ALLGATHER, "allgather"},
+                                          {REDUCE_SCATTER, "reduce-scatter"},
+                                          {ALLTOALL, "alltoall"},
+                                          {SENDRECV, "sendrecv"},
+                                          {BROADCAST, "broadcast"},
+                                          {HIERARCHICAL_ALLREDUCE, "hierarchical-allreduce"}};
+    return names;
+}
+
 bool
 MrcCollective::ParseType(const std::string& name, Type& type)
 {
-    for (uint8_t t = RING_ALLREDUCE; t <= HIERARCHICAL_ALLREDUCE; ++t)
-    {
-        if (name == g_typeNames[t])
-        {
-            type = static_cast<Type>(t);
-            return true;
-        }
-    }
-    return false;
+    return TypeNames().Parse(name, type);
 }
 
 const char*
 MrcCollective::TypeName(Type type)
 {
-    return type <= HIERARCHICAL_ALLREDUCE ? g_typeNames[type] : "unknown";
+    return TypeNames().GetName(type).c_str();
 }
 
 std::string
 MrcCollective::AcceptedTypes()
 {
-    std::string s;
-    for (uint8_t t = RING_ALLREDUCE; t <= HIERARCHICAL_ALLREDUCE; ++t)
-    {
-        s += (t == 0 ? "" : ", ");
-        s += g_typeNames[t];
-    }
-    return s;
+    return TypeNames().GetNames();
 }
 
 double

@@ -5,6 +5,8 @@
 #ifndef MRC_COLLECTIVE_H
 #define MRC_COLLECTIVE_H
 
+#include "ns3/mrc-name-table.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -104,10 +106,11 @@ public:
         HIERARCHICAL_ALLREDUCE //!< reduce-scatter in groups, all-reduce across, all-gather
     };
 
+    /** @return the collectives' names, as inputs write them ("ring-allreduce", ...) */
+    static const MrcNameTable<Type>& TypeNames();
     /**
-     * Parse a collective name.
-     * @param name "ring-allreduce", "allgather", "reduce-scatter", "alltoall", "sendrecv" or
-     * "broadcast"
+     * Parse a collective name (TypeNames).
+     * @param name a name
      * @param type set to the type when the name is known
      * @return false for an unknown name
      */

@@ -48,8 +48,6 @@ const char* const REPLAY_NAME = "replay";
 constexpr uint32_t NO_NODE = 0xffffffff;
 /** Type name of a program's point-to-point operations. */
 const char* const P2P_NAME = "p2p";
-/** Names, indexed by MrcTrainingJob::Placement. */
-const char* const g_placementNames[] = {"contiguous", "interleaved", "random"};
 
 } // namespace
 
@@ -125,35 +123,30 @@ MrcTrainingJob::DoDispose()
     MrcJob::DoDispose();
 }
 
+const MrcNameTable<MrcTrainingJob::Placement>&
+MrcTrainingJob::PlacementNames()
+{
+    static const MrcNameTable<Placement> names{
+        {CONTIGUOUS, "contiguous"}, {INTERLEAVED, "interleaved"}, {RANDOM, "random"}};
+    return names;
+}
+
 bool
 MrcTrainingJob::ParsePlacement(const std::string& name, Placement& policy)
 {
-    for (uint8_t p = CONTIGUOUS; p <= RANDOM; ++p)
-    {
-        if (name == g_placementNames[p])
-        {
-            policy = static_cast<Placement>(p);
-            return true;
-        }
-    }
-    return false;
+    return PlacementNames().Parse(name, policy);
 }
 
 const char*
 MrcTrainingJob::PlacementName(Placement policy)
 {
-    return policy <= RANDOM ? g_placementNames[policy] : "unknown";
+    return PlacementNames().GetName(policy).c_str();
 }
 
 std::string
 MrcTrainingJob::AcceptedPlacements()
 {
-    std::string s;
-    for (uint8_t p = CONTIGUOUS; p <= RANDOM; ++p)
-    {
-        s += std::string(p == CONTIGUOUS ? "" : ", ") + g_placementNames[p];
-    }
-    return s;
+    return PlacementNames().GetNames();
 }
 
 std::vector<uint32_t>

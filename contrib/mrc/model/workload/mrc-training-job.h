@@ -130,9 +130,11 @@ public:
     MrcTrainingJob();
     ~MrcTrainingJob() override;
 
+    /** @return the placement policies' names ("contiguous", "interleaved", "random") */
+    static const MrcNameTable<Placement>& PlacementNames();
     /**
-     * Parse a placement policy name.
-     * @param name "contiguous", "interleaved" or "random"
+     * Parse a placement policy name (PlacementNames).
+     * @param name a name
      * @param policy set when the name is known
      * @return false for an unknown name
      */
