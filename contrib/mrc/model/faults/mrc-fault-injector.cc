@@ -39,6 +39,11 @@ TierIndex(MrcLinkTier tier)
     return tier == MrcLinkTier::HOST_T0 ? 0 : (tier == MrcLinkTier::T0_T1 ? 1 : 2);
 }
 
+/** DownTimeDistribution: exponential with the mean (the default). */
+const char* const DOWN_EXPONENTIAL = "exponential";
+/** DownTimeDistribution: always the mean. */
+const char* const DOWN_CONSTANT = "constant";
+
 } // namespace
 
 TypeId
@@ -50,10 +55,11 @@ MrcFaultInjector::GetTypeId()
               .SetGroupName("Mrc")
               .AddConstructor<MrcFaultInjector>()
               .AddAttribute("DownTimeDistribution",
-                            "Down time of stochastic flaps: exponential or constant (the mean)",
-                            StringValue("exponential"),
+                            std::string("Down time of stochastic flaps: ") + DOWN_EXPONENTIAL
+                                + " or " + DOWN_CONSTANT + " (the mean)",
+                            StringValue(DOWN_EXPONENTIAL),
                             MakeStringAccessor(&MrcFaultInjector::m_downDist),
-                            MakeMrcChoiceChecker({"exponential", "constant"}))
+                            MakeMrcChoiceChecker({DOWN_EXPONENTIAL, DOWN_CONSTANT}))
               .AddAttribute("Periodic",
                             "Stochastic flaps are periodic (random phase) instead of Poisson",
                             BooleanValue(false),
@@ -68,7 +74,7 @@ MrcFaultInjector::GetTypeId()
 
 MrcFaultInjector::MrcFaultInjector()
     : m_fabric(nullptr)
-    , m_downDist("exponential")
+    , m_downDist(DOWN_EXPONENTIAL)
     , m_periodic(false)
 {
     m_exp = CreateObject<ExponentialRandomVariable>();
@@ -509,7 +515,7 @@ MrcFaultInjector::Record(MrcFaultEvent::Kind kind,
 Time
 MrcFaultInjector::DrawDownTime(Time meanDown)
 {
-    if (m_downDist == "constant")
+    if (m_downDist == DOWN_CONSTANT)
     {
         return meanDown;
     }
@@ -534,9 +540,10 @@ MrcFaultInjector::AddFlapProcess(MrcLinkTier tier,
         return false;
     }
     const uint32_t idx = TierIndex(tier);
-    if (m_downDist != "exponential" && m_downDist != "constant")
+    if (m_downDist != DOWN_EXPONENTIAL && m_downDist != DOWN_CONSTANT)
     {
-        error = "DownTimeDistribution must be exponential or constant (got '" + m_downDist + "')";
+        error = std::string("DownTimeDistribution must be ") + DOWN_EXPONENTIAL + " or "
+              + DOWN_CONSTANT + " (got '" + m_downDist + "')";
         return false;
     }
     if (!(rate > 0) || rate > 1e9)
