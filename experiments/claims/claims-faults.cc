@@ -333,14 +333,15 @@ ClaimC2(Context& ctx)
         FaultPlan p;
         for (double t = 0.2 * step + gap(gen); t < runUs; t += gap(gen))
         {
-            FaultSpec fs;
-            fs.plane = static_cast<uint32_t>(gen() % fab.planes);
-            const uint32_t i = static_cast<uint32_t>(gen() % nT0);
-            const uint32_t j = static_cast<uint32_t>(gen() % fab.t1);
-            fs.atUs = std::floor(t * 1000) / 1000;
-            fs.action = "link_flap";
-            fs.target = "plane{plane}/t0-" + std::to_string(i) + "/t1-" + std::to_string(j);
-            fs.durationUs = std::min(1000.0, std::max(10.0, std::floor(down(gen))));
+            const auto plane = static_cast<uint32_t>(gen() % fab.planes);
+            const auto i = static_cast<uint32_t>(gen() % nT0);
+            const auto j = static_cast<uint32_t>(gen() % fab.t1);
+            const double durationUs = std::min(1000.0, std::max(10.0, std::floor(down(gen))));
+            FaultSpec fs{std::floor(t * 1000) / 1000,
+                         MrcFaultAction::LINK_FLAP,
+                         MrcFaultTargetId::Link(plane, MrcLinkTier::T0_T1, i, j),
+                         durationUs};
+            fs.anyFabric = true;
             p.faults.push_back(fs);
         }
         const std::string label = "flap train " + std::to_string(k);
@@ -432,11 +433,11 @@ ClaimC2(Context& ctx)
         std::vector<std::pair<FaultPlan, FaultPlan>> plans;
         for (uint32_t i = 0; i < 3; ++i)
         {
-            std::ostringstream link;
-            link << "plane0/t0-" << (i * 37) % (pf.hosts / pf.hostsPerT0) << "/t1-"
-                 << (i * 53) % pf.t1;
+            const MrcFaultTargetId link = MrcFaultTargetId::Link(
+                0, MrcLinkTier::T0_T1, (i * 37) % (pf.hosts / pf.hostsPerT0), (i * 53) % pf.t1);
             FaultPlan p;
-            p.faults.push_back(FaultSpec{1.3 + 0.1 * i, "link_flap", link.str(), 100 / pstep});
+            p.faults.push_back(
+                FaultSpec{1.3 + 0.1 * i, MrcFaultAction::LINK_FLAP, link, 100 / pstep});
             plans.emplace_back(p, p);
         }
         double lostPM = NAN;
@@ -483,8 +484,8 @@ ClaimC3(Context& ctx)
     FaultPlan p;
     for (uint32_t k = 0; k < fab.planes; ++k)
     {
-        FaultSpec fs{at, "switch_reboot", "plane{plane}/t1-" + std::to_string(t1), downUs};
-        fs.plane = k;
+        FaultSpec fs{at, MrcFaultAction::SWITCH_REBOOT, MrcFaultTargetId::Switch(k, 1, t1), downUs};
+        fs.anyFabric = true;
         p.faults.push_back(fs);
     }
     // Enough steps after the return for probes backed off during the outage to find the T1s.
@@ -585,11 +586,12 @@ ClaimC3(Context& ctx)
         FaultPlan ppm;
         for (uint32_t k = 0; k < pf.planes; ++k)
         {
-            ppm.faults.push_back(
-                FaultSpec{1.3, "switch_reboot", "plane" + std::to_string(k) + "/t1-0", 1});
+            ppm.faults.push_back(FaultSpec{
+                1.3, MrcFaultAction::SWITCH_REBOOT, MrcFaultTargetId::Switch(k, 1, 0), 1});
         }
         FaultPlan ppb;
-        ppb.faults.push_back(FaultSpec{1.3, "switch_reboot", "plane0/t1-0", 1});
+        ppb.faults.push_back(
+            FaultSpec{1.3, MrcFaultAction::SWITCH_REBOOT, MrcFaultTargetId::Switch(0, 1, 0), 1});
         double lostPM = NAN;
         double lostPB = NAN;
         ProductionRows(ctx, c, "set of T1 reboots", {{ppm, ppb}}, lostPM, lostPB);
@@ -612,8 +614,12 @@ ClaimC4(Context& ctx)
     const double lossAt = 0.1 * ideal;
     const double lossUs = 0.2 * ideal;
     FaultPlan p;
-    FaultSpec port{lossAt, "nic_port_down", "host0/plane{plane}", lossUs};
-    port.plane = fab.planes - 1; // MRC's last plane; the baseline's only port
+    // MRC's last plane; the baseline's only port
+    FaultSpec port{lossAt,
+                   MrcFaultAction::NIC_PORT_DOWN,
+                   MrcFaultTargetId::NicPort(0, fab.planes - 1),
+                   lossUs};
+    port.anyFabric = true;
     p.faults.push_back(port);
     const FlowRun run = LongFlow(ctx, bin);
     const FlowResult m = ctx.Flows("sender loses a port", MRC, fab, run, p);
@@ -668,8 +674,11 @@ ClaimC4(Context& ctx)
     remote.watchSendsFromUs = remoteAt;
     remote.watchSendsUntilUs = remoteAt + remoteDown;
     FaultPlan rp;
-    FaultSpec rport{remoteAt, "nic_port_down", "host0/plane{plane}", remoteDown};
-    rport.plane = fab.planes - 1;
+    FaultSpec rport{remoteAt,
+                    MrcFaultAction::NIC_PORT_DOWN,
+                    MrcFaultTargetId::NicPort(0, fab.planes - 1),
+                    remoteDown};
+    rport.anyFabric = true;
     rp.faults.push_back(rport);
     const FlowResult rm2 = ctx.Flows("receiver loses a port", MRC, fab, remote, rp);
     const auto rr = RateGbps(rm2.samples[0], rbin);
@@ -700,8 +709,11 @@ ClaimC4(Context& ctx)
     const TrainingResult& refB = ctx.Reference(ROCE);
     const double step = Mean(refM.stepUs);
     FaultPlan jp;
-    FaultSpec jport{0.5 * step, "nic_port_down", "host0/plane{plane}", 2 * step};
-    jport.plane = fab.planes - 1;
+    FaultSpec jport{0.5 * step,
+                    MrcFaultAction::NIC_PORT_DOWN,
+                    MrcFaultTargetId::NicPort(0, fab.planes - 1),
+                    2 * step};
+    jport.anyFabric = true;
     jp.faults.push_back(jport);
     const TrainingResult& tm
         = ctx.Training("job, a host loses a port", MRC, fab, ctx.scale.job, jp);
@@ -756,9 +768,11 @@ ClaimC4(Context& ctx)
         const double pstep
             = Mean(ctx.Production("ref-mrc", "production reference", MRC, {}).stepUs);
         FaultPlan ppm;
-        ppm.faults.push_back(FaultSpec{0.5, "nic_port_down", "host0/plane7", 2});
+        ppm.faults.push_back(
+            FaultSpec{0.5, MrcFaultAction::NIC_PORT_DOWN, MrcFaultTargetId::NicPort(0, 7), 2});
         FaultPlan ppb;
-        ppb.faults.push_back(FaultSpec{0.5, "nic_port_down", "host0/plane0", 2});
+        ppb.faults.push_back(
+            FaultSpec{0.5, MrcFaultAction::NIC_PORT_DOWN, MrcFaultTargetId::NicPort(0, 0), 2});
         double lostPM = NAN;
         double lostPB = NAN;
         ProductionRows(ctx, c, "NIC port loss of two steps", {{ppm, ppb}}, lostPM, lostPB);

@@ -213,10 +213,11 @@ ApplyFaults(const FaultPlan& plan, World& w)
     std::string err;
     for (const auto& f : plan.faults)
     {
-        const std::string target = f.TargetOn(w.fabric->GetNPlanes());
+        const MrcFaultTargetId target = f.TargetOn(w.fabric->GetNPlanes());
         NS_ABORT_MSG_UNLESS(w.faults->GetInjector()->Schedule(
                                 Us(f.atUs), f.action, target, Us(f.durationUs), err, f.rate),
-                            "claims: fault " << f.action << " " << target << ": " << err);
+                            "claims: fault " << MrcFaultActionNames().GetName(f.action) << " "
+                                             << target.GetName() << ": " << err);
     }
     if (plan.lossy.rate > 0)
     {
@@ -345,16 +346,11 @@ Counters(const World& w,
 
 } // namespace
 
-std::string
+MrcFaultTargetId
 FaultSpec::TargetOn(uint32_t planes) const
 {
-    std::string t = target;
-    const auto at = t.find("{plane}");
-    if (at != std::string::npos)
-    {
-        t.replace(at, 7, std::to_string(plane < planes ? plane : 0));
-    }
-    return t;
+    return anyFabric && target.HasPlane() && target.GetPlane() >= planes ? target.OnPlane(0)
+                                                                         : target;
 }
 
 const char*
@@ -629,10 +625,11 @@ RunFluidTraining(
     std::string err;
     for (const auto& f : plan.faults)
     {
-        const std::string target = f.TargetOn(net->GetNPlanes());
+        const MrcFaultTargetId target = f.TargetOn(net->GetNPlanes());
         NS_ABORT_MSG_UNLESS(faults->GetInjector()->Schedule(
                                 Us(f.atUs), f.action, target, Us(f.durationUs), err, f.rate),
-                            "claims: fault " << f.action << " " << target << ": " << err);
+                            "claims: fault " << MrcFaultActionNames().GetName(f.action) << " "
+                                             << target.GetName() << ": " << err);
     }
     r.placementDigest = Digest(placed.str());
     r.faultDigest = FaultDigest(faults->GetInjector());
@@ -818,15 +815,14 @@ RunFlows(
                         return;
                     }
                     const auto& e = t->sel->GetEv(ev);
-                    std::ostringstream name;
-                    name << "plane" << e.plane << "/t0-" << t->w->fabric->GetT0Of(t->src) << "/t1-"
-                         << e.path;
-                    t->r->downedLink = name.str();
+                    const MrcFaultTargetId link = MrcFaultTargetId::Link(
+                        e.plane, MrcLinkTier::T0_T1, t->w->fabric->GetT0Of(t->src), e.path);
+                    t->r->downedLink = link.GetName();
                     t->r->downedT1 = e.path;
                     t->r->tailFailUs = Simulator::Now().GetNanoSeconds() / 1000.0;
                     std::string err;
                     NS_ABORT_MSG_UNLESS(t->w->faults->GetInjector()->Schedule(
-                                            Time(0), "link_down", t->r->downedLink, Time(0), err),
+                                            Time(0), MrcFaultAction::LINK_DOWN, link, Time(0), err),
                                         "claims: " << err);
                 },
                 &tail));

@@ -63,25 +63,25 @@ struct FabricSpec
 };
 
 /**
- * One scheduled fault (MrcFaultHelper::Schedule), the same for every scheme: its target may
- * name a plane as "{plane}" (e.g. "plane{plane}/t0-1/t1-0", "host0/plane{plane}"), which is
- * `plane` on a fabric that has it and the only plane (0) of the single-plane baseline, so that
- * MRC's plane p and the baseline's plane are the same position of the fault.
+ * One scheduled fault (MrcFaultInjector::Schedule), the same for every scheme. Its target is
+ * a position of MRC's fabric; one made with `anyFabric` is the same position on a fabric that
+ * lacks its plane, in plane 0 (the single-plane baseline's only plane), so that MRC's plane p
+ * and the baseline's plane are the same position of the fault.
  */
 struct FaultSpec
 {
-    double atUs;        //!< when (absolute simulated time, the same for every scheme)
-    std::string action; //!< link_down, link_flap, switch_reboot, nic_port_down, nic_rx_loss, ...
-    std::string target; //!< MrcFaultHelper target name, "{plane}" for the plane
-    double durationUs;  //!< duration (0: until the end)
-    uint32_t plane = 0; //!< the plane "{plane}" stands for
-    double rate = 0;    //!< nic_rx_loss: the loss probability
+    double atUs;             //!< when (absolute simulated time, the same for every scheme)
+    MrcFaultAction action;   //!< what
+    MrcFaultTargetId target; //!< where, on MRC's fabric
+    double durationUs;       //!< duration (0: until the end)
+    double rate = 0;         //!< nic_rx_loss: the loss probability
+    bool anyFabric = false;  //!< in plane 0 of a fabric without the target's plane
 
     /**
      * @param planes the planes of the fabric the fault is applied to
      * @return the target there
      */
-    std::string TargetOn(uint32_t planes) const;
+    MrcFaultTargetId TargetOn(uint32_t planes) const;
 };
 
 /** What runs on the fabric besides the traffic: faults. */

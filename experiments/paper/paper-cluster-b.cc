@@ -221,8 +221,8 @@ Figure9(Context& ctx, const Scale& scale)
         {
             const double at = k.panel == "9a" ? (i + 1) * P : P;
             plan.faults.push_back(FaultSpec{at,
-                                            "nic_port_down",
-                                            "host0/plane" + std::to_string(n.second[i].first),
+                                            MrcFaultAction::NIC_PORT_DOWN,
+                                            MrcFaultTargetId::NicPort(0, n.second[i].first),
                                             n.second[i].second});
         }
         FlowRun run = WatchedRun({IbWriteBw(1, 0, end), IbWriteBw(0, 1, end)}, scale, end);
@@ -272,8 +272,8 @@ Figure9(Context& ctx, const Scale& scale)
         {
             plan.faults.push_back(
                 FaultSpec{P + k * step,
-                          "link_down",
-                          "plane" + std::to_string(k % 8) + "/t0-0/t1-" + std::to_string(k / 8),
+                          MrcFaultAction::LINK_DOWN,
+                          MrcFaultTargetId::Link(k % 8, MrcLinkTier::T0_T1, 0, k / 8),
                           0});
         }
         FlowRun run = WatchedRun({IbWriteBw(0, 8, end)}, scale, end);
@@ -316,8 +316,10 @@ Figure9(Context& ctx, const Scale& scale)
         FaultPlan plan;
         for (uint32_t p = 0; p < 8; ++p)
         {
-            plan.faults.push_back(
-                FaultSpec{P, "link_flap", "plane" + std::to_string(p) + "/t0-0/t1-0", P});
+            plan.faults.push_back(FaultSpec{P,
+                                            MrcFaultAction::LINK_FLAP,
+                                            MrcFaultTargetId::Link(p, MrcLinkTier::T0_T1, 0, 0),
+                                            P});
         }
         FlowRun run = WatchedRun({IbWriteBw(0, 8, end)}, scale, end);
         const FlowResult r = ctx.Flows("9d", claims::MRC, fab, run, plan);
@@ -378,7 +380,8 @@ Figure10(Context& ctx, const Scale& scale)
     const double P = scale.phaseUs;
     const double end = 3 * P;
     FaultPlan plan;
-    plan.faults.push_back(FaultSpec{P, "switch_reboot", "plane0/t0-0", 0});
+    plan.faults.push_back(
+        FaultSpec{P, MrcFaultAction::SWITCH_REBOOT, MrcFaultTargetId::Switch(0, 0, 0), 0});
     FlowRun run = WatchedRun({IbWriteBw(0, 1, end), IbWriteBw(1, 0, end)}, scale, end);
     const FlowResult r = ctx.Flows("10", claims::MRC, ClusterB(), run, plan);
     double worst = INFINITY;
@@ -425,7 +428,8 @@ Figure11(Context& ctx, const Scale& scale)
     const double P = scale.phaseUs;
     const double end = 4 * P;
     FaultPlan plan;
-    plan.faults.push_back(FaultSpec{P, "switch_reboot", "plane0/t1-0", P});
+    plan.faults.push_back(
+        FaultSpec{P, MrcFaultAction::SWITCH_REBOOT, MrcFaultTargetId::Switch(0, 1, 0), P});
     FlowRun run = WatchedRun({IbWriteBw(0, 8, end)}, scale, end);
     run.traceAllQps = true;
     const FlowResult r = ctx.Flows("11", claims::MRC, ClusterB(), run, plan);

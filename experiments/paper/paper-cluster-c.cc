@@ -164,7 +164,7 @@ Sweep(Context& ctx,
         FaultPlan plan;
         if (loss > 0)
         {
-            FaultSpec f{0, "nic_rx_loss", "hosts", 0};
+            FaultSpec f{0, MrcFaultAction::NIC_RX_LOSS, MrcFaultTargetId::Nics(), 0};
             f.rate = loss;
             plan.faults.push_back(f);
         }

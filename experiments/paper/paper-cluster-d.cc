@@ -404,10 +404,10 @@ Figure19(Context& ctx, const Scale& scale)
         FaultPlan plan;
         for (const auto& o : k.outages)
         {
-            const std::string link = "plane0/t0-0/t1-" + std::to_string(o.t1);
-            plan.faults.push_back(o.toUs > 0
-                                      ? FaultSpec{o.fromUs, "link_flap", link, o.toUs - o.fromUs}
-                                      : FaultSpec{o.fromUs, "link_down", link, 0});
+            const MrcFaultTargetId link = MrcFaultTargetId::Link(0, MrcLinkTier::T0_T1, 0, o.t1);
+            plan.faults.push_back(
+                o.toUs > 0 ? FaultSpec{o.fromUs, MrcFaultAction::LINK_FLAP, link, o.toUs - o.fromUs}
+                           : FaultSpec{o.fromUs, MrcFaultAction::LINK_DOWN, link, 0});
         }
         FlowRun run;
         const double end = P * k.capacity.size();

@@ -418,6 +418,19 @@ private:
             NS_TEST_EXPECT_MSG_EQ(id.GetPeer(), c.expected.GetPeer(), c.name);
             NS_TEST_EXPECT_MSG_EQ(id.GetSwitchTier(), c.expected.GetSwitchTier(), c.name);
         }
+        // The same position in another plane; a target in no plane stays itself.
+        const std::vector<std::tuple<MrcFaultTargetId, std::string, bool>> moved{
+            {MrcFaultTargetId::NicPort(3, 1), "host3/plane4", true},
+            {MrcFaultTargetId::Link(0, MrcLinkTier::T0_T1, 1, 2), "plane4/t0-1/t1-2", true},
+            {MrcFaultTargetId::Link(2, MrcLinkTier::T1_T2, 3, 0), "plane4/t1-3/t2-0", true},
+            {MrcFaultTargetId::Switch(5, 2, 9), "plane4/t2-9", true},
+            {MrcFaultTargetId::Nic(7), "host7", false},
+            {MrcFaultTargetId::Nics(), "hosts", false}};
+        for (const auto& [from, to, inPlane] : moved)
+        {
+            NS_TEST_EXPECT_MSG_EQ(from.OnPlane(4).GetName(), to, from.GetName() << " on plane 4");
+            NS_TEST_EXPECT_MSG_EQ(from.HasPlane(), inPlane, from.GetName() << ": in a plane");
+        }
         MrcFaultTargetId id;
         std::string err;
         NS_TEST_EXPECT_MSG_EQ(MrcFaultTargetId::Parse("plane00/t0-01", id, err), true, err);

@@ -216,6 +216,23 @@ MrcFaultTargetId::GetPlane() const
     return m_plane;
 }
 
+bool
+MrcFaultTargetId::HasPlane() const
+{
+    return m_kind == Kind::NIC_PORT || m_kind == Kind::LINK || m_kind == Kind::SWITCH;
+}
+
+MrcFaultTargetId
+MrcFaultTargetId::OnPlane(uint32_t plane) const
+{
+    MrcFaultTargetId id = *this;
+    if (HasPlane())
+    {
+        id.m_plane = plane;
+    }
+    return id;
+}
+
 uint32_t
 MrcFaultTargetId::GetSwitchTier() const
 {

@@ -94,6 +94,17 @@ public:
     uint32_t GetHost() const;
     /** @return the plane (NIC_PORT, LINK, SWITCH) */
     uint32_t GetPlane() const;
+    /**
+     * @return whether the target is in one plane (NIC_PORT, LINK, SWITCH)
+     */
+    bool HasPlane() const;
+    /**
+     * The same position in another plane: a host's port of that plane, the same cable or
+     * switch of that plane.
+     * @param plane the plane
+     * @return the target there (itself for a target in no plane)
+     */
+    MrcFaultTargetId OnPlane(uint32_t plane) const;
     /** @return a switch's tier: 0, 1 or 2 (SWITCH) */
     uint32_t GetSwitchTier() const;
     /** @return a link's upward tier: MrcLinkTier::T0_T1 or MrcLinkTier::T1_T2 (LINK) */
