@@ -734,6 +734,204 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcRecycledEvent scheduled with MrcScheduleDetached and MrcScheduleWithContext runs
+ * where Simulator's calls would put any event (the same order among events at one time, the same
+ * times and contexts), under both implementations; under MrcSimulatorImpl an object that ran is
+ * the one the next Make gives (a chain of 100 events constructs none), under
+ * DefaultSimulatorImpl every event that ran is deleted; an event still pending when the
+ * simulator is destroyed, scheduled before the run or in it, releases what it holds.
+ */
+class MrcRecycledEventTestCase : public TestCase
+{
+public:
+    MrcRecycledEventTestCase()
+        : TestCase("recycled events: Simulator's order, objects reused constructed, released "
+                   "when left over")
+    {
+    }
+
+private:
+    /** Events of the chain scheduled one from the other. */
+    static constexpr int CHAIN = 100;
+
+    /** A recycled event that logs its tag and holds a reference to an object. */
+    class Probe : public MrcRecycledEvent<Probe>
+    {
+    public:
+        Probe()
+        {
+            ++s_constructed;
+        }
+
+        ~Probe() override
+        {
+            ++s_destroyed;
+        }
+
+        /**
+         * @param test the test that logs
+         * @param tag the tag logged
+         * @param held an object the event keeps a reference to
+         */
+        void Set(MrcRecycledEventTestCase* test, int tag, Ptr<Object> held)
+        {
+            m_test = test;
+            m_tag = tag;
+            m_held = held;
+        }
+
+        /** Log the tag. */
+        void Fire()
+        {
+            m_test->Log(m_tag);
+        }
+
+        /** Release the object. */
+        void Clear()
+        {
+            m_held = nullptr;
+        }
+
+        static inline int s_constructed = 0; //!< objects constructed
+        static inline int s_destroyed = 0;   //!< objects destroyed
+
+    private:
+        MrcRecycledEventTestCase* m_test = nullptr; //!< the test
+        int m_tag = 0;                              //!< the tag
+        Ptr<Object> m_held;                         //!< the object held
+    };
+
+    /** An event that ran. */
+    struct Ran
+    {
+        int tag;          //!< which event
+        uint32_t context; //!< its context
+        int64_t ts;       //!< its time, in time steps
+    };
+
+    /**
+     * Record an event; a tag of the chain schedules the chain's next event 1 us later.
+     * @param tag which one
+     */
+    void Log(int tag)
+    {
+        m_ran.push_back({tag, Simulator::GetContext(), Simulator::Now().GetTimeStep()});
+        if (tag >= 1000 && tag < 1000 + CHAIN - 1)
+        {
+            MrcScheduleDetached(MicroSeconds(1), Probe::Make(this, tag + 1, m_held));
+        }
+    }
+
+    /**
+     * Schedule four events after `delay` (tags base+1 to base+4): an ordinary one, a detached
+     * recycled one, a recycled one with context 7, an ordinary one.
+     * @param base the tags' base
+     * @param delay from now
+     */
+    void Mix(int base, Time delay)
+    {
+        using T = MrcRecycledEventTestCase;
+        Simulator::Schedule(delay, &T::Log, this, base + 1);
+        MrcScheduleDetached(delay, Probe::Make(this, base + 2, m_held));
+        MrcScheduleWithContext(7, delay, Probe::Make(this, base + 3, m_held));
+        Simulator::Schedule(delay, &T::Log, this, base + 4);
+    }
+
+    /** An event with context 5: a mix of its own, the chain's first event and one left pending
+     * at the end. */
+    void Nested()
+    {
+        Log(100);
+        Mix(100, MicroSeconds(2));
+        MrcScheduleDetached(MicroSeconds(3), Probe::Make(this, 1000, m_held));
+        // Left pending, as the one made before the run: the run stops first.
+        MrcScheduleWithContext(3, Seconds(1), Probe::Make(this, -2, m_held));
+    }
+
+    /**
+     * One simulation.
+     * @param impl the implementation's TypeId name
+     */
+    void RunWith(const std::string& impl)
+    {
+        ObjectFactory i;
+        i.SetTypeId(impl);
+        Simulator::SetImplementation(i.Create<SimulatorImpl>());
+        m_ran.clear();
+        m_held = CreateObject<Object>();
+        Probe::s_constructed = 0;
+        Probe::s_destroyed = 0;
+        Mix(0, MicroSeconds(1));
+        Simulator::ScheduleWithContext(5, MicroSeconds(1), &MrcRecycledEventTestCase::Nested, this);
+        // Left pending: the run stops first.
+        MrcScheduleWithContext(3, Seconds(1), Probe::Make(this, -1, m_held));
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        const uint32_t none = Simulator::NO_CONTEXT;
+        const int64_t us = MicroSeconds(1).GetTimeStep();
+        std::vector<Ran> want = {{1, none, us},
+                                 {2, none, us},
+                                 {3, 7, us},
+                                 {4, none, us},
+                                 {100, 5, us},
+                                 {101, 5, 3 * us},
+                                 {102, 5, 3 * us},
+                                 {103, 7, 3 * us},
+                                 {104, 5, 3 * us}};
+        for (int k = 0; k < CHAIN; ++k)
+        {
+            want.push_back({1000 + k, 5, (4 + k) * us});
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_ran.size(), want.size(), impl + ": every event but the last");
+        for (std::size_t k = 0; k < want.size(); ++k)
+        {
+            const std::string at = impl + ": event " + std::to_string(k);
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].tag, want[k].tag, at + ", order");
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].context, want[k].context, at + ", context");
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].ts, want[k].ts, at + ", time");
+        }
+        // Events made: 3 before the run (all through ns-3's path: nothing runs yet), 3 by
+        // Nested, CHAIN by the chain; two of them are left pending.
+        const int made = 3 + 3 + CHAIN;
+        if (impl == "ns3::MrcSimulatorImpl")
+        {
+            // At most the 7 made before any recycled event had run (3 before the run, 4 by
+            // Nested): the chain's later events take the objects of those that ran.
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(
+                Probe::s_constructed, 7, impl + ": objects that ran made the later events");
+        }
+        else
+        {
+            // Make takes what an earlier MrcSimulatorImpl run left in the pool first.
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(
+                Probe::s_constructed, made - 7, impl + ": an object per event, after the pool");
+            NS_TEST_EXPECT_MSG_EQ(
+                Probe::s_destroyed, made - 2, impl + ": every event that ran deleted");
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_held->GetReferenceCount(),
+                              3,
+                              impl + ": the two pending events hold their references");
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(m_held->GetReferenceCount(),
+                              1,
+                              impl + ": the pending events released their references");
+        m_held = nullptr;
+    }
+
+    void DoRun() override
+    {
+        Simulator::Destroy();
+        RunWith("ns3::MrcSimulatorImpl");
+        RunWith("ns3::DefaultSimulatorImpl");
+        RunWith("ns3::MrcSimulatorImpl");
+    }
+
+    std::vector<Ran> m_ran; //!< the events that ran, in order
+    Ptr<Object> m_held;     //!< the object the events hold
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief MrcRingDeque against std::deque: 200,000 random operations (push and pop at both
  * ends, indexing, resize, erase at an index, clear, swap) leave the same elements in the same
  * order; an element that leaves the ring is released (the ring keeps no reference to it).
@@ -1030,6 +1228,7 @@ public:
         AddTestCase(new MrcOwnedTimerTestCase);
         AddTestCase(new MrcNowTestCase);
         AddTestCase(new MrcDirectScheduleTestCase);
+        AddTestCase(new MrcRecycledEventTestCase);
         AddTestCase(new MrcRingDequeTestCase);
     }
 };

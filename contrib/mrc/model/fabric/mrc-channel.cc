@@ -31,7 +31,7 @@ NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
  * straight to the receiving device, which knows the cable's state and epoch: the cable is not
  * read again.
  */
-class MrcChannel::DeliveryEvent : public MrcPooledEvent<MrcChannel::DeliveryEvent>
+class MrcChannel::DeliveryEvent : public MrcRecycledEvent<MrcChannel::DeliveryEvent>
 {
 public:
     /**
@@ -40,15 +40,24 @@ public:
      * @param header its IPv6 fields
      * @param epoch the cable's epoch at sending
      */
-    DeliveryEvent(MrcNetDevice* device,
-                  MrcFrame&& frame,
-                  const MrcIpv6Fields& header,
-                  uint32_t epoch)
-        : m_device(device)
-        , m_frame(std::move(frame))
-        , m_header(header)
-        , m_epoch(epoch)
+    void Set(MrcNetDevice* device, MrcFrame&& frame, const MrcIpv6Fields& header, uint32_t epoch)
     {
+        m_device = device;
+        m_frame = std::move(frame);
+        m_header = header;
+        m_epoch = epoch;
+    }
+
+    /** Hand the frame to the receiving end. */
+    void Fire()
+    {
+        m_device->ReceiveFromCable(std::move(m_frame), m_header, m_epoch);
+    }
+
+    /** Drop the frame's reference, if the event still holds it. */
+    void Clear()
+    {
+        m_frame.Reset();
     }
 
     /**
@@ -72,16 +81,11 @@ public:
     }
 
 private:
-    void Notify() override
-    {
-        m_device->ReceiveFromCable(std::move(m_frame), m_header, m_epoch);
-    }
-
-    MrcNetDevice* m_device; //!< the receiving end (outlives its events: Dispose comes after the
-                            //!< run)
-    MrcFrame m_frame;       //!< the frame
-    MrcIpv6Fields m_header; //!< its IPv6 fields
-    uint32_t m_epoch;       //!< the cable's epoch at sending
+    MrcNetDevice* m_device = nullptr; //!< the receiving end (outlives its events: Dispose comes
+                                      //!< after the run)
+    MrcFrame m_frame;                 //!< the frame
+    MrcIpv6Fields m_header;           //!< its IPv6 fields
+    uint32_t m_epoch = 0;             //!< the cable's epoch at sending
 };
 
 const bool MrcChannel::s_prefetchRegistered
@@ -183,7 +187,7 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
     MrcScheduleWithContext(
         d.nodeId,
         wire + m_delay + src->GetTxLatency() + d.rxLatency,
-        new DeliveryEvent(PeekPointer(d.device), std::move(frame), header, m_epoch));
+        DeliveryEvent::Make(PeekPointer(d.device), std::move(frame), header, m_epoch));
     return true;
 }
 

@@ -351,7 +351,7 @@ MrcNetDevice::ScheduleTransmitComplete(Time delay)
     // The same scheduling as Simulator::Schedule(delay, &TransmitComplete, this), so the same
     // event order; the event's memory comes from the pool (the port outlives its events:
     // Dispose comes after the run), and no id is made (m_txEventPending stands for it).
-    MrcScheduleDetached(delay, new TransmitCompleteEvent(this));
+    MrcScheduleDetached(delay, TransmitCompleteEvent::Make(this));
 }
 
 void

@@ -375,7 +375,8 @@ private:
      */
     void StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header);
     /** A port's transmit-complete event (ScheduleTransmitComplete). */
-    using TransmitCompleteEvent = MrcMemberEvent<MrcNetDevice, &MrcNetDevice::TransmitComplete>;
+    using TransmitCompleteEvent
+        = MrcRecycledMemberEvent<MrcNetDevice, &MrcNetDevice::TransmitComplete>;
     /**
      * MrcEventPrefetch's first stage for a transmit-complete event: the port.
      * @param event the event

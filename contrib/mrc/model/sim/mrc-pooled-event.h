@@ -5,6 +5,7 @@
 #ifndef MRC_POOLED_EVENT_H
 #define MRC_POOLED_EVENT_H
 
+#include "ns3/mrc-recyclable-event.h"
 #include "ns3/mrc-simulator-impl.h"
 
 #include "ns3/assert.h"
@@ -15,6 +16,7 @@
 
 #include <cstddef>
 #include <new>
+#include <utility>
 
 namespace ns3
 {
@@ -34,9 +36,10 @@ namespace ns3
  *
  * @tparam Derived the event class itself (each class has its own list, of blocks of its size);
  * it must not be derived from further
+ * @tparam Base EventImpl, or MrcRecyclableEvent (for MrcRecycledEvent)
  */
-template<typename Derived>
-class MrcPooledEvent : public EventImpl
+template<typename Derived, typename Base = EventImpl>
+class MrcPooledEvent : public Base
 {
 public:
     /**
@@ -110,6 +113,112 @@ private:
     }
 
     T* m_obj; //!< the object
+};
+
+/**
+ * @ingroup mrc
+ * @brief A recyclable event (MrcRecyclableEvent) whose objects its class keeps constructed
+ * between events: MrcSimulatorImpl runs one and hands it back to the class, and the next
+ * Make takes it, without EventImpl's constructor, Invoke, reference count and destructor.
+ *
+ * For the per-frame events, which no EventId names: schedule one with
+ * `MrcScheduleDetached(delay, Derived::Make(args...))` or MrcScheduleWithContext. Under another
+ * simulator implementation (or before MrcSimulatorImpl runs) the event takes ns-3's path, and
+ * its memory returns to MrcPooledEvent's free list when ns-3 deletes it.
+ *
+ * Derived provides a default constructor, `void Set(args...)` (the event's fields, as a
+ * constructor would set them), `void Fire()` (what the event does) and `void Clear()` (release
+ * what the fields own once the event has run or is dropped).
+ *
+ * @tparam Derived the event class itself; it must not be derived from further
+ */
+template<typename Derived>
+class MrcRecycledEvent : public MrcPooledEvent<Derived, MrcRecyclableEvent>
+{
+public:
+    /**
+     * An event of this class, with its fields set.
+     * @param args what Derived::Set takes
+     * @return the event (its one reference for the scheduler)
+     */
+    template<typename... Args>
+    static Derived* Make(Args&&... args)
+    {
+        Derived* event = s_pool;
+        if (event != nullptr)
+        {
+            s_pool = static_cast<Derived*>(event->m_nextInPool);
+        }
+        else
+        {
+            event = new Derived();
+        }
+        event->Set(std::forward<Args>(args)...);
+        return event;
+    }
+
+    void RunAndRecycle() final
+    {
+        static_cast<Derived*>(this)->Fire();
+        Recycle();
+    }
+
+    void Recycle() final
+    {
+        auto* self = static_cast<Derived*>(this);
+        self->Clear();
+        m_nextInPool = s_pool;
+        s_pool = self;
+    }
+
+private:
+    /** ns-3's path: Invoke runs the event; the last Unref then deletes it. */
+    void Notify() final
+    {
+        static_cast<Derived*>(this)->Fire();
+    }
+
+    MrcRecycledEvent* m_nextInPool = nullptr; //!< the next object in the pool, while pooled
+    static inline Derived* s_pool = nullptr;  //!< constructed objects of Derived, free
+};
+
+/**
+ * @ingroup mrc
+ * @brief A recycled event that calls a member function without arguments of one object: the
+ * recyclable MrcMemberEvent, for per-frame events that need no id (a port's transmit-complete).
+ *
+ * @tparam T the object's class
+ * @tparam M the member function
+ */
+template<typename T, void (T::*M)()>
+class MrcRecycledMemberEvent : public MrcRecycledEvent<MrcRecycledMemberEvent<T, M>>
+{
+public:
+    /**
+     * @param obj the object (it must outlive the event)
+     */
+    void Set(T* obj)
+    {
+        m_obj = obj;
+    }
+
+    /** Call the member function. */
+    void Fire()
+    {
+        (m_obj->*M)();
+    }
+
+    /** Nothing to release. */
+    void Clear() {}
+
+    /** @return the object whose method the event calls */
+    T* GetObject() const
+    {
+        return m_obj;
+    }
+
+private:
+    T* m_obj = nullptr; //!< the object
 };
 
 /**

@@ -53,7 +53,15 @@ MrcSimulatorImpl::DoDispose()
     NS_LOG_FUNCTION(this);
     while (m_events && !m_events->IsEmpty())
     {
-        m_events->RemoveNext().impl->Unref();
+        EventImpl* held = m_events->RemoveNext().impl;
+        if (MrcRecyclableEvent* event = Recyclable(held); event != nullptr)
+        {
+            event->Recycle();
+        }
+        else
+        {
+            held->Unref();
+        }
     }
     m_events = nullptr;
     m_calendar = nullptr;
@@ -138,8 +146,15 @@ MrcSimulatorImpl::Run()
         m_currentTs = next.key.m_ts;
         m_currentContext = next.key.m_context;
         m_currentUid = next.key.m_uid;
-        next.impl->Invoke();
-        next.impl->Unref();
+        if (MrcRecyclableEvent* event = Recyclable(next.impl); event != nullptr)
+        {
+            event->RunAndRecycle();
+        }
+        else
+        {
+            next.impl->Invoke();
+            next.impl->Unref();
+        }
     }
     NS_ASSERT(!m_events->IsEmpty() || m_unscheduledEvents == 0);
 }

@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-calendar-scheduler.h"
 #include "ns3/mrc-event-prefetch.h"
+#include "ns3/mrc-recyclable-event.h"
 
 #include "ns3/assert.h"
 #include "ns3/event-id.h"
@@ -17,6 +18,7 @@
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 
+#include <cstdint>
 #include <list>
 #include <utility>
 
@@ -37,7 +39,9 @@ namespace ns3
  * event (compiled into Debian's libraries), and the check for events scheduled from other
  * threads. What it adds, with MrcCalendarScheduler (the programs' default): before each event
  * it starts loading what the next three will touch (MrcEventPrefetch), a hint to the processor
- * that leaves the order and every result as they are.
+ * that leaves the order and every result as they are. An MrcRecyclableEvent it runs and
+ * recycles without EventImpl's Invoke and reference count (the scheduler holds it as a pointer
+ * with its lowest bit set, which the implementation clears before anything reads the object).
  *
  * It is for single-threaded simulations: ScheduleWithContext from another thread is not
  * supported (DefaultSimulatorImpl queues such events; this one would race). The real-time and
@@ -49,6 +53,10 @@ class MrcSimulatorImpl : public SimulatorImpl
     friend EventId MrcSchedule(const Time& delay, EventImpl* event);
     friend void MrcScheduleDetached(const Time& delay, EventImpl* event);
     friend void MrcScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event);
+    friend void MrcScheduleDetached(const Time& delay, MrcRecyclableEvent* event);
+    friend void MrcScheduleWithContext(uint32_t context,
+                                       const Time& delay,
+                                       MrcRecyclableEvent* event);
 
 public:
     /**
@@ -86,6 +94,41 @@ public:
 
 private:
     void DoDispose() override;
+
+    /** Set in a scheduled event's pointer: the event is an MrcRecyclableEvent. */
+    static constexpr std::uintptr_t RECYCLABLE = 1;
+
+    /**
+     * @param event a recyclable event
+     * @return its pointer as the scheduler holds it (the lowest bit set)
+     */
+    static EventImpl* Mark(MrcRecyclableEvent* event)
+    {
+        return reinterpret_cast<EventImpl*>(
+            reinterpret_cast<std::uintptr_t>(static_cast<EventImpl*>(event)) | RECYCLABLE);
+    }
+
+    /**
+     * @param held an event's pointer as the scheduler holds it
+     * @return the recyclable event it marks, or null if it marks none
+     */
+    static MrcRecyclableEvent* Recyclable(EventImpl* held)
+    {
+        const auto bits = reinterpret_cast<std::uintptr_t>(held);
+        return (bits & RECYCLABLE) != 0 ? static_cast<MrcRecyclableEvent*>(
+                   reinterpret_cast<EventImpl*>(bits & ~RECYCLABLE))
+                                        : nullptr;
+    }
+
+    /**
+     * @param held an event's pointer as the scheduler holds it
+     * @return the event
+     */
+    static const EventImpl* Unmarked(const EventImpl* held)
+    {
+        return reinterpret_cast<const EventImpl*>(reinterpret_cast<std::uintptr_t>(held)
+                                                  & ~RECYCLABLE);
+    }
 
     /**
      * Put an event into the scheduler.
@@ -130,11 +173,11 @@ private:
         }
         if (n > 1)
         {
-            MrcEventPrefetch::Targets(ahead[1].impl);
+            MrcEventPrefetch::Targets(Unmarked(ahead[1].impl));
         }
         if (n > 0)
         {
-            MrcEventPrefetch::Beyond(ahead[0].impl);
+            MrcEventPrefetch::Beyond(Unmarked(ahead[0].impl));
         }
     }
 
@@ -229,6 +272,50 @@ MrcScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
     {
         NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleWithContext: negative delay");
         running->Insert(running->m_currentTs + delay.GetTimeStep(), context, event);
+        return;
+    }
+    Simulator::ScheduleWithContext(context, delay, event);
+}
+
+/**
+ * @ingroup mrc
+ * MrcScheduleDetached for a recyclable event: the same scheduling (so the same event order),
+ * and the running MrcSimulatorImpl runs it and recycles its object without EventImpl's Invoke
+ * and reference count. Otherwise ns-3's path.
+ * @param delay from now (not negative)
+ * @param event the event (its one reference is taken over)
+ */
+inline void
+MrcScheduleDetached(const Time& delay, MrcRecyclableEvent* event)
+{
+    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
+    if (running != nullptr)
+    {
+        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleDetached: negative delay");
+        running->Insert(running->m_currentTs + delay.GetTimeStep(),
+                        running->m_currentContext,
+                        MrcSimulatorImpl::Mark(event));
+        return;
+    }
+    Simulator::Schedule(delay, Ptr<EventImpl>(event, false));
+}
+
+/**
+ * @ingroup mrc
+ * MrcScheduleWithContext for a recyclable event (see MrcScheduleDetached).
+ * @param context the event's context (a node id)
+ * @param delay from now (not negative)
+ * @param event the event (its one reference is taken over)
+ */
+inline void
+MrcScheduleWithContext(uint32_t context, const Time& delay, MrcRecyclableEvent* event)
+{
+    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
+    if (running != nullptr)
+    {
+        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleWithContext: negative delay");
+        running->Insert(
+            running->m_currentTs + delay.GetTimeStep(), context, MrcSimulatorImpl::Mark(event));
         return;
     }
     Simulator::ScheduleWithContext(context, delay, event);
