@@ -617,21 +617,20 @@ private:
 
 /**
  * @ingroup mrc-tests
- * @brief MrcSchedule, MrcScheduleDetached and MrcScheduleWithContext schedule as Simulator's
- * calls do: the same uids (so the same order among events at one time), times and contexts,
- * and MrcSchedule's id cancels its event. Before a run (through Simulator) and inside one
- * (directly to the running MrcSimulatorImpl), under both implementations.
+ * @brief A test case that logs the events it runs (tag, context, time) and compares the log with
+ * the one expected.
  */
-class MrcDirectScheduleTestCase : public TestCase
+class MrcEventLogTestCase : public TestCase
 {
-public:
-    MrcDirectScheduleTestCase()
-        : TestCase(
-            "direct scheduling: Simulator's uids, order and contexts, across implementations")
+protected:
+    /**
+     * @param name the test case's name
+     */
+    explicit MrcEventLogTestCase(const std::string& name)
+        : TestCase(name)
     {
     }
 
-private:
     /** An event that ran. */
     struct Ran
     {
@@ -641,7 +640,7 @@ private:
     };
 
     /**
-     * Record an event.
+     * Record the running event.
      * @param tag which one
      */
     void Log(int tag)
@@ -649,6 +648,44 @@ private:
         m_ran.push_back({tag, Simulator::GetContext(), Simulator::Now().GetTimeStep()});
     }
 
+    /**
+     * Compare the log with the one expected, event by event.
+     * @param impl the simulator implementation (for the messages)
+     * @param want the events expected, in order
+     * @param count what the number of events stands for (for the message)
+     */
+    void CheckLog(const std::string& impl, const std::vector<Ran>& want, const std::string& count)
+    {
+        NS_TEST_EXPECT_MSG_EQ(m_ran.size(), want.size(), impl + ": " + count);
+        for (std::size_t k = 0; k < std::min(want.size(), m_ran.size()); ++k)
+        {
+            const std::string at = impl + ": event " + std::to_string(k);
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].tag, want[k].tag, at + ", order");
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].context, want[k].context, at + ", context");
+            NS_TEST_EXPECT_MSG_EQ(m_ran[k].ts, want[k].ts, at + ", time");
+        }
+    }
+
+    std::vector<Ran> m_ran; //!< the events that ran, in order
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief MrcSchedule, MrcScheduleDetached and MrcScheduleWithContext schedule as Simulator's
+ * calls do: the same uids (so the same order among events at one time), times and contexts,
+ * and MrcSchedule's id cancels its event. Before a run (through Simulator) and inside one
+ * (directly to the running MrcSimulatorImpl), under both implementations.
+ */
+class MrcDirectScheduleTestCase : public MrcEventLogTestCase
+{
+public:
+    MrcDirectScheduleTestCase()
+        : MrcEventLogTestCase(
+            "direct scheduling: Simulator's uids, order and contexts, across implementations")
+    {
+    }
+
+private:
     /**
      * Schedule six events after `delay` (tags base+1 to base+6), each call in turn, and cancel
      * the fifth.
@@ -710,14 +747,7 @@ private:
                                        {103, 5, t3},
                                        {104, 7, t3},
                                        {106, 5, t3}};
-        NS_TEST_ASSERT_MSG_EQ(m_ran.size(), want.size(), impl + ": every event but the cancelled");
-        for (std::size_t k = 0; k < want.size(); ++k)
-        {
-            const std::string at = impl + ": event " + std::to_string(k);
-            NS_TEST_EXPECT_MSG_EQ(m_ran[k].tag, want[k].tag, at + ", order");
-            NS_TEST_EXPECT_MSG_EQ(m_ran[k].context, want[k].context, at + ", context");
-            NS_TEST_EXPECT_MSG_EQ(m_ran[k].ts, want[k].ts, at + ", time");
-        }
+        CheckLog(impl, want, "every event but the cancelled");
         Simulator::Destroy();
     }
 
@@ -728,8 +758,6 @@ private:
         RunWith("ns3::DefaultSimulatorImpl");
         RunWith("ns3::MrcSimulatorImpl");
     }
-
-    std::vector<Ran> m_ran; //!< the events that ran, in order
 };
 
 /**
@@ -741,12 +769,13 @@ private:
  * DefaultSimulatorImpl every event that ran is deleted; an event still pending when the
  * simulator is destroyed, scheduled before the run or in it, releases what it holds.
  */
-class MrcRecycledEventTestCase : public TestCase
+class MrcRecycledEventTestCase : public MrcEventLogTestCase
 {
 public:
     MrcRecycledEventTestCase()
-        : TestCase("recycled events: Simulator's order, objects reused constructed, released "
-                   "when left over")
+        : MrcEventLogTestCase(
+            "recycled events: Simulator's order, objects reused constructed, released "
+            "when left over")
     {
     }
 
@@ -783,7 +812,7 @@ private:
         /** Log the tag. */
         void Fire()
         {
-            m_test->Log(m_tag);
+            m_test->LogAndChain(m_tag);
         }
 
         /** Release the object. */
@@ -801,21 +830,13 @@ private:
         Ptr<Object> m_held;                         //!< the object held
     };
 
-    /** An event that ran. */
-    struct Ran
-    {
-        int tag;          //!< which event
-        uint32_t context; //!< its context
-        int64_t ts;       //!< its time, in time steps
-    };
-
     /**
      * Record an event; a tag of the chain schedules the chain's next event 1 us later.
      * @param tag which one
      */
-    void Log(int tag)
+    void LogAndChain(int tag)
     {
-        m_ran.push_back({tag, Simulator::GetContext(), Simulator::Now().GetTimeStep()});
+        Log(tag);
         if (tag >= 1000 && tag < 1000 + CHAIN - 1)
         {
             MrcScheduleDetached(MicroSeconds(1), Probe::Make(this, tag + 1, m_held));
@@ -841,7 +862,7 @@ private:
      * at the end. */
     void Nested()
     {
-        Log(100);
+        LogAndChain(100);
         Mix(100, MicroSeconds(2));
         MrcScheduleDetached(MicroSeconds(3), Probe::Make(this, 1000, m_held));
         // Left pending, as the one made before the run: the run stops first.
@@ -882,14 +903,7 @@ private:
         {
             want.push_back({1000 + k, 5, (4 + k) * us});
         }
-        NS_TEST_ASSERT_MSG_EQ(m_ran.size(), want.size(), impl + ": every event but the last");
-        for (std::size_t k = 0; k < want.size(); ++k)
-        {
-            const std::string at = impl + ": event " + std::to_string(k);
-            NS_TEST_EXPECT_MSG_EQ(m_ran[k].tag, want[k].tag, at + ", order");
-            NS_TEST_EXPECT_MSG_EQ(m_ran[k].context, want[k].context, at + ", context");
-            NS_TEST_EXPECT_MSG_EQ(m_ran[k].ts, want[k].ts, at + ", time");
-        }
+        CheckLog(impl, want, "every event but the last");
         // Events made: 3 before the run (all through ns-3's path: nothing runs yet), 3 by
         // Nested, CHAIN by the chain; two of them are left pending.
         const int made = 3 + 3 + CHAIN;
@@ -926,8 +940,7 @@ private:
         RunWith("ns3::MrcSimulatorImpl");
     }
 
-    std::vector<Ran> m_ran; //!< the events that ran, in order
-    Ptr<Object> m_held;     //!< the object the events hold
+    Ptr<Object> m_held; //!< the object the events hold
 };
 
 /**

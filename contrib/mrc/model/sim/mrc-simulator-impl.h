@@ -95,6 +95,46 @@ public:
 private:
     void DoDispose() override;
 
+    /**
+     * Put an event with the running event's context into the running implementation's
+     * scheduler, as MrcScheduleDetached does.
+     * @param delay from now (not negative)
+     * @param held the event's pointer as the scheduler is to hold it (its reference taken over)
+     * @return false (and nothing done) if no MrcSimulatorImpl is running
+     */
+    static bool InsertDetached(const Time& delay, EventImpl* held)
+    {
+        MrcSimulatorImpl* running = s_running;
+        if (running == nullptr)
+        {
+            return false;
+        }
+        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleDetached: negative delay");
+        running->Insert(
+            running->m_currentTs + delay.GetTimeStep(), running->m_currentContext, held);
+        return true;
+    }
+
+    /**
+     * Put an event with a context into the running implementation's scheduler, as
+     * MrcScheduleWithContext does.
+     * @param context the event's context
+     * @param delay from now (not negative)
+     * @param held the event's pointer as the scheduler is to hold it (its reference taken over)
+     * @return false (and nothing done) if no MrcSimulatorImpl is running
+     */
+    static bool InsertWithContext(uint32_t context, const Time& delay, EventImpl* held)
+    {
+        MrcSimulatorImpl* running = s_running;
+        if (running == nullptr)
+        {
+            return false;
+        }
+        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleWithContext: negative delay");
+        running->Insert(running->m_currentTs + delay.GetTimeStep(), context, held);
+        return true;
+    }
+
     /** Set in a scheduled event's pointer: the event is an MrcRecyclableEvent. */
     static constexpr std::uintptr_t RECYCLABLE = 1;
 
@@ -244,15 +284,10 @@ MrcSchedule(const Time& delay, EventImpl* event)
 inline void
 MrcScheduleDetached(const Time& delay, EventImpl* event)
 {
-    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
-    if (running != nullptr)
+    if (!MrcSimulatorImpl::InsertDetached(delay, event))
     {
-        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleDetached: negative delay");
-        running->Insert(
-            running->m_currentTs + delay.GetTimeStep(), running->m_currentContext, event);
-        return;
+        Simulator::Schedule(delay, Ptr<EventImpl>(event, false));
     }
-    Simulator::Schedule(delay, Ptr<EventImpl>(event, false));
 }
 
 /**
@@ -267,14 +302,10 @@ MrcScheduleDetached(const Time& delay, EventImpl* event)
 inline void
 MrcScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
 {
-    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
-    if (running != nullptr)
+    if (!MrcSimulatorImpl::InsertWithContext(context, delay, event))
     {
-        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleWithContext: negative delay");
-        running->Insert(running->m_currentTs + delay.GetTimeStep(), context, event);
-        return;
+        Simulator::ScheduleWithContext(context, delay, event);
     }
-    Simulator::ScheduleWithContext(context, delay, event);
 }
 
 /**
@@ -288,16 +319,10 @@ MrcScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
 inline void
 MrcScheduleDetached(const Time& delay, MrcRecyclableEvent* event)
 {
-    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
-    if (running != nullptr)
+    if (!MrcSimulatorImpl::InsertDetached(delay, MrcSimulatorImpl::Mark(event)))
     {
-        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleDetached: negative delay");
-        running->Insert(running->m_currentTs + delay.GetTimeStep(),
-                        running->m_currentContext,
-                        MrcSimulatorImpl::Mark(event));
-        return;
+        Simulator::Schedule(delay, Ptr<EventImpl>(event, false));
     }
-    Simulator::Schedule(delay, Ptr<EventImpl>(event, false));
 }
 
 /**
@@ -310,15 +335,10 @@ MrcScheduleDetached(const Time& delay, MrcRecyclableEvent* event)
 inline void
 MrcScheduleWithContext(uint32_t context, const Time& delay, MrcRecyclableEvent* event)
 {
-    MrcSimulatorImpl* running = MrcSimulatorImpl::s_running;
-    if (running != nullptr)
+    if (!MrcSimulatorImpl::InsertWithContext(context, delay, MrcSimulatorImpl::Mark(event)))
     {
-        NS_ASSERT_MSG(delay.IsPositive(), "MrcScheduleWithContext: negative delay");
-        running->Insert(
-            running->m_currentTs + delay.GetTimeStep(), context, MrcSimulatorImpl::Mark(event));
-        return;
+        Simulator::ScheduleWithContext(context, delay, event);
     }
-    Simulator::ScheduleWithContext(context, delay, event);
 }
 
 } // namespace ns3
