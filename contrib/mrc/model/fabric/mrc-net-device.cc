@@ -606,12 +606,6 @@ MrcNetDevice::GetTxStartTime() const
     return start + PicoSeconds(queued * m_psPerByte);
 }
 
-uint32_t
-MrcNetDevice::GetQueuedDataBytes() const
-{
-    return m_queue ? m_queue->GetDataBytes() : 0;
-}
-
 void
 MrcNetDevice::SetTxNotify(bool notify)
 {

@@ -262,7 +262,10 @@ public:
     Time GetTxStartTime() const;
 
     /** @return data bytes waiting in the queue (not counting the frame on the wire) */
-    uint32_t GetQueuedDataBytes() const;
+    uint32_t GetQueuedDataBytes() const
+    {
+        return m_queue ? m_queue->GetDataBytes() : 0;
+    }
 
     /**
      * Tell the frame receiver (MrcFrameReceiver::TxDrained) each time a queued frame starts

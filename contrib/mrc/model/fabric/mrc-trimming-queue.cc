@@ -438,18 +438,6 @@ MrcTrimmingQueue::GetNPackets() const
 }
 
 uint32_t
-MrcTrimmingQueue::GetDataBytes() const
-{
-    return m_dataBytes;
-}
-
-uint32_t
-MrcTrimmingQueue::GetControlBytes() const
-{
-    return m_controlBytes;
-}
-
-uint32_t
 MrcTrimmingQueue::GetMaxDataBytes() const
 {
     return m_maxDataBytes;

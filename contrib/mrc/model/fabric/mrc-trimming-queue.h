@@ -202,10 +202,18 @@ public:
     uint64_t GetDequeued() const;
     /** @return packets queued now, both classes */
     uint32_t GetNPackets() const;
-    /** @return data-class backlog in bytes */
-    uint32_t GetDataBytes() const;
+    /** @return data-class backlog in bytes (inline: a queue pair reads it per packet and port) */
+    uint32_t GetDataBytes() const
+    {
+        return m_dataBytes;
+    }
+
     /** @return control-class backlog in bytes */
-    uint32_t GetControlBytes() const;
+    uint32_t GetControlBytes() const
+    {
+        return m_controlBytes;
+    }
+
     /** @return the largest data backlog seen, in bytes */
     uint32_t GetMaxDataBytes() const;
 
