@@ -434,6 +434,16 @@ MrcQueuePair::TrySend()
         {
             return; // never run further ahead of the oldest unacknowledged packet than the peer
         }
+        // Without a usable port with room Transmit refuses a new packet before looking at it:
+        // refuse it before making it (a port takes one frame at a time, so about every other
+        // attempt ends here).
+        const uint64_t usable = UsablePlanes();
+        const uint64_t room = m_l4->GetPortsWithRoom();
+        if ((usable & room) == 0)
+        {
+            WaitForBusyPort(usable, room);
+            return;
+        }
         const uint32_t psn = s.m_nextPsn;
         s.m_txPkts.push_back({m.msn,
                               len,
@@ -451,7 +461,7 @@ MrcQueuePair::TrySend()
                               m.nextOffset + len >= m.length,
                               false});
         ++s.m_nextPsn;
-        if (!Transmit(psn, TX_NEW))
+        if (!Transmit(psn, TX_NEW, usable, room))
         {
             s.m_txPkts.pop_back();
             --s.m_nextPsn;
@@ -464,24 +474,34 @@ MrcQueuePair::TrySend()
 bool
 MrcQueuePair::Transmit(uint32_t psn, uint8_t cause)
 {
+    return Transmit(psn, cause, UsablePlanes(), m_l4->GetPortsWithRoom());
+}
+
+void
+MrcQueuePair::WaitForBusyPort(uint64_t usable, uint64_t room)
+{
+    if ((usable & ~room) != 0 && !m_waitingForPort)
+    {
+        m_waitingForPort = true; // a port it could use is busy: wait for room there
+        m_l4->WaitForPort(m_qpn);
+    }
+}
+
+bool
+MrcQueuePair::Transmit(uint32_t psn, uint8_t cause, uint64_t usable, uint64_t room)
+{
     MrcSendState& s = *m_state;
     TxPkt& p = s.Pkt(psn);
-    const uint64_t usable = UsablePlanes();
     // The EV is chosen when a port can take the packet, as a NIC's transmit scheduler picks
     // the next packet when a port has room: a retransmission or a path just retired applies
     // to the next packet out, not after what already waits in the port queues.
-    const uint64_t room = m_l4->GetPortsWithRoom();
     const uint64_t planes = usable & room;
     const int32_t ev = planes == 0       ? -1
                      : (cause == TX_NEW) ? m_selector->Select(planes)
                                          : m_selector->SelectFresh(planes, p.ev);
     if (ev < 0)
     {
-        if ((usable & ~room) != 0 && !m_waitingForPort)
-        {
-            m_waitingForPort = true; // a port it could use is busy: wait for room there
-            m_l4->WaitForPort(m_qpn);
-        }
+        WaitForBusyPort(usable, room);
         if (planes != 0 && !m_rtoEvent.IsPending())
         {
             // A port has room but no EV may use it, and nothing in flight has a timer (every

@@ -388,6 +388,24 @@ private:
      * @return false if no EV was usable
      */
     bool Transmit(uint32_t psn, uint8_t cause);
+
+    /**
+     * Transmit, with the planes the queue pair may use and the ports with room already read.
+     * @param psn its PSN
+     * @param cause TxCause
+     * @param usable UsablePlanes()
+     * @param room MrcL4Protocol::GetPortsWithRoom()
+     * @return false if no EV was usable
+     */
+    bool Transmit(uint32_t psn, uint8_t cause, uint64_t usable, uint64_t room);
+
+    /**
+     * No usable port has room: if one it could use is busy, ask to be told when it has room
+     * (once until then).
+     * @param usable UsablePlanes()
+     * @param room MrcL4Protocol::GetPortsWithRoom()
+     */
+    void WaitForBusyPort(uint64_t usable, uint64_t room);
     /**
      * Handle an ACK.
      * @param h its header
