@@ -16,6 +16,8 @@
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -110,13 +112,13 @@ MrcL4Protocol::Setup(uint32_t host,
     m_paths = paths;
     m_nicRate = nicRate;
     m_baseRtt = baseRtt;
-    m_addresses.clear();
+    m_sources.clear();
     for (uint32_t p = 0; p < ports.size(); ++p)
     {
         ports[p]->SetFrameReceiver(this, p);
         ports[p]->SetTxNotify(m_backlogLimit > 0);
         ports[p]->AddLinkChangeCallback(MakeCallback(&MrcL4Protocol::PortChanged, this));
-        m_addresses.push_back(paths->GetHostAddress(host, p));
+        paths->GetHostAddress(host, p).GetBytes(m_sources.emplace_back().data());
     }
     PortChanged();
 }
@@ -321,11 +323,20 @@ MrcL4Protocol::GetHost() const
 }
 
 void
-MrcL4Protocol::SendPacket(
-    uint32_t plane, const Ipv6Address& dst, uint32_t flowLabel, uint8_t tc, Ptr<Packet> packet)
+MrcL4Protocol::SendPacket(uint32_t plane,
+                          const MrcPathSet& paths,
+                          uint32_t path,
+                          uint32_t flowLabel,
+                          uint8_t tc,
+                          Ptr<Packet> packet)
 {
-    MrcIpv6Fields h(
-        m_addresses[plane], dst, flowLabel, tc, static_cast<uint16_t>(packet->GetSize()));
+    // As MrcIpv6Fields(source, destination, ...), without an Ipv6Address per packet.
+    MrcIpv6Fields h;
+    std::memcpy(h.src, m_sources[plane].data(), sizeof(h.src));
+    paths.GetBytes(path, h.dst);
+    h.flowLabel = flowLabel;
+    h.trafficClass = tc;
+    h.payloadLength = static_cast<uint16_t>(packet->GetSize());
     m_ports[plane]->SendFrame(packet, h);
 }
 

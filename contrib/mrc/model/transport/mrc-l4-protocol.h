@@ -14,6 +14,7 @@
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -153,13 +154,18 @@ public:
     /**
      * Send an MRC packet (called by queue pairs).
      * @param plane the plane (NIC port)
-     * @param dst the destination address (uSID carrier)
+     * @param paths the plane's paths to the peer
+     * @param path the path taken (its destination address is the uSID carrier)
      * @param flowLabel the flow label (derived from the QP and its EV)
      * @param tc the Traffic Class
      * @param packet the MRC packet (header included)
      */
-    void SendPacket(
-        uint32_t plane, const Ipv6Address& dst, uint32_t flowLabel, uint8_t tc, Ptr<Packet> packet);
+    void SendPacket(uint32_t plane,
+                    const MrcPathSet& paths,
+                    uint32_t path,
+                    uint32_t flowLabel,
+                    uint8_t tc,
+                    Ptr<Packet> packet);
 
     /**
      * Assign the random stream used to build EV sets.
@@ -201,27 +207,27 @@ private:
     template<typename T>
     static Ptr<T> ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory);
 
-    uint32_t m_host;                          //!< host index
-    std::vector<Ptr<MrcNetDevice>> m_ports;   //!< NIC ports
-    std::vector<Ipv6Address> m_addresses;     //!< own address per plane
-    Ptr<MrcPathProvider> m_paths;             //!< fabric paths
-    uint64_t m_nicRate;                       //!< NIC rate, bit/s
-    Time m_baseRtt;                           //!< base RTT
-    uint64_t m_planeMask;                     //!< ports up
-    std::vector<Ptr<MrcQueuePair>> m_qps;     //!< by QPN
-    ObjectFactory m_qpFactory;                //!< queue pairs
-    ObjectFactory m_selectorFactory;          //!< path selectors
-    ObjectFactory m_ccFactory;                //!< congestion controls
-    ObjectFactory m_recoveryFactory;          //!< loss recoveries
-    TypeId m_recoveryType;                    //!< LossRecovery attribute
-    TypeId m_selectorType;                    //!< PathSelector attribute
-    TypeId m_ccType;                          //!< CongestionControl attribute
-    std::shared_ptr<Prototypes> m_prototypes; //!< forked for each queue pair (maybe shared)
-    Ptr<UniformRandomVariable> m_rng;         //!< EV set randomness
-    uint64_t m_unknownQp;                     //!< packets for unknown QPs
-    uint32_t m_backlogLimit;                  //!< PortBacklogBytes
-    std::deque<uint32_t> m_portWaiters;       //!< QPNs waiting for a port with room
-    bool m_waking;                            //!< inside TxDrained
+    uint32_t m_host;                                //!< host index
+    std::vector<Ptr<MrcNetDevice>> m_ports;         //!< NIC ports
+    std::vector<std::array<uint8_t, 16>> m_sources; //!< own address per plane, as bytes
+    Ptr<MrcPathProvider> m_paths;                   //!< fabric paths
+    uint64_t m_nicRate;                             //!< NIC rate, bit/s
+    Time m_baseRtt;                                 //!< base RTT
+    uint64_t m_planeMask;                           //!< ports up
+    std::vector<Ptr<MrcQueuePair>> m_qps;           //!< by QPN
+    ObjectFactory m_qpFactory;                      //!< queue pairs
+    ObjectFactory m_selectorFactory;                //!< path selectors
+    ObjectFactory m_ccFactory;                      //!< congestion controls
+    ObjectFactory m_recoveryFactory;                //!< loss recoveries
+    TypeId m_recoveryType;                          //!< LossRecovery attribute
+    TypeId m_selectorType;                          //!< PathSelector attribute
+    TypeId m_ccType;                                //!< CongestionControl attribute
+    std::shared_ptr<Prototypes> m_prototypes;       //!< forked for each queue pair (maybe shared)
+    Ptr<UniformRandomVariable> m_rng;               //!< EV set randomness
+    uint64_t m_unknownQp;                           //!< packets for unknown QPs
+    uint32_t m_backlogLimit;                        //!< PortBacklogBytes
+    std::deque<uint32_t> m_portWaiters;             //!< QPNs waiting for a port with room
+    bool m_waking;                                  //!< inside TxDrained
 };
 
 } // namespace ns3

@@ -37,14 +37,25 @@ struct MrcPathSet
     Ipv6Address Get(uint32_t path) const
     {
         uint8_t b[16];
-        std::memcpy(b, base, 16);
+        GetBytes(path, b);
+        return Ipv6Address(b);
+    }
+
+    /**
+     * The destination address of a path as 16 bytes (no ns-3 Ipv6Address is made: the per-packet
+     * path writes it straight into the frame's header).
+     * @param path a path index below count
+     * @param out the address's bytes
+     */
+    void GetBytes(uint32_t path, uint8_t out[16]) const
+    {
+        std::memcpy(out, base, 16);
         if (varByte >= 0)
         {
-            const uint32_t v = ((uint32_t(b[varByte]) << 8) | b[varByte + 1]) + path;
-            b[varByte] = static_cast<uint8_t>(v >> 8);
-            b[varByte + 1] = static_cast<uint8_t>(v);
+            const uint32_t v = ((uint32_t(out[varByte]) << 8) | out[varByte + 1]) + path;
+            out[varByte] = static_cast<uint8_t>(v >> 8);
+            out[varByte + 1] = static_cast<uint8_t>(v);
         }
-        return Ipv6Address(b);
     }
 };
 

@@ -580,7 +580,8 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause, uint64_t usable, uint64_t ro
             wire + TimeoutOf(p) - MrcNow(), this));
     }
     m_l4->SendPacket(e.plane,
-                     m_paths[e.plane].Get(e.path),
+                     m_paths[e.plane],
+                     e.path,
                      FlowLabel(h.GetEv()),
                      MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_ECT0),
                      packet);
@@ -670,7 +671,8 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
     Ptr<Packet> packet = Create<Packet>();
     packet->AddHeader(h);
     m_l4->SendPacket(plane,
-                     paths.Get(path),
+                     paths,
+                     path,
                      FlowLabel(h.GetEv()),
                      MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
                      packet);
@@ -1015,7 +1017,8 @@ MrcQueuePair::OnProbeTimer()
             m_txTrace(packet, h.GetPsn(), ev, TX_PROBE);
         }
         m_l4->SendPacket(e.plane,
-                         m_paths[e.plane].Get(e.path),
+                         m_paths[e.plane],
+                         e.path,
                          FlowLabel(ev),
                          MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
                          packet);
