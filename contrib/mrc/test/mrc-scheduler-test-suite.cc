@@ -21,6 +21,7 @@
 #include "ns3/core-module.h"
 #include "ns3/default-simulator-impl.h"
 #include "ns3/map-scheduler.h"
+#include "ns3/packet.h"
 #include "ns3/test.h"
 
 #include <deque>
@@ -783,7 +784,7 @@ private:
     /** Events of the chain scheduled one from the other. */
     static constexpr int CHAIN = 100;
 
-    /** A recycled event that logs its tag and holds a reference to an object. */
+    /** A recycled event that logs its tag and holds a reference to a packet. */
     class Probe : public MrcRecycledEvent<Probe>
     {
     public:
@@ -800,9 +801,9 @@ private:
         /**
          * @param test the test that logs
          * @param tag the tag logged
-         * @param held an object the event keeps a reference to
+         * @param held a packet the event keeps a reference to
          */
-        void Set(MrcRecycledEventTestCase* test, int tag, Ptr<Object> held)
+        void Set(MrcRecycledEventTestCase* test, int tag, Ptr<Packet> held)
         {
             m_test = test;
             m_tag = tag;
@@ -815,7 +816,7 @@ private:
             m_test->LogAndChain(m_tag);
         }
 
-        /** Release the object. */
+        /** Release the packet. */
         void Clear()
         {
             m_held = nullptr;
@@ -827,7 +828,7 @@ private:
     private:
         MrcRecycledEventTestCase* m_test = nullptr; //!< the test
         int m_tag = 0;                              //!< the tag
-        Ptr<Object> m_held;                         //!< the object held
+        Ptr<Packet> m_held;                         //!< the packet held
     };
 
     /**
@@ -879,7 +880,7 @@ private:
         i.SetTypeId(impl);
         Simulator::SetImplementation(i.Create<SimulatorImpl>());
         m_ran.clear();
-        m_held = CreateObject<Object>();
+        m_held = Create<Packet>();
         Probe::s_constructed = 0;
         Probe::s_destroyed = 0;
         Mix(0, MicroSeconds(1));
@@ -940,7 +941,7 @@ private:
         RunWith("ns3::MrcSimulatorImpl");
     }
 
-    Ptr<Object> m_held; //!< the object the events hold
+    Ptr<Packet> m_held; //!< the packet the events hold
 };
 
 /**
