@@ -106,3 +106,22 @@ def test_a_verb_waits_for_a_build_in_progress():
         out, err = p.communicate(timeout=600)
     assert p.returncode == 0, err
     assert out.startswith("mrc-hello [Program Options]"), out
+
+
+def median_range(*values):
+    """./ns3's median_range (the bench's summary figures) on the values given."""
+    script = subprocess.run(["sed", "-n", "/^median_range() {/,/^}/p", os.path.join(ROOT, "ns3")],
+                            capture_output=True, text=True, check=True).stdout
+    assert script, "median_range not found in ./ns3"
+    p = subprocess.run(["bash", "-c", script + '\nmedian_range "$@"', "bash"] + list(values),
+                       capture_output=True, text=True, check=True)
+    return p.stdout.strip()
+
+
+def test_the_bench_summary_keeps_the_decimals_of_a_range_that_starts_on_a_whole_number():
+    # Seven wall times of which the smallest is 3.00 s: not "3 (3-3, 7 runs)".
+    assert median_range("3.04", "3.13", "3.13", "3.26", "3.21", "3.00", "3.10") == \
+        "3.13 (3.00-3.26, 7 runs)"
+    assert median_range("2.20", "2.16") == "2.18 (2.16-2.20, 2 runs)"
+    assert median_range("579073", "580882", "563725") == "579073 (563725-580882, 3 runs)"
+    assert median_range("0.13") == "0.13"
