@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Whole-run fingerprints, as OMNeT++/INET's fingerprint tests: each example program and a small
-quickstart run is hashed (SHA-256 of its outputs, with the wall-clock lines left out) and
+quickstart run is hashed (SHA-256 of its outputs, wall times masked) and
 compared with the value recorded in test/fingerprints.json. Any change in behaviour (a packet
 sent at another time, a counter off by one) changes the hash.
 
