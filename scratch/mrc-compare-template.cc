@@ -45,11 +45,22 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "Seed", seed);
     cmd.AddValue("out", "Results directory", out);
     cmd.AddValue("overwrite", "Replace a previous run's files in --out", overwrite);
-    if (!cmd.Parse(argc, argv) || !MrcCommandLine::CheckSeed(seed))
+    if (!cmd.Parse(argc, argv) || !MrcCommandLine::CheckSeed(seed)
+        || !MrcCommandLine::CheckRange("steps", steps, 1, 100000)
+        || !MrcCommandLine::CheckRange("bytes", static_cast<double>(bytes), 1, 1e12))
     {
         return 1;
     }
-    std::vector<std::string> names;
+    // Every scheme's description is checked before the results directory exists: bad input
+    // leaves nothing behind.
+    const std::vector<std::pair<std::string, std::string>> options
+        = {{"Hosts / HostsPerT0", "--hosts / --hostsPerT0"},
+           {"Planes", "--planes"},
+           {"HostsPerT0", "--hostsPerT0"},
+           {"T0sPerPlane", "--hosts / --hostsPerT0"},
+           {"T1sPerPlane", "--hostsPerT0"},
+           {"Hosts", "--hosts"}}; // the schemes' attributes, in this program's options
+    std::vector<Ptr<MrcSchemeHelper>> built;
     std::istringstream list(schemes);
     for (std::string s; std::getline(list, s, ',');)
     {
@@ -59,7 +70,18 @@ main(int argc, char* argv[])
                       << "' (accepted: mrc, roce, roce-multiplane)" << std::endl;
             return 1;
         }
-        names.push_back(s);
+        Ptr<MrcSchemeHelper> scheme = CreateObject<MrcSchemeHelper>();
+        scheme->SetAttribute("Scheme", StringValue(s));
+        scheme->SetAttribute("Hosts", UintegerValue(hosts));
+        scheme->SetAttribute("Planes", UintegerValue(planes));
+        scheme->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
+        scheme->SetAttribute("T1sPerPlane", UintegerValue(hostsPerT0));
+        if (const std::string bad = scheme->Validate(); !bad.empty())
+        {
+            std::cerr << "error: " << MrcCommandLine::InOptionTerms(bad, options) << std::endl;
+            return 1;
+        }
+        built.push_back(scheme);
     }
     MrcInterrupt::Install(); // Ctrl-C: stop cleanly, results marked incomplete
     MrcResultsDir dir;
@@ -73,20 +95,10 @@ main(int argc, char* argv[])
     dir.SetCommandLine(argc, argv);
     try
     {
-        for (const auto& name : names)
+        for (const auto& scheme : built)
         {
+            const std::string name = scheme->GetScheme();
             RngSeedManager::SetSeed(seed);
-            Ptr<MrcSchemeHelper> scheme = CreateObject<MrcSchemeHelper>();
-            scheme->SetAttribute("Scheme", StringValue(name));
-            scheme->SetAttribute("Hosts", UintegerValue(hosts));
-            scheme->SetAttribute("Planes", UintegerValue(planes));
-            scheme->SetAttribute("HostsPerT0", UintegerValue(hostsPerT0));
-            scheme->SetAttribute("T1sPerPlane", UintegerValue(hostsPerT0));
-            if (!scheme->Validate().empty())
-            {
-                std::cerr << "error: " << scheme->Validate() << std::endl;
-                return 1;
-            }
             Ptr<MrcClosTopology> fabric = scheme->Build();
             int64_t stream = 1 + scheme->AssignStreams(1);
 

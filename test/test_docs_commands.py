@@ -18,7 +18,8 @@ DOCS = [os.path.join(ROOT, "README.md")]
 DOCS += sorted(glob.glob(os.path.join(ROOT, "contrib", "mrc", "doc", "*.rst")))
 DOCS += sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
 # Programs whose documented commands finish in seconds: run them in full.
-FAST = {"mrc-fabric-sizing", "mrc-link-flap", "mrc-fabric-demo", "mrc-permutation", "mrc-ib-write"}
+FAST = {"mrc-fabric-sizing", "mrc-link-flap", "mrc-fabric-demo", "mrc-permutation", "mrc-ib-write",
+        "mrc-compare-template"}
 
 
 def documented_commands():

@@ -89,15 +89,15 @@ MrcSchemeHelper::GetTypeId()
                             MakeDataRateAccessor(&MrcSchemeHelper::m_planeRate),
                             MakeDataRateChecker())
               .AddAttribute("HostsPerT0",
-                            "Hosts per T0",
+                            "Hosts per T0 (Validate reports one that does not divide Hosts)",
                             UintegerValue(8),
                             MakeUintegerAccessor(&MrcSchemeHelper::m_hostsPerT0),
-                            MakeUintegerChecker<uint32_t>(1))
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("T1sPerPlane",
-                            "T1 switches per plane",
+                            "T1 switches per plane (Validate reports one outside 1 to 4096)",
                             UintegerValue(8),
                             MakeUintegerAccessor(&MrcSchemeHelper::m_t1),
-                            MakeUintegerChecker<uint32_t>(1))
+                            MakeUintegerChecker<uint32_t>())
               .AddAttribute("BaselineHostsPerT0",
                             "roce only: hosts per T0 of its fabric (0: HostsPerT0)",
                             UintegerValue(0),
@@ -244,6 +244,10 @@ MrcSchemeHelper::CheckShape() const
     {
         return "Hosts / HostsPerT0 must give at least 2 T0s (got " + std::to_string(m_hosts / perT0)
              + ")";
+    }
+    if (GetFabricT1s() == 0)
+    {
+        return "T1sPerPlane must be at least 1 (got 0)";
     }
     return "";
 }
