@@ -424,6 +424,12 @@ RunScheme(const Params& prm, bool baseline, Ptr<MrcRecorder> rec, bool dryRun, s
 {
     Summary s = StartRun(prm, baseline, rec, dryRun);
     Ptr<MrcSchemeHelper> scheme = MakeScheme(prm, baseline);
+    // An --ns3::...=value the fabric cannot be built with (Tiers, queue limits, ...).
+    if (const std::string bad = scheme->Validate(); !bad.empty())
+    {
+        *error = bad;
+        return s;
+    }
     Ptr<MrcClosTopology> fabric = scheme->Build();
     MrcStackHelper& stack = scheme->GetStack();
     // Streams before any queue pair exists: a path selector draws its EV order when its queue
@@ -554,7 +560,13 @@ RunSchemeFluid(
     Summary s = StartRun(prm, baseline, rec, dryRun);
     s.fluid = true;
     const auto wallStart = std::chrono::steady_clock::now();
-    Ptr<MrcFluidNetwork> net = MakeScheme(prm, baseline)->BuildFluid();
+    Ptr<MrcSchemeHelper> scheme = MakeScheme(prm, baseline);
+    if (const std::string bad = scheme->ValidateFluid(); !bad.empty())
+    {
+        *error = bad;
+        return s;
+    }
+    Ptr<MrcFluidNetwork> net = scheme->BuildFluid();
     int64_t stream = 1;
     stream += net->AssignStreams(stream);
 

@@ -113,6 +113,22 @@ CASES = [
      ["did you mean", "EcnMaxProbability"]),
     ("quickstart", ["--ns3::MrcQueuePairs::PathFlush=none"], "MrcQueuePairs",
      ["no type"]),
+    # Values each attribute accepts but the fabric they describe cannot be built with: the
+    # scheme's description is checked before anything is built.
+    ("quickstart", ["--ns3::MrcClosHelper::Tiers=1"], "Tiers", ["2 or 3"]),
+    ("quickstart", ["--ns3::MrcClosHelper::HostQueueBytes=0"], "HostQueueBytes", ["9100"]),
+    ("quickstart", ["--ns3::MrcTrimmingQueue::EcnMaxBytes=0"], "EcnMaxBytes", []),
+    ("quickstart", ["--ns3::MrcSchemeHelper::BaselineT1sPerPlane=65535"], "T1sPerPlane",
+     ["4096"]),
+    ("quickstart", ["--model=fluid", "--ns3::MrcSchemeHelper::BaselineT1sPerPlane=70000"],
+     "T1sPerPlane", ["65535"]),
+    ("mrc-hello", ["--ns3::MrcClosHelper::Tiers=1"], "Tiers", ["2 or 3"]),
+    ("mrc-link-flap", ["--ns3::MrcTrimmingQueue::EcnMaxBytes=0"], "EcnMaxBytes", []),
+    ("mrc-ib-write", ["--ns3::MrcClosHelper::HostQueueBytes=1"], "HostQueueBytes", ["9100"]),
+    ("mrc-bench-forwarding", ["--ns3::MrcClosHelper::BlockBits=8"], "BlockBits", ["16, 32"]),
+    ("claims", ["--claim=C2", "--ns3::MrcClosHelper::Tiers=1"], "Tiers", ["2 or 3"]),
+    ("paper", ["--figure=16", "--ns3::MrcTrimmingQueue::ControlLimit=1"], "ControlLimit",
+     ["1500"]),
 ]
 
 
@@ -147,3 +163,14 @@ def test_bad_mrc_jobs_is_one_line(tmp_path):
     assert p.returncode == 1
     assert p.stderr.strip() == "error: MRC_JOBS must be a whole number from 1 to 32 (got 'two')"
     assert not (tmp_path / "out").exists()
+
+
+def test_a_baseline_buffer_at_the_attributes_largest_value_runs(tmp_path):
+    # The baseline's port runs at planes x the plane rate and its DataLimit default scales with
+    # it; a DataLimit near the largest uint32_t (no limit) is kept there instead of overflowing.
+    p = subprocess.run([os.path.join(BIN, "quickstart")] + QUICK +
+                       ["--schemes=baseline", "--ns3::MrcTrimmingQueue::DataLimit=4294967295",
+                        "--out=%s" % (tmp_path / "out")],
+                       capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "baseline" in p.stdout

@@ -346,6 +346,20 @@ Counters(const World& w,
 
 } // namespace
 
+bool
+CheckModelAttributes()
+{
+    for (const Scheme s : {MRC, ROCE, ROCE_MULTIPLANE})
+    {
+        if (const std::string bad = MakeScheme(s, FabricSpec())->Validate(); !bad.empty())
+        {
+            std::cerr << "error: " << bad << std::endl;
+            return false;
+        }
+    }
+    return true;
+}
+
 MrcFaultTargetId
 FaultSpec::TargetOn(uint32_t planes) const
 {

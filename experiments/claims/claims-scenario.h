@@ -148,6 +148,14 @@ struct TrainingResult
 };
 
 /**
+ * Check the model's attributes as the command line left them (`--ns3::Type::Name=value`) on the
+ * default FabricSpec, for every scheme: a value no fabric can be built with (Tiers, BlockBits,
+ * the queues' limits, ...) is reported in one line before anything runs.
+ * @return true if every scheme's fabric can be built; false after printing "error: ..."
+ */
+bool CheckModelAttributes();
+
+/**
  * Run a training job.
  * @param scheme scheme
  * @param fab fabric

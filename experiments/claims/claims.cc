@@ -97,6 +97,10 @@ main(int argc, char* argv[])
     };
     suite.setup = [&](const std::string& mutants)
     {
+        if (!CheckModelAttributes())
+        {
+            return false;
+        }
         if (productionGpus < 16 || productionGpus > (1u << 20)
             || productionGpus % std::min(256u, productionGpus / 2) != 0)
         {

@@ -247,7 +247,8 @@ main(int argc, char* argv[])
     {
         ctx.seed = suite.seed;
         ctx.jobs = suite.jobs;
-        return GetScale(suite.scale, scale) && ApplyOverrides(sizes, roceQps, mrcQps, scale);
+        return claims::CheckModelAttributes() && GetScale(suite.scale, scale)
+            && ApplyOverrides(sizes, roceQps, mrcQps, scale);
     };
     suite.describe = [&scale]()
     {

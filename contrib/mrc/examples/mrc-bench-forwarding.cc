@@ -135,13 +135,11 @@ Since(std::chrono::steady_clock::time_point t)
 }
 
 /**
- * Run the MRC fabric.
  * @param prm parameters
- * @param hops set to simulated packet-hops
- * @return wall seconds
+ * @return the builder of the MRC fabric (one plane)
  */
-double
-RunMrc(const Params& prm, uint64_t& hops)
+Ptr<MrcClosHelper>
+MakeClos(const Params& prm)
 {
     Ptr<MrcClosHelper> clos = CreateObject<MrcClosHelper>();
     clos->SetAttribute("Planes", UintegerValue(1));
@@ -150,7 +148,19 @@ RunMrc(const Params& prm, uint64_t& hops)
     clos->SetAttribute("T1sPerPlane", UintegerValue(prm.t1));
     clos->SetAttribute("LinkRate", DataRateValue(DataRate(prm.rate)));
     clos->SetSwitchAttribute("Latency", TimeValue(Time(0)));
-    Ptr<MrcClosTopology> f = clos->Build();
+    return clos;
+}
+
+/**
+ * Run the MRC fabric.
+ * @param prm parameters
+ * @param hops set to simulated packet-hops
+ * @return wall seconds
+ */
+double
+RunMrc(const Params& prm, uint64_t& hops)
+{
+    Ptr<MrcClosTopology> f = MakeClos(prm)->Build();
     f->AssignStreams(1);
     Counter counter;
     const uint32_t n = f->GetNHosts();
@@ -283,6 +293,11 @@ main(int argc, char* argv[])
         return 1; // (--packets: at least one per host, --t0 x --hostsPerT0)
     }
     prm.rate = std::to_string(bps) + "bps";
+    if (const std::string bad = MakeClos(prm)->Validate(); !bad.empty())
+    {
+        std::cerr << "error: " << bad << std::endl; // an --ns3::... value
+        return 1;
+    }
     uint64_t mrcHops = 0;
     uint64_t ipv4Hops = 0;
     const double mrcWall = RunMrc(prm, mrcHops);

@@ -27,25 +27,38 @@ main(int argc, char* argv[])
     MrcCommandLine cmd(__FILE__);
     cmd.AddValue("out", "Results directory (default results/mrc-hello-<unix time>)", out);
     cmd.AddValue("overwrite", "Replace a previous run's files in --out", overwrite);
-    MrcResultsDir dir; // locked, listed in manifest.json, complete only at the end
-    Ptr<MrcRecorder> rec = CreateObject<MrcRecorder>();
-    std::string err;
-    if (!cmd.Parse(argc, argv) || !dir.Open(out, "mrc-hello", overwrite, err)
-        || !rec->Open(dir, err))
+    if (!cmd.Parse(argc, argv))
     {
-        std::cerr << (err.empty() ? "" : "error: --out: " + err + "\n");
         return 1;
     }
+    // The fabric and the transport, with each scheme's defaults (timers at deployed values).
+    std::vector<Ptr<MrcSchemeHelper>> schemes;
+    std::string err;
     for (const std::string name : {"mrc", "roce"})
     {
+        schemes.push_back(CreateObject<MrcSchemeHelper>());
+        schemes.back()->SetAttribute("Scheme", StringValue(name));
+        schemes.back()->SetAttribute("Hosts", UintegerValue(16));
+        schemes.back()->SetAttribute("Planes", UintegerValue(4));
+        schemes.back()->SetAttribute("HostsPerT0", UintegerValue(4));
+        schemes.back()->SetAttribute("T1sPerPlane", UintegerValue(4));
+        if (!(err = schemes.back()->Validate()).empty()) // an --ns3::... it cannot build
+        {
+            std::cerr << "error: " << err << std::endl;
+            return 1;
+        }
+    }
+    MrcResultsDir dir; // locked, listed in manifest.json, complete only at the end
+    Ptr<MrcRecorder> rec = CreateObject<MrcRecorder>();
+    if (!dir.Open(out, "mrc-hello", overwrite, err) || !rec->Open(dir, err))
+    {
+        std::cerr << "error: --out: " << err << std::endl;
+        return 1;
+    }
+    for (const auto& scheme : schemes)
+    {
+        const std::string name = scheme->GetScheme();
         RngSeedManager::SetSeed(1);
-        // The fabric and the transport, with the scheme's defaults (timers at deployed values).
-        Ptr<MrcSchemeHelper> scheme = CreateObject<MrcSchemeHelper>();
-        scheme->SetAttribute("Scheme", StringValue(name));
-        scheme->SetAttribute("Hosts", UintegerValue(16));
-        scheme->SetAttribute("Planes", UintegerValue(4));
-        scheme->SetAttribute("HostsPerT0", UintegerValue(4));
-        scheme->SetAttribute("T1sPerPlane", UintegerValue(4));
         Ptr<MrcClosTopology> fabric = scheme->Build();
         int64_t stream = 1 + scheme->AssignStreams(1); // before any queue pair exists
 

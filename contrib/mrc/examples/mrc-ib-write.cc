@@ -26,14 +26,26 @@ using namespace ns3;
 namespace
 {
 
-/** A fabric for one measurement. */
-Ptr<MrcClosTopology>
-BuildCluster(const std::string& cluster, const std::string& scheme)
+/**
+ * @param cluster the cluster's preset
+ * @param scheme mrc or roce
+ * @return the builder of the cluster's fabric
+ */
+Ptr<MrcSchemeHelper>
+MakeCluster(const std::string& cluster, const std::string& scheme)
 {
     Ptr<MrcSchemeHelper> s = CreateObject<MrcSchemeHelper>();
     std::string err;
     MrcClusterPreset::Apply(cluster, s, err);
     s->SetAttribute("Scheme", StringValue(scheme));
+    return s;
+}
+
+/** A fabric for one measurement. */
+Ptr<MrcClosTopology>
+BuildCluster(const std::string& cluster, const std::string& scheme)
+{
+    Ptr<MrcSchemeHelper> s = MakeCluster(cluster, scheme);
     Ptr<MrcClosTopology> fabric = s->Build();
     s->AssignStreams(1);
     return fabric;
@@ -204,6 +216,10 @@ main(int argc, char* argv[])
     if (qps < 1 || qps > 64 || iters < 1 || iters > 100000 || writes < 1 || writes > 100000)
     {
         return bad("--qps must be 1 to 64, --iters and --writes 1 to 100000");
+    }
+    if (const std::string err = MakeCluster(cluster, scheme)->Validate(); !err.empty())
+    {
+        return bad(err); // an --ns3::... value
     }
     const auto* c = MrcClusterPreset::Find(cluster);
     const uint32_t near = 1;

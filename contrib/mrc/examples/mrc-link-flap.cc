@@ -134,17 +134,14 @@ struct TxLog
 };
 
 /**
- * Run one scheme.
+ * MRC on the planes, or the RoCE baseline on one plane of the same host bandwidth.
  * @param prm parameters
- * @param baseline run the routed baseline
- * @param t1 the T1 whose link to T0 0 flaps (set by the baseline run, used by the MRC run)
- * @return what the run produced
+ * @param baseline the baseline
+ * @return the scheme's builder
  */
-Result
-RunScheme(const Params& prm, bool baseline, uint32_t& t1)
+Ptr<MrcSchemeHelper>
+MakeScheme(const Params& prm, bool baseline)
 {
-    RngSeedManager::SetSeed(prm.seed);
-    // MRC on the planes, or the RoCE baseline on one plane of the same host bandwidth.
     Ptr<MrcSchemeHelper> scheme = CreateObject<MrcSchemeHelper>();
     scheme->SetAttribute("Scheme", StringValue(baseline ? "roce" : "mrc"));
     scheme->SetAttribute("Hosts", UintegerValue(2 * prm.hostsPerT0));
@@ -160,6 +157,21 @@ RunScheme(const Params& prm, bool baseline, uint32_t& t1)
             "ReconvergenceDelay",
             TimeValue(MicroSeconds(static_cast<int64_t>(prm.reconvergenceUs))));
     }
+    return scheme;
+}
+
+/**
+ * Run one scheme.
+ * @param prm parameters
+ * @param baseline run the routed baseline
+ * @param t1 the T1 whose link to T0 0 flaps (set by the baseline run, used by the MRC run)
+ * @return what the run produced
+ */
+Result
+RunScheme(const Params& prm, bool baseline, uint32_t& t1)
+{
+    RngSeedManager::SetSeed(prm.seed);
+    Ptr<MrcSchemeHelper> scheme = MakeScheme(prm, baseline);
     Ptr<MrcClosTopology> fabric = scheme->Build();
     MrcStackHelper& stack = scheme->GetStack();
     int64_t stream = 1;
@@ -379,6 +391,14 @@ main(int argc, char* argv[])
     if (!ok || !MrcCommandLine::CheckSeed(prm.seed))
     {
         return 1;
+    }
+    for (const bool baseline : {true, false})
+    {
+        if (const std::string bad = MakeScheme(prm, baseline)->Validate(); !bad.empty())
+        {
+            std::cerr << "error: " << bad << std::endl; // an --ns3::... value
+            return 1;
+        }
     }
     uint32_t t1 = 0;
     const Result base = RunScheme(prm, true, t1);

@@ -305,6 +305,10 @@ MrcClosHelper::Validate() const
     {
         e << "LinkRate must be positive";
     }
+    else if (m_hostQueue < 9100)
+    {
+        e << "HostQueueBytes must be at least 9100 (got " << m_hostQueue << ")";
+    }
     if (!e.str().empty())
     {
         return e.str();

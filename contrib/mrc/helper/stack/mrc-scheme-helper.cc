@@ -272,8 +272,16 @@ MrcSchemeHelper::ValidateFluid() const
     {
         return "Scheme roce-multiplane has no flow-level model (accepted there: mrc, roce)";
     }
-    const std::string err = CheckShape();
-    return err.empty() ? MakeFluid()->Validate() : err;
+    if (const std::string err = CheckShape(); !err.empty())
+    {
+        return err;
+    }
+    if (GetFabricT1s() > 65535) // (MrcFluidNetwork's T1sPerPlane accepts no more)
+    {
+        return "T1sPerPlane must be at most 65535 at flow level (got "
+             + std::to_string(GetFabricT1s()) + ")";
+    }
+    return MakeFluid()->Validate();
 }
 
 void
@@ -341,7 +349,9 @@ MrcSchemeHelper::MakeClos() const
             v.DeserializeFromString(
                 DefaultOf("ns3::MrcTrimmingQueue", "DataLimit", std::vector<Setting>()),
                 MakeUintegerChecker<uint32_t>());
-            clos->SetQueueAttribute("DataLimit", UintegerValue(v.Get() * scale));
+            // (at most the attribute's largest value: a DataLimit near it means "no limit")
+            clos->SetQueueAttribute("DataLimit",
+                                    UintegerValue(std::min<uint64_t>(v.Get() * scale, UINT32_MAX)));
         }
         // The RoCE class's ECN marking as deployed: SONiC's lossless WRED profile for a
         // 400G Tomahawk-5 switch (sonic-buildimage, Arista-7060X6-64PE-O128S2/qos.json.j2:
