@@ -35,6 +35,9 @@ namespace claims
 namespace
 {
 
+/** A worker's exit status when its run's fabric cannot be built (evidence::BadInput). */
+constexpr int BAD_INPUT_STATUS = 3;
+
 /**
  * Visit every field of a training result, in one fixed order: the one list that both
  * Encode and Decode follow.
@@ -381,6 +384,10 @@ Context::Prefetch(const std::vector<TrainingRequest>& requests)
                         done += static_cast<std::size_t>(n);
                     }
                 }
+                catch (const evidence::BadInput&)
+                {
+                    status = BAD_INPUT_STATUS; // the parent runs it again and reports it
+                }
                 catch (...)
                 {
                     status = MrcInterrupt::Requested() ? MrcInterrupt::ExitStatus() : 1;
@@ -446,7 +453,8 @@ Context::Prefetch(const std::vector<TrainingRequest>& requests)
                           << std::endl;
                 prefetched[w.key].push_back(std::move(r));
             }
-            else if (!MrcInterrupt::Requested())
+            else if (!MrcInterrupt::Requested()
+                     && !(WIFEXITED(status) && WEXITSTATUS(status) == BAD_INPUT_STATUS))
             {
                 std::cerr << "  a worker process failed (status " << status
                           << "); its run will run in this process" << std::endl;

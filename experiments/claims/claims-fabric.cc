@@ -94,6 +94,10 @@ ClaimC1(Context& ctx)
     clos->SetAttribute("T0sPerPlane", UintegerValue(8));
     clos->SetAttribute("T1sPerPlane", UintegerValue(4));
     clos->SetAttribute("SwitchRadix", UintegerValue(8));
+    if (const std::string bad = clos->Validate(); !bad.empty())
+    {
+        throw evidence::BadInput(bad);
+    }
     Ptr<MrcClosTopology> built = clos->Build();
     const bool same = built->GetNHosts() == uint64_t(small.nics)
                    && built->GetSwitches().GetN() == uint64_t(small.switchesTotal);
@@ -115,6 +119,18 @@ ClaimC1(Context& ctx)
     return c;
 }
 
+FabricSpec
+LargeT0Fabric(const FabricSpec& training)
+{
+    FabricSpec fab = training;
+    const uint32_t perT0M = std::min(fab.hosts / 2, 256u);
+    fab.hostsPerT0 = perT0M;
+    fab.t1 = perT0M;
+    fab.baselineHostsPerT0 = std::max(1u, perT0M / fab.planes);
+    fab.baselineT1 = fab.baselineHostsPerT0;
+    return fab;
+}
+
 ClaimReport
 ClaimC11(Context& ctx)
 {
@@ -125,12 +141,8 @@ ClaimC11(Context& ctx)
                      "ports";
     c.kind = "structural";
     // The same switch bandwidth per T0: MRC's T0 has planes times as many host ports.
-    FabricSpec fab = ctx.scale.fabric;
-    const uint32_t perT0M = std::min(fab.hosts / 2, 256u);
-    fab.hostsPerT0 = perT0M;
-    fab.t1 = perT0M;
-    fab.baselineHostsPerT0 = std::max(1u, perT0M / fab.planes);
-    fab.baselineT1 = fab.baselineHostsPerT0;
+    const FabricSpec fab = LargeT0Fabric(ctx.scale.fabric);
+    const uint32_t perT0M = fab.hostsPerT0;
     c.Info("hosts per T0", "", perT0M, fab.baselineHostsPerT0);
     // Jobs as a scheduler places them: two jobs on random disjoint halves of the hosts, each
     // running one step of a collective; the share of the bytes the NICs send that the T0s send

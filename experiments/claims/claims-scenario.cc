@@ -4,6 +4,7 @@
 
 #include "claims-scenario.h"
 
+#include "../common/evidence.h"
 #include "ns3/core-module.h"
 
 #include <algorithm>
@@ -184,6 +185,10 @@ void
 Build(Scheme scheme, const FabricSpec& fab, World& w)
 {
     w.scheme = MakeScheme(scheme, fab);
+    if (const std::string bad = w.scheme->Validate(); !bad.empty())
+    {
+        throw evidence::BadInput(bad);
+    }
     w.fabric = w.scheme->Build();
     w.stream += w.scheme->AssignStreams(w.stream);
     w.scheme->AssignNicStreams(NIC_STREAM);
@@ -347,14 +352,29 @@ Counters(const World& w,
 } // namespace
 
 bool
-CheckModelAttributes()
+CheckModelAttributes(const std::vector<FabricSpec>& fabrics,
+                     const std::vector<FabricSpec>& fluidFabrics)
 {
-    for (const Scheme s : {MRC, ROCE, ROCE_MULTIPLANE})
+    for (const FabricSpec& fab : fluidFabrics)
     {
-        if (const std::string bad = MakeScheme(s, FabricSpec())->Validate(); !bad.empty())
+        for (const Scheme s : {MRC, ROCE})
         {
-            std::cerr << "error: " << bad << std::endl;
-            return false;
+            if (const std::string bad = MakeScheme(s, fab)->ValidateFluid(); !bad.empty())
+            {
+                std::cerr << "error: " << bad << std::endl;
+                return false;
+            }
+        }
+    }
+    for (const FabricSpec& fab : fabrics)
+    {
+        for (const Scheme s : {MRC, ROCE, ROCE_MULTIPLANE})
+        {
+            if (const std::string bad = MakeScheme(s, fab)->Validate(); !bad.empty())
+            {
+                std::cerr << "error: " << bad << std::endl;
+                return false;
+            }
         }
     }
     return true;
@@ -577,6 +597,10 @@ RunFluidTraining(
     const auto start = std::chrono::steady_clock::now();
     TrainingResult r;
     Ptr<MrcSchemeHelper> builder = MakeScheme(scheme, fab);
+    if (const std::string bad = builder->ValidateFluid(); !bad.empty())
+    {
+        throw evidence::BadInput(bad);
+    }
     const uint32_t perT0 = builder->GetFabricHostsPerT0();
     Ptr<MrcFluidNetwork> net = builder->BuildFluid();
     int64_t stream = 1;

@@ -148,12 +148,17 @@ struct TrainingResult
 };
 
 /**
- * Check the model's attributes as the command line left them (`--ns3::Type::Name=value`) on the
- * default FabricSpec, for every scheme: a value no fabric can be built with (Tiers, BlockBits,
- * the queues' limits, ...) is reported in one line before anything runs.
+ * Check the model's attributes as the command line left them (`--ns3::Type::Name=value`) on
+ * the given fabrics (the default FabricSpec and the suite's own), for every scheme: a value no
+ * fabric can be built with (Tiers, BlockBits, the queues' limits, a SwitchRadix too small for
+ * the T0s, ...) is reported in one line before anything runs. A fabric a figure derives later
+ * is checked where it is built (evidence::BadInput).
+ * @param fabrics the fabrics, at packet level
+ * @param fluidFabrics fabrics the suite builds at flow level (MRC and RoCE)
  * @return true if every scheme's fabric can be built; false after printing "error: ..."
  */
-bool CheckModelAttributes();
+bool CheckModelAttributes(const std::vector<FabricSpec>& fabrics,
+                          const std::vector<FabricSpec>& fluidFabrics = {});
 
 /**
  * Run a training job.

@@ -76,6 +76,16 @@ Normalised(const std::vector<double>& fcts, uint64_t bytes, double nicGbps)
 
 } // namespace
 
+FabricSpec
+PermutationFabric(const Scale& s)
+{
+    FabricSpec fab = s.fabric;
+    fab.hosts = s.permHosts;
+    fab.hostsPerT0 = s.permPerT0;
+    fab.t1 = s.permPerT0; // non-blocking
+    return fab;
+}
+
 ClaimReport
 ClaimC6(Context& ctx)
 {
@@ -85,10 +95,7 @@ ClaimC6(Context& ctx)
               "every flow line rate";
     c.baselineName = "RoCE: one path per flow (ECMP hash), one plane";
     const Scale& s = ctx.scale;
-    FabricSpec fab = s.fabric;
-    fab.hosts = s.permHosts;
-    fab.hostsPerT0 = s.permPerT0;
-    fab.t1 = s.permPerT0; // non-blocking
+    const FabricSpec fab = PermutationFabric(s);
     // A random permutation in which every host sends to a host under another T0.
     std::mt19937 rng(ctx.seed);
     std::vector<uint32_t> dst(fab.hosts);

@@ -37,6 +37,12 @@
 using namespace ns3;
 using namespace ns3::claims;
 
+std::vector<FabricSpec>
+ns3::claims::ScaleFabrics(const Scale& s)
+{
+    return {s.fabric, PermutationFabric(s), LargeT0Fabric(s.fabric)};
+}
+
 int
 main(int argc, char* argv[])
 {
@@ -97,10 +103,6 @@ main(int argc, char* argv[])
     };
     suite.setup = [&](const std::string& mutants)
     {
-        if (!CheckModelAttributes())
-        {
-            return false;
-        }
         if (productionGpus < 16 || productionGpus > (1u << 20)
             || productionGpus % std::min(256u, productionGpus / 2) != 0)
         {
@@ -121,7 +123,10 @@ main(int argc, char* argv[])
         ctx.jobs = suite.jobs;
         ctx.production = production;
         ctx.productionGpus = productionGpus;
-        return GetScale(suite.scale, ctx.scale);
+        return GetScale(suite.scale, ctx.scale)
+            && CheckModelAttributes(ScaleFabrics(ctx.scale),
+                                    production ? std::vector<FabricSpec>{ctx.ProductionFabric()}
+                                               : std::vector<FabricSpec>{});
     };
     suite.describe = [&ctx]()
     {

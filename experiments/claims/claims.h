@@ -49,6 +49,26 @@ struct Scale
  */
 bool GetScale(const std::string& name, Scale& scale);
 
+/**
+ * @param s the scale
+ * @return C6's fabric: the scale's, with its permutation's hosts and non-blocking T0s
+ */
+FabricSpec PermutationFabric(const Scale& s);
+
+/**
+ * @param fab the training fabric
+ * @return C11's fabric: the same hosts under T0s of min(hosts / 2, 256) host ports (the
+ * baseline's T0s of the same switch bandwidth: 1/planes as many ports)
+ */
+FabricSpec LargeT0Fabric(const FabricSpec& fab);
+
+/**
+ * @param s the scale
+ * @return the packet-level fabrics the suite builds at this scale before any variant of a
+ * single run (for CheckModelAttributes)
+ */
+std::vector<FabricSpec> ScaleFabrics(const Scale& s);
+
 using evidence::Figure;               //!< a figure panel
 using evidence::PairRecord;           //!< a run's digests
 using evidence::Row;                  //!< a measured metric

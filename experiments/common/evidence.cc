@@ -611,6 +611,14 @@ RunSuite(Suite& suite, int argc, char* argv[])
             }
         }
     }
+    catch (const BadInput& e)
+    {
+        const std::string reason = std::string("error: ") + e.what();
+        write(elapsed(), reason, false);
+        std::cerr << reason << " (what finished before is in " << out
+                  << ", run.json: \"complete\": false)" << std::endl;
+        return 1;
+    }
     catch (const MrcInterrupted& e)
     {
         write(elapsed(), e.what(), false);

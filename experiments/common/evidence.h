@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,18 @@ class MrcCommandLine;
 
 namespace evidence
 {
+
+/**
+ * Thrown where a run's fabric cannot be built with the model's attributes as the command line
+ * left them (`--ns3::Type::Name=value`): a value the default fabric accepts but a figure's own
+ * fabric does not (a SwitchRadix between the two). RunSuite reports it in one line, marks the
+ * results directory incomplete with the reason and exits with status 1.
+ */
+class BadInput : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
 
 /** One measured metric. */
 struct Row

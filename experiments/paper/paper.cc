@@ -247,8 +247,9 @@ main(int argc, char* argv[])
     {
         ctx.seed = suite.seed;
         ctx.jobs = suite.jobs;
-        return claims::CheckModelAttributes() && GetScale(suite.scale, scale)
-            && ApplyOverrides(sizes, roceQps, mrcQps, scale);
+        return claims::CheckModelAttributes(
+                   {FabricSpec(), Cluster("B"), Cluster("C"), Cluster("D")})
+            && GetScale(suite.scale, scale) && ApplyOverrides(sizes, roceQps, mrcQps, scale);
     };
     suite.describe = [&scale]()
     {
