@@ -127,6 +127,8 @@ CASES = [
     ("mrc-link-flap", ["--ns3::MrcTrimmingQueue::EcnMaxBytes=0"], "EcnMaxBytes", []),
     ("mrc-ib-write", ["--ns3::MrcClosHelper::HostQueueBytes=1"], "HostQueueBytes", ["9100"]),
     ("mrc-bench-forwarding", ["--ns3::MrcClosHelper::BlockBits=8"], "BlockBits", ["16, 32"]),
+    ("mrc-permutation", ["--senders=100"], "--senders", ["divisor", "128"]),
+    ("mrc-permutation", ["--senders=256"], "--senders", ["divisor"]),
     ("claims", ["--claim=C2", "--ns3::MrcClosHelper::Tiers=1"], "Tiers", ["2 or 3"]),
     # Fits the quick scale's training fabric (8 hosts and 8 T1s per T0) but not C11's T0s of
     # 16 hosts: refused before C1 runs, not after C1-C10.

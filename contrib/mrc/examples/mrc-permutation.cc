@@ -4,11 +4,10 @@
 
 /**
  * @file
- * @brief Permutation traffic: every host writes Size bytes to a random partner at t = 0 over one
- * MRC queue pair, on a two-tier (multi-plane) fabric. Prints the flow completion times against
- * the ideal (size / NIC rate + base RTT less the last packet's first hop), the aggregate goodput
- * and, last,
- *   data-packets-per-wall-second: <n>
+ * @brief Permutation traffic: every host (or every k-th, --senders) writes Size bytes to a random
+ * partner at t = 0 over one MRC queue pair, on a two-tier (multi-plane) fabric. Prints the flow
+ * completion times against the ideal (size / NIC rate + base RTT less the last packet's first hop),
+ * the aggregate goodput and, last, data-packets-per-wall-second: <n>
  *
  *   ./ns3 run "mrc-permutation --hosts=128 --planes=1 --hostsPerT0=16 --t1=16 --size=2000000"
  */
@@ -183,6 +182,7 @@ PrintFcts(const std::vector<double>& fct, const std::vector<double>& ideal, uint
  * @param bps link rate
  * @param delay link delay
  * @param roce the baseline scheme
+ * @param stride every stride-th host writes (SenderStride)
  * @return the exit status
  */
 int
@@ -193,7 +193,8 @@ RunFluid(uint32_t hosts,
          uint64_t size,
          uint64_t bps,
          Time delay,
-         bool roce)
+         bool roce,
+         uint32_t stride)
 {
     if (roce && planes != 1)
     {
@@ -222,7 +223,7 @@ RunFluid(uint32_t hosts,
         std::swap(partner[i], partner[rng->GetInteger(0, i - 1)]);
     }
     std::vector<double> fct(hosts, -1);
-    for (uint32_t h = 0; h < hosts; ++h)
+    for (uint32_t h = 0; h < hosts; h += stride)
     {
         // Send completion: the last byte out, one way to the receiver, the ACK back.
         const Time rtt = 2 * net->GetOneWayLatency(h, partner[h]);
@@ -244,21 +245,23 @@ RunFluid(uint32_t hosts,
     Simulator::Run();
     const double wall
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::vector<double> ideal(hosts);
-    for (uint32_t h = 0; h < hosts; ++h)
+    std::vector<double> sent;
+    std::vector<double> ideal;
+    for (uint32_t h = 0; h < hosts; h += stride)
     {
         // The packet level's definition (its base RTT: a data frame out, an ACK back).
-        ideal[h] = IdealFctUs(
-            size, bps, planes, scheme->GetBaseRtt(LastFrameBytes(size), h, partner[h]));
+        sent.push_back(fct[h]);
+        ideal.push_back(
+            IdealFctUs(size, bps, planes, scheme->GetBaseRtt(LastFrameBytes(size), h, partner[h])));
     }
-    const uint32_t done = PrintFcts(fct, ideal, size);
+    const uint32_t done = PrintFcts(sent, ideal, size);
     std::cout << "fluid: rate computations " << net->GetRecomputations() << " events "
               << Simulator::GetEventCount() << " wall: " << std::setprecision(3) << wall << " s"
               << std::endl;
     Simulator::Destroy();
-    if (done != hosts)
+    if (done != sent.size())
     {
-        std::cerr << "error: " << hosts - done
+        std::cerr << "error: " << sent.size() - done
                   << " flows did not complete within 10 s of simulated time" << std::endl;
         return 2;
     }
@@ -289,6 +292,7 @@ main(int argc, char* argv[])
     bool roce = false;
     bool pfc = true;
     std::string pcap;
+    uint32_t nSenders = 0;
 
     MrcCommandLine cmd(__FILE__);
     cmd.AddValue("hosts", "Number of hosts", hosts);
@@ -296,6 +300,10 @@ main(int argc, char* argv[])
     cmd.AddValue("hostsPerT0", "Hosts per T0 switch", hostsPerT0);
     cmd.AddValue("t1", "T1 switches per plane", t1);
     cmd.AddValue("size", "Bytes each host writes", size);
+    cmd.AddValue("senders",
+                 "Hosts that write: every (hosts / senders)-th host, each to its partner in "
+                 "the permutation (the same fabric with fewer flows at once); 0: all",
+                 nSenders);
     cmd.AddValue("linkRate", "Rate of every link", linkRate);
     cmd.AddValue("linkDelay", "Delay of every link", linkDelay);
     cmd.AddValue("pathSelector", "adaptive | oblivious | single", selector);
@@ -344,6 +352,14 @@ main(int argc, char* argv[])
                   << hosts << " and " << hostsPerT0 << ")" << std::endl;
         return 1;
     }
+    if (nSenders > hosts || (nSenders != 0 && hosts % nSenders != 0))
+    {
+        std::cerr << "error: --senders must be 0 (all hosts) or a divisor of --hosts up to "
+                  << hosts << " (got " << nSenders << ")" << std::endl;
+        return 1;
+    }
+    // Every stride-th host writes.
+    const uint32_t stride = nSenders == 0 ? 1 : hosts / nSenders;
     if (size == 0 || size > 0xffffffffULL)
     {
         std::cerr << "error: --size must be between 1 and 4294967295 bytes (got " << size << ")"
@@ -367,7 +383,7 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(seed);
     if (model == "fluid")
     {
-        return RunFluid(hosts, planes, hostsPerT0, t1, size, bps, delay, roce);
+        return RunFluid(hosts, planes, hostsPerT0, t1, size, bps, delay, roce, stride);
     }
 
     // MRC, or RoCE on the same planes (one single-path queue pair per plane): MrcSchemeHelper.
@@ -415,7 +431,7 @@ main(int argc, char* argv[])
     // The run stops once the last flow is done: what is left then (the RoCE baseline's DCQCN
     // timers, climbing back to line rate for about a second of simulated time) changes nothing
     // the program prints but its event count and wall time.
-    uint32_t flowsLeft = hosts;
+    uint32_t flowsLeft = hosts / stride;
     auto flowDone = [&flowsLeft]()
     {
         if (--flowsLeft == 0)
@@ -423,7 +439,7 @@ main(int argc, char* argv[])
             Simulator::Stop();
         }
     };
-    for (uint32_t h = 0; h < hosts; ++h)
+    for (uint32_t h = 0; h < hosts; h += stride)
     {
         for (uint32_t k = 0; k < qpsPerFlow; ++k)
         {
@@ -569,14 +585,18 @@ main(int argc, char* argv[])
             }
         }
     }
-    std::vector<double> ideal(hosts);
-    for (uint32_t h = 0; h < hosts; ++h)
+    std::vector<uint32_t> flows; // the writing hosts
+    std::vector<double> sent;    // their completion times
+    std::vector<double> ideal;   // and ideals
+    for (uint32_t h = 0; h < hosts; h += stride)
     {
-        ideal[h] = IdealFctUs(
-            size, bps, planes, fabric->GetBaseRtt(LastFrameBytes(size), h, partner[h]));
+        flows.push_back(h);
+        sent.push_back(fct[h]);
+        ideal.push_back(
+            IdealFctUs(size, bps, planes, fabric->GetBaseRtt(LastFrameBytes(size), h, partner[h])));
     }
     const uint64_t trims = fabric->GetTrimmedTotal();
-    done = PrintFcts(fct, ideal, size);
+    done = PrintFcts(sent, ideal, size);
     for (double f : fct)
     {
         if (f >= 0)
@@ -588,8 +608,7 @@ main(int argc, char* argv[])
     if (roce && fabric->GetNTiers() == 2 && !v.empty())
     {
         // The slowest flows against their collision bound: k QPs on one link get 1/k of it.
-        std::vector<uint32_t> order(hosts);
-        std::iota(order.begin(), order.end(), 0);
+        std::vector<uint32_t> order(flows);
         std::sort(order.begin(),
                   order.end(),
                   [&fct](uint32_t x, uint32_t y)
@@ -597,7 +616,7 @@ main(int argc, char* argv[])
                       return fct[x] > fct[y];
                   });
         std::map<uint32_t, uint32_t> hist;
-        for (uint32_t h = 0; h < hosts; ++h)
+        for (uint32_t h : flows)
         {
             ++hist[collision[h]];
         }
@@ -607,10 +626,11 @@ main(int argc, char* argv[])
             std::cout << " " << kv.first << "x:" << kv.second;
         }
         std::cout << std::endl << "slowest flows (fct/ideal, collision):";
-        for (uint32_t r = 0; r < std::min<uint32_t>(5, hosts); ++r)
+        for (uint32_t r = 0; r < std::min<uint32_t>(5, order.size()); ++r)
         {
             const uint32_t h = order[r];
-            std::cout << " " << std::setprecision(2) << fct[h] / ideal[h] << "x/" << collision[h];
+            std::cout << " " << std::setprecision(2) << fct[h] / ideal[h / stride] << "x/"
+                      << collision[h];
         }
         std::cout << std::setprecision(1) << std::endl;
     }
@@ -626,9 +646,9 @@ main(int argc, char* argv[])
     std::cout << std::setprecision(0) << "data-packets-per-wall-second: " << dataPackets / wall
               << std::endl;
     Simulator::Destroy();
-    if (done != hosts)
+    if (done != flows.size())
     {
-        std::cerr << "error: " << hosts - done
+        std::cerr << "error: " << flows.size() - done
                   << " flows did not complete within 10 s of simulated time" << std::endl;
         return 2;
     }
