@@ -149,10 +149,10 @@ struct TrainingResult
 
 /**
  * Check the model's attributes as the command line left them (`--ns3::Type::Name=value`) on
- * the given fabrics (the default FabricSpec and the suite's own), for every scheme: a value no
- * fabric can be built with (Tiers, BlockBits, the queues' limits, a SwitchRadix too small for
- * the T0s, ...) is reported in one line before anything runs. A fabric a figure derives later
- * is checked where it is built (evidence::BadInput).
+ * the given fabrics (the default FabricSpec and every fabric the suite's scale builds), for every
+ * scheme: a value no fabric can be built with (Tiers, BlockBits, the queues' limits, a
+ * SwitchRadix too small for the T0s, ...) is reported in one line before anything runs. Each
+ * run checks its fabric again where it builds it (evidence::BadInput).
  * @param fabrics the fabrics, at packet level
  * @param fluidFabrics fabrics the suite builds at flow level (MRC and RoCE)
  * @return true if every scheme's fabric can be built; false after printing "error: ..."

@@ -30,9 +30,10 @@ namespace evidence
 
 /**
  * Thrown where a run's fabric cannot be built with the model's attributes as the command line
- * left them (`--ns3::Type::Name=value`): a value the default fabric accepts but a figure's own
- * fabric does not (a SwitchRadix between the two). RunSuite reports it in one line, marks the
- * results directory incomplete with the reason and exits with status 1.
+ * left them (`--ns3::Type::Name=value`). The suites check every fabric of their scale before
+ * anything runs (claims::CheckModelAttributes); this is the guard for a fabric that check does
+ * not list. RunSuite reports it in one line, marks the results directory incomplete with the
+ * reason and exits with status 1.
  */
 class BadInput : public std::runtime_error
 {

@@ -728,6 +728,18 @@ Figure14(Context& ctx, const Scale& scale)
     return c;
 }
 
+FabricSpec
+SendrecvFluidFabric(const Scale& scale)
+{
+    FabricSpec big;
+    big.hosts = scale.sendrecvFluidHosts;
+    big.planes = 8;
+    big.hostsPerT0 = std::min(256u, big.hosts / 2);
+    big.t1 = big.hostsPerT0;
+    big.latencies = "B";
+    return big;
+}
+
 Report
 Figure15(Context& ctx, const Scale& scale)
 {
@@ -768,12 +780,7 @@ Figure15(Context& ctx, const Scale& scale)
     };
     // The paper's scale at flow level: 8 planes of 100G, 256 hosts per T0 (512-port T0s, half
     // down), 256 T1s per plane, Cluster B's latencies.
-    FabricSpec big;
-    big.hosts = scale.sendrecvFluidHosts;
-    big.planes = 8;
-    big.hostsPerT0 = std::min(256u, big.hosts / 2);
-    big.t1 = big.hostsPerT0;
-    big.latencies = "B";
+    const FabricSpec big = SendrecvFluidFabric(scale);
     const FabricSpec small = ClusterB();
     Figure f;
     f.title = "15: sendrecv, per-NIC throughput against message size";

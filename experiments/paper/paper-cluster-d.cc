@@ -656,6 +656,18 @@ Figure20(Context& ctx, const Scale& scale)
     return c;
 }
 
+FabricSpec
+CalibrationLeafSpine()
+{
+    FabricSpec leaf;
+    leaf.hosts = 128;
+    leaf.planes = 1;
+    leaf.hostsPerT0 = 16;
+    leaf.t1 = 16;
+    leaf.planeRate = "100Gbps";
+    return leaf;
+}
+
 Report
 Figure22(Context& ctx, const Scale& scale)
 {
@@ -780,12 +792,7 @@ Figure22(Context& ctx, const Scale& scale)
             "paper (Fig 22b/c): about 10 % and 20 % lower; ours: at least 2 points");
     // The calibration run the baseline's description quotes: a 7->1 incast of 2 MB writes on a
     // 128-host leaf-spine of 100G (8 T0s of 16, 16 T1s), per profile.
-    FabricSpec leaf;
-    leaf.hosts = 128;
-    leaf.planes = 1;
-    leaf.hostsPerT0 = 16;
-    leaf.t1 = 16;
-    leaf.planeRate = "100Gbps";
+    FabricSpec leaf = CalibrationLeafSpine();
     for (const auto& pr : profiles)
     {
         leaf.dcqcnProfile = pr.second;

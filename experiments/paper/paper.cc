@@ -243,13 +243,18 @@ main(int argc, char* argv[])
                      "the scale's)",
                      mrcQps);
     };
-    suite.setup = [&](const std::string&)
+    suite.setup = [&](const std::string& mutants)
     {
         ctx.seed = suite.seed;
         ctx.jobs = suite.jobs;
-        return claims::CheckModelAttributes(
-                   {FabricSpec(), Cluster("B"), Cluster("C"), Cluster("D")})
-            && GetScale(suite.scale, scale) && ApplyOverrides(sizes, roceQps, mrcQps, scale);
+        return GetScale(suite.scale, scale)
+            && claims::CheckModelAttributes(
+                   {FabricSpec(), Cluster("B"), Cluster("C"), Cluster("D"), CalibrationLeafSpine()},
+                   // Fig 15's flow-level rows (left out under a mutant, which acts at packet
+                   // level only)
+                   mutants.empty() ? std::vector<FabricSpec>{SendrecvFluidFabric(scale)}
+                                   : std::vector<FabricSpec>{})
+            && ApplyOverrides(sizes, roceQps, mrcQps, scale);
     };
     suite.describe = [&scale]()
     {

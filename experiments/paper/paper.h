@@ -65,6 +65,19 @@ bool GetScale(const std::string& name, Scale& s);
  */
 FabricSpec Cluster(const std::string& cluster);
 
+/**
+ * @return Fig 22's calibration fabric: a 128-host leaf-spine of 100G (8 T0s of 16 hosts, 16 T1s),
+ * one plane
+ */
+FabricSpec CalibrationLeafSpine();
+
+/**
+ * @param scale the scale
+ * @return Fig 15's flow-level fabric: scale.sendrecvFluidHosts GPUs on 8 planes of 100G, T0s of
+ * min(256, GPUs / 2) hosts, as many T1s, Cluster B's latencies
+ */
+FabricSpec SendrecvFluidFabric(const Scale& scale);
+
 /** @name What the figures share (paper-series.cc) */
 /// @{
 /**
