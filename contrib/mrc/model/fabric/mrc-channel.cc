@@ -72,12 +72,18 @@ public:
     }
 
     /**
-     * MrcEventPrefetch's second stage: the switch or protocol behind the receiving port.
+     * MrcEventPrefetch's second stage: the switch or protocol behind the receiving port, and
+     * the packet where that is a host's protocol.
      * @param event a DeliveryEvent
      */
     static void PrefetchBeyond(const EventImpl* event)
     {
-        static_cast<const DeliveryEvent*>(event)->m_device->PrefetchNext(true);
+        const auto* d = static_cast<const DeliveryEvent*>(event);
+        d->m_device->PrefetchNext(true);
+        if (const Packet* p = d->m_frame.Peek(); p != nullptr)
+        {
+            d->m_device->PrefetchArrivingPacket(p);
+        }
     }
 
 private:

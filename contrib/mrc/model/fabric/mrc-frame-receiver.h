@@ -48,6 +48,18 @@ public:
     }
 
     /**
+     * Whether ReceiveOwnedFrame reads the frame's packet: asked once, when the receiver is
+     * given to a port, which then has its packets' objects prefetched before an arrival
+     * (MrcEventPrefetch). A hint: the answer changes no result.
+     * @return true (the default, which hands the packet to ReceiveFrame); a switch that forwards
+     * by the header alone returns false
+     */
+    virtual bool ReadsPackets() const
+    {
+        return true;
+    }
+
+    /**
      * A data frame that arrived on a port was queued intact at an egress queue (PFC ingress
      * accounting; only queues given an ingress owner call this).
      * @param port the ingress port

@@ -73,6 +73,20 @@ public:
         return *this;
     }
 
+    /**
+     * Take the other frame's reference into this frame, which must be empty, without reading
+     * this frame: filling a queue slot that has been out of the cache is then only a store,
+     * which the processor does not wait for (a move-assignment first loads the slot to drop
+     * its reference).
+     * @param o the other frame (left empty)
+     */
+    void FillEmpty(MrcFrame&& o) noexcept
+    {
+        NS_ASSERT_MSG(m_packet == nullptr, "MrcFrame::FillEmpty: the frame holds a packet");
+        m_packet = o.m_packet;
+        o.m_packet = nullptr;
+    }
+
     MrcFrame(const MrcFrame&) = delete;
     MrcFrame& operator=(const MrcFrame&) = delete;
 

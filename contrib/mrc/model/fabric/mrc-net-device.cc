@@ -135,6 +135,7 @@ MrcNetDevice::MrcNetDevice()
     , m_linkUp(false)
     , m_paused(false)
     , m_txNotify(false)
+    , m_rxReadsPacket(false)
     , m_txPackets(0)
     , m_txBytes(0)
     , m_rxPackets(0)
@@ -205,6 +206,7 @@ void
 MrcNetDevice::SetFrameReceiver(MrcFrameReceiver* receiver, uint32_t port)
 {
     m_receiver = receiver;
+    m_rxReadsPacket = receiver != nullptr && receiver->ReadsPackets();
     m_port = port;
     m_txNotify = m_txNotify && receiver != nullptr;
     if (receiver != nullptr)
@@ -220,7 +222,8 @@ MrcNetDevice::SetFrameReceiver(MrcFrameReceiver* receiver, uint32_t port)
 const bool MrcNetDevice::s_prefetchRegistered
     = (MrcEventPrefetch::Register(typeid(TransmitCompleteEvent),
                                   &MrcNetDevice::PrefetchTransmitComplete,
-                                  &MrcNetDevice::PrefetchTransmitCompleteBeyond),
+                                  &MrcNetDevice::PrefetchTransmitCompleteBeyond,
+                                  &MrcNetDevice::PrefetchTransmitCompleteDeep),
        true);
 
 void
@@ -233,6 +236,16 @@ void
 MrcNetDevice::PrefetchTransmitCompleteBeyond(const EventImpl* event)
 {
     static_cast<const TransmitCompleteEvent*>(event)->GetObject()->PrefetchNext(false);
+}
+
+void
+MrcNetDevice::PrefetchTransmitCompleteDeep(const EventImpl* event)
+{
+    if (const MrcNetDevice* port = static_cast<const TransmitCompleteEvent*>(event)->GetObject();
+        port->m_queue)
+    {
+        port->m_queue->PrefetchFront();
+    }
 }
 
 void

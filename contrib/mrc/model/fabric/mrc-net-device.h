@@ -210,6 +210,20 @@ public:
         }
     }
 
+    /**
+     * Start loading what an arrival at this port reads of its frame's packet: nothing at a
+     * switch, which forwards by the frame's header; the packet object where a host's protocol
+     * takes the frame. Reads the port.
+     * @param packet the arriving frame's packet
+     */
+    void PrefetchArrivingPacket(const Packet* packet) const
+    {
+        if (m_rxReadsPacket)
+        {
+            MrcEventPrefetch::Lines(packet, packet + 1);
+        }
+    }
+
     /** @return the owning node's id (cached: used on every hop) */
     uint32_t GetNodeId() const
     {
@@ -390,6 +404,11 @@ private:
      * @param event the event
      */
     static void PrefetchTransmitCompleteBeyond(const EventImpl* event);
+    /**
+     * MrcEventPrefetch's third stage for a transmit-complete event: the queue slot it sends.
+     * @param event the event
+     */
+    static void PrefetchTransmitCompleteDeep(const EventImpl* event);
     static const bool s_prefetchRegistered; //!< the transmit-complete event registered
 
     /** The trace sources but Drop, and the link change listeners (made when connected). */
@@ -425,6 +444,7 @@ private:
     bool m_linkUp;                 //!< cable state as last notified
     bool m_paused;                 //!< PFC: data class paused
     bool m_txNotify;               //!< call m_receiver->TxDrained on dequeue
+    bool m_rxReadsPacket;          //!< m_receiver reads arriving packets (a host's protocol)
     uint64_t m_txPackets;          //!< frames sent
     uint64_t m_txBytes;            //!< bytes sent
     uint64_t m_rxPackets;          //!< frames received

@@ -420,6 +420,12 @@ MrcSwitchNetDevice::ReceiveFrame(uint32_t inPort, Ptr<Packet> packet, MrcIpv6Fie
     ReceiveOwnedFrame(inPort, MrcFrame(packet), header);
 }
 
+bool
+MrcSwitchNetDevice::ReadsPackets() const
+{
+    return false;
+}
+
 void
 MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields& header)
 {

@@ -236,6 +236,7 @@ public:
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
     void ReceiveOwnedFrame(uint32_t port, MrcFrame&& frame, MrcIpv6Fields& header) override;
+    bool ReadsPackets() const override;
     void IngressCharge(uint32_t port, uint32_t bytes) override;
     void IngressRelease(uint32_t port, uint32_t bytes) override;
 

@@ -367,8 +367,10 @@ MrcTrimmingQueue::Ring::Push(MrcFrame&& frame, const MrcIpv6Fields& header, uint
         m_items.swap(bigger);
         m_head = 0;
     }
+    // Slots outside [m_head, m_head + m_size) hold empty frames (Pop and Clear empty them), so
+    // the slot is written without being read first.
     Item& slot = m_items[(m_head + m_size) & (m_items.size() - 1)];
-    slot.frame = std::move(frame);
+    slot.frame.FillEmpty(std::move(frame));
     slot.header = header;
     slot.ingress = ingress;
     ++m_size;

@@ -154,6 +154,18 @@ public:
         MrcEventPrefetch::Lines(&m_data, &m_dequeued + 1);
     }
 
+    /**
+     * Start loading the slot the next Dequeue reads (MrcEventPrefetch: the port is about to
+     * send its next frame; Prefetch ran an event earlier). Reads the queue.
+     */
+    void PrefetchFront() const
+    {
+        if (const Ring& q = m_control.Empty() ? m_data : m_control; !q.Empty())
+        {
+            __builtin_prefetch(&q.Front());
+        }
+    }
+
     /** @return true if both classes are empty */
     bool IsEmpty() const
     {
@@ -280,6 +292,12 @@ private:
         void Push(MrcFrame&& frame, const MrcIpv6Fields& header, uint16_t ingress);
         /** @return the oldest item */
         Item& Front()
+        {
+            return m_items[m_head];
+        }
+
+        /** @return the oldest item */
+        const Item& Front() const
         {
             return m_items[m_head];
         }

@@ -24,13 +24,14 @@ namespace ns3
  * transmit-complete event, the port, its queue. Each is a dependent load the processor cannot
  * start before the one before it is done. MrcSimulatorImpl, running with MrcCalendarScheduler,
  * looks at the events already sorted to run next (MrcCalendarScheduler::PeekAhead) and starts
- * those loads ahead, one level per event: it prefetches the object of the third event ahead,
- * has the second ahead (whose object came in meanwhile) prefetch what it points to (Targets),
- * and the first ahead prefetch what its targets point to (Beyond).
+ * those loads ahead, one level per event: it prefetches the object of the fourth event ahead,
+ * has the third ahead (whose object came in meanwhile) prefetch what it points to (Targets),
+ * the second ahead prefetch what its targets point to (Beyond), and the first ahead one level
+ * further (Deep).
  *
- * An event class takes part by registering its two stages for its own dynamic type (found
+ * An event class takes part by registering its stages for its own dynamic type (found
  * through `typeid`, which reads only the event's object); other events are left alone. A stage
- * reads the event and, in Beyond, what Targets prefetched; it writes nothing. Stages run only
+ * reads the event and what the stages before it prefetched; it writes nothing. Stages run only
  * inside Simulator::Run, while the objects an event points to are alive (an event's port, say,
  * outlives it).
  */
@@ -48,8 +49,13 @@ public:
      * @param type `typeid` of the class (the event's dynamic type)
      * @param targets prefetch what an event of the class points to (its own object is loaded)
      * @param beyond prefetch what its targets point to (Targets ran one event earlier)
+     * @param deep prefetch what Beyond's objects point to (Beyond ran one event earlier), or
+     * null
      */
-    static void Register(const std::type_info& type, Stage targets, Stage beyond)
+    static void Register(const std::type_info& type,
+                         Stage targets,
+                         Stage beyond,
+                         Stage deep = nullptr)
     {
         Registry& r = s_registry;
         if (r.count < MAX_CLASSES)
@@ -57,6 +63,7 @@ public:
             r.types[r.count] = &type;
             r.stages[r.count][0] = targets;
             r.stages[r.count][1] = beyond;
+            r.stages[r.count][2] = deep;
             ++r.count;
         }
     }
@@ -77,6 +84,15 @@ public:
     static void Beyond(const EventImpl* event)
     {
         Run(event, 1);
+    }
+
+    /**
+     * Run the Deep stage of the event's class, if it registered one.
+     * @param event the event (Beyond ran for it one event earlier)
+     */
+    static void Deep(const EventImpl* event)
+    {
+        Run(event, 2);
     }
 
     /**
@@ -101,7 +117,7 @@ private:
     /**
      * Run a stage.
      * @param event the event
-     * @param stage 0 (Targets) or 1 (Beyond)
+     * @param stage 0 (Targets), 1 (Beyond) or 2 (Deep)
      */
     static void Run(const EventImpl* event, std::size_t stage)
     {
@@ -113,7 +129,10 @@ private:
             // unique across libraries only loses its prefetch.
             if (r.types[i] == type)
             {
-                r.stages[i][stage](event);
+                if (const Stage s = r.stages[i][stage]; s != nullptr)
+                {
+                    s(event);
+                }
                 return;
             }
         }
@@ -124,7 +143,7 @@ private:
     {
         std::size_t count;                        //!< registered classes
         const std::type_info* types[MAX_CLASSES]; //!< their typeid objects
-        Stage stages[MAX_CLASSES][2];             //!< their stages
+        Stage stages[MAX_CLASSES][3];             //!< their stages
     };
 
     static inline Registry s_registry = {}; //!< the registered classes

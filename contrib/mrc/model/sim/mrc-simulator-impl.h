@@ -38,7 +38,7 @@ namespace ns3
  * (empty) PreEventHook, the logging checks ns-3's implementation makes on each schedule and
  * event (compiled into Debian's libraries), and the check for events scheduled from other
  * threads. What it adds, with MrcCalendarScheduler (the programs' default): before each event
- * it starts loading what the next three will touch (MrcEventPrefetch), a hint to the processor
+ * it starts loading what the next four will touch (MrcEventPrefetch), a hint to the processor
  * that leaves the order and every result as they are. An MrcRecyclableEvent it runs and
  * recycles without EventImpl's Invoke and reference count (the scheduler holds it as a pointer
  * with its lowest bit set, which the implementation clears before anything reads the object).
@@ -207,17 +207,21 @@ private:
         }
         std::size_t n = 0;
         const Scheduler::Event* ahead = m_calendar->PeekAhead(n);
+        if (n > 3)
+        {
+            __builtin_prefetch(ahead[3].impl);
+        }
         if (n > 2)
         {
-            __builtin_prefetch(ahead[2].impl);
+            MrcEventPrefetch::Targets(Unmarked(ahead[2].impl));
         }
         if (n > 1)
         {
-            MrcEventPrefetch::Targets(Unmarked(ahead[1].impl));
+            MrcEventPrefetch::Beyond(Unmarked(ahead[1].impl));
         }
         if (n > 0)
         {
-            MrcEventPrefetch::Beyond(Unmarked(ahead[0].impl));
+            MrcEventPrefetch::Deep(Unmarked(ahead[0].impl));
         }
     }
 
