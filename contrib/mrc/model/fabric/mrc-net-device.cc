@@ -241,10 +241,16 @@ MrcNetDevice::PrefetchTransmitCompleteBeyond(const EventImpl* event)
 void
 MrcNetDevice::PrefetchTransmitCompleteDeep(const EventImpl* event)
 {
-    if (const MrcNetDevice* port = static_cast<const TransmitCompleteEvent*>(event)->GetObject();
-        port->m_queue)
+    const MrcNetDevice* port = static_cast<const TransmitCompleteEvent*>(event)->GetObject();
+    if (port->m_queue)
     {
         port->m_queue->PrefetchFront();
+    }
+    if (port->m_txNotify)
+    {
+        // The frame leaving makes room: the protocol behind the port is told (TxDrained).
+        const auto* r = reinterpret_cast<const char*>(port->m_receiver);
+        MrcEventPrefetch::Lines(r, r + 128);
     }
 }
 

@@ -405,7 +405,8 @@ private:
      */
     static void PrefetchTransmitCompleteBeyond(const EventImpl* event);
     /**
-     * MrcEventPrefetch's third stage for a transmit-complete event: the queue slot it sends.
+     * MrcEventPrefetch's third stage for a transmit-complete event: the queue slot it sends,
+     * and the protocol it tells that the port has room.
      * @param event the event
      */
     static void PrefetchTransmitCompleteDeep(const EventImpl* event);

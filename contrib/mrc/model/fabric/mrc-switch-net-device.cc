@@ -144,12 +144,14 @@ MrcSwitchNetDevice::GetTypeId()
 }
 
 MrcSwitchNetDevice::MrcSwitchNetDevice()
-    : m_usid(0)
+    : m_received(0)
+    , m_forwarded(0)
     , m_blockBytes(4)
-    , m_frozen(false)
+    , m_usid(0)
     , m_blackhole(false)
     , m_ecmp(false)
     , m_pfc(false)
+    , m_frozen(false)
     , m_pfcXoffAttr(0)
     , m_pfcXonAttr(0)
     , m_pfcHeadroomAttr(0)
@@ -160,8 +162,6 @@ MrcSwitchNetDevice::MrcSwitchNetDevice()
     , m_fastestPort(0)
     , m_ifIndex(0)
     , m_address(Mac48Address::Allocate())
-    , m_received(0)
-    , m_forwarded(0)
 {
     SetLocatorBlock(Ipv6Address("fcbb:bbbb::"), 32);
 }

@@ -56,8 +56,8 @@ constexpr std::size_t MRC_SWITCH_DROP_REASONS = 9;
 
 class MrcSwitchNetDevice
     : public NetDevice
-    , public MrcFrameReceiver
     , public MrcDropAccounting<MRC_SWITCH_DROP_REASONS>
+    , public MrcFrameReceiver
 {
 public:
     /** Why the switch itself dropped a packet. */
@@ -300,31 +300,34 @@ private:
     /** Set each port's cut-through bytes from CutThrough and the ports' rates. */
     void UpdateCutThrough();
 
-    Ptr<Node> m_node;                       //!< owner
+    // What forwarding a frame reads comes first, right after the MrcFrameReceiver base (the
+    // last base): a port prefetches the cache lines there before an arrival
+    // (MrcNetDevice::PrefetchNext).
     std::vector<Ptr<MrcNetDevice>> m_ports; //!< ports
     std::vector<uint16_t> m_table;          //!< uSID -> port, NO_PORT where none
-    uint16_t m_usid;                        //!< own uSID
-    uint8_t m_block[16];                    //!< locator block bytes
-    uint32_t m_blockBytes;                  //!< locator block length, bytes
-    bool m_frozen;                          //!< table frozen (simulation started)
-    bool m_blackhole;                       //!< silently dropping everything
-    bool m_ecmp;                            //!< destination-based ECMP mode
-    MrcEcmpTable m_ecmpTable;               //!< ECMP: routes, hashing, usable ports
-    bool m_pfc;                             //!< PfcEnabled attribute
-    uint32_t m_pfcXoffAttr;                 //!< PfcXoffBytes attribute (0: auto)
-    uint32_t m_pfcXonAttr;                  //!< PfcXonBytes attribute (0: auto)
-    uint32_t m_pfcHeadroomAttr;             //!< PfcHeadroomBytes attribute (0: auto)
-    uint16_t m_pfcQuanta;                   //!< PfcQuanta attribute
-    MrcPfcIngress m_pfcIngress;             //!< PFC: accounting, thresholds, PAUSEs
-    Time m_latency;                         //!< forwarding latency
-    bool m_cutThrough;                      //!< CutThrough attribute
-    uint32_t m_cutThroughBytes;             //!< CutThroughBytes attribute
-    uint64_t m_fastestPort;                 //!< bit/s of the fastest port so far
-    uint32_t m_ifIndex;                     //!< interface index
-    Mac48Address m_address;                 //!< nominal address
     uint64_t m_received;                    //!< packets received
     uint64_t m_forwarded;                   //!< packets forwarded
+    uint8_t m_block[16];                    //!< locator block bytes
+    uint32_t m_blockBytes;                  //!< locator block length, bytes
+    uint16_t m_usid;                        //!< own uSID
+    bool m_blackhole;                       //!< silently dropping everything
+    bool m_ecmp;                            //!< destination-based ECMP mode
+    bool m_pfc;                             //!< PfcEnabled attribute
+    bool m_frozen;                          //!< table frozen (simulation started)
     TracedCallback<Ptr<const Packet>, uint32_t, uint32_t> m_forwardTrace; //!< forwarded
+    Ptr<Node> m_node;                                                     //!< owner
+    MrcEcmpTable m_ecmpTable;   //!< ECMP: routes, hashing, usable ports
+    uint32_t m_pfcXoffAttr;     //!< PfcXoffBytes attribute (0: auto)
+    uint32_t m_pfcXonAttr;      //!< PfcXonBytes attribute (0: auto)
+    uint32_t m_pfcHeadroomAttr; //!< PfcHeadroomBytes attribute (0: auto)
+    uint16_t m_pfcQuanta;       //!< PfcQuanta attribute
+    MrcPfcIngress m_pfcIngress; //!< PFC: accounting, thresholds, PAUSEs
+    Time m_latency;             //!< forwarding latency
+    bool m_cutThrough;          //!< CutThrough attribute
+    uint32_t m_cutThroughBytes; //!< CutThroughBytes attribute
+    uint64_t m_fastestPort;     //!< bit/s of the fastest port so far
+    uint32_t m_ifIndex;         //!< interface index
+    Mac48Address m_address;     //!< nominal address
 };
 
 } // namespace ns3

@@ -65,12 +65,12 @@ MrcL4Protocol::GetTypeId()
 }
 
 MrcL4Protocol::MrcL4Protocol()
-    : m_host(0)
+    : m_backlogLimit(4096)
+    , m_waking(false)
+    , m_host(0)
     , m_nicRate(0)
     , m_planeMask(0)
     , m_unknownQp(0)
-    , m_backlogLimit(4096)
-    , m_waking(false)
 {
     m_qpFactory.SetTypeId(MrcQueuePair::GetTypeId());
     m_rng = CreateObject<UniformRandomVariable>();

@@ -9,13 +9,13 @@
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-path-provider.h"
 #include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-ring-deque.h"
 
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 
 #include <array>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -207,14 +207,21 @@ private:
     template<typename T>
     static Ptr<T> ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory);
 
-    uint32_t m_host;                                //!< host index
+    // What a packet received or sent, and a port's room, read comes first, right after the
+    // MrcFrameReceiver base: a port prefetches the cache lines there before an arrival
+    // (MrcNetDevice::PrefetchNext), and on a large fabric the protocol is cold when a frame
+    // comes.
+    std::vector<Ptr<MrcQueuePair>> m_qps;           //!< by QPN
+    MrcRingDeque<uint32_t> m_portWaiters;           //!< QPNs waiting for a port with room
     std::vector<Ptr<MrcNetDevice>> m_ports;         //!< NIC ports
     std::vector<std::array<uint8_t, 16>> m_sources; //!< own address per plane, as bytes
+    uint32_t m_backlogLimit;                        //!< PortBacklogBytes
+    bool m_waking;                                  //!< inside TxDrained
+    uint32_t m_host;                                //!< host index
     Ptr<MrcPathProvider> m_paths;                   //!< fabric paths
     uint64_t m_nicRate;                             //!< NIC rate, bit/s
     Time m_baseRtt;                                 //!< base RTT
     uint64_t m_planeMask;                           //!< ports up
-    std::vector<Ptr<MrcQueuePair>> m_qps;           //!< by QPN
     ObjectFactory m_qpFactory;                      //!< queue pairs
     ObjectFactory m_selectorFactory;                //!< path selectors
     ObjectFactory m_ccFactory;                      //!< congestion controls
@@ -225,9 +232,6 @@ private:
     std::shared_ptr<Prototypes> m_prototypes;       //!< forked for each queue pair (maybe shared)
     Ptr<UniformRandomVariable> m_rng;               //!< EV set randomness
     uint64_t m_unknownQp;                           //!< packets for unknown QPs
-    uint32_t m_backlogLimit;                        //!< PortBacklogBytes
-    std::deque<uint32_t> m_portWaiters;             //!< QPNs waiting for a port with room
-    bool m_waking;                                  //!< inside TxDrained
 };
 
 } // namespace ns3
