@@ -5,6 +5,7 @@
 #ifndef MRC_CHANNEL_H
 #define MRC_CHANNEL_H
 
+#include "ns3/mrc-event-prefetch.h"
 #include "ns3/mrc-frame.h"
 #include "ns3/mrc-ipv6-fields.h"
 #include "ns3/mrc-lazy.h"
@@ -78,6 +79,15 @@ public:
      * @return false if the cable is down (the frame is not sent)
      */
     bool Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice* src, Time txTime);
+
+    /**
+     * Start loading what Transmit reads (MrcEventPrefetch: a port of the cable is about to
+     * send a frame).
+     */
+    void Prefetch() const
+    {
+        MrcEventPrefetch::Lines(&m_up, &m_ends[1] + 1);
+    }
 
     /**
      * Send an IEEE 802.1Qbb PAUSE frame (a MAC control frame, never queued behind data) to the

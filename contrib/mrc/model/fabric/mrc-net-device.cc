@@ -246,6 +246,10 @@ MrcNetDevice::PrefetchTransmitCompleteDeep(const EventImpl* event)
     {
         port->m_queue->PrefetchFront();
     }
+    if (port->m_channel)
+    {
+        port->m_channel->Prefetch();
+    }
     if (port->m_txNotify)
     {
         // The frame leaving makes room: the protocol behind the port is told (TxDrained).

@@ -406,7 +406,7 @@ private:
     static void PrefetchTransmitCompleteBeyond(const EventImpl* event);
     /**
      * MrcEventPrefetch's third stage for a transmit-complete event: the queue slot it sends,
-     * and the protocol it tells that the port has room.
+     * the cable, and the protocol it tells that the port has room.
      * @param event the event
      */
     static void PrefetchTransmitCompleteDeep(const EventImpl* event);
