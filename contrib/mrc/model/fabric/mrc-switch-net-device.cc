@@ -446,14 +446,19 @@ MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6
         ForwardEcmp(inPort, std::move(frame), header);
         return;
     }
-    uint8_t a[16];
-    std::memcpy(a, header.dst, sizeof(a));
-    if (std::memcmp(a, m_block, m_blockBytes) != 0)
+    // The checks read the header itself, byte by byte: memcmp's masked vector load of a copy
+    // written just before could not take the bytes from the pending store and waited for it.
+    uint8_t wrongBlock = 0;
+    for (uint32_t i = 0; i < m_blockBytes; ++i)
+    {
+        wrongBlock |= header.dst[i] ^ m_block[i];
+    }
+    if (wrongBlock != 0)
     {
         Drop(frame.Release(), WRONG_BLOCK);
         return;
     }
-    if (MrcUsidCarrier::ActiveOf(a, m_blockBytes) != m_usid)
+    if (MrcUsidCarrier::ActiveOf(header.dst, m_blockBytes) != m_usid)
     {
         Drop(frame.Release(), NOT_MINE);
         return;
@@ -464,6 +469,8 @@ MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6
         Drop(frame.Release(), HOP_LIMIT);
         return;
     }
+    uint8_t a[16];
+    std::memcpy(a, header.dst, sizeof(a));
     MrcUsidCarrier::ShiftBytes(a, m_blockBytes);
     const uint16_t next = MrcUsidCarrier::ActiveOf(a, m_blockBytes);
     if (next == 0)
