@@ -470,6 +470,7 @@ private:
             [&]()
             {
                 send(Ipv6Address("fcbb:aaaa:1000:101::"), 64);  // wrong block
+                send(Ipv6Address("fcbb:bbba:1000:101::"), 64);  // wrong in its last byte
                 send(Ipv6Address("fcbb:bbbb:1001:101::"), 64);  // T0 1's uSID, arrives at T0 0
                 send(Ipv6Address("fcbb:bbbb:1000:2999::"), 64); // unknown next uSID
                 send(Ipv6Address("fcbb:bbbb:1000::"), 64);      // carrier ends at the switch
@@ -486,7 +487,7 @@ private:
                               "use the old one)");
         NS_TEST_ASSERT_MSG_EQ(lateEcmp, false, "and ECMP routes on an SRv6 switch");
         NS_TEST_ASSERT_MSG_EQ(t0->GetRoute(MrcClosTopology::HostUsid(0)), before, "unchanged");
-        NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::WRONG_BLOCK), 1u, "wrong block");
+        NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::WRONG_BLOCK), 2u, "wrong block");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::NOT_MINE), 1u, "not mine");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::UNKNOWN_USID), 1u, "unknown");
         NS_TEST_ASSERT_MSG_EQ(t0->GetDropped(MrcSwitchNetDevice::END_OF_CARRIER), 1u, "end");

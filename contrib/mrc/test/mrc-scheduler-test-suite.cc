@@ -1049,21 +1049,22 @@ private:
 /**
  * @ingroup mrc-tests
  * @brief MrcEventPrefetch under MrcSimulatorImpl with MrcCalendarScheduler: an event of a
- * registered class has its Targets stage, then its Beyond stage, run before it runs, each once
- * at most, while the events run in the same order as without the stages; events of other classes
- * are left alone; and nothing is warmed for the events Destroy discards.
+ * registered class has its Targets stage, then its Beyond stage, then its Deep stage (if its
+ * class registered one) run before it runs, each once at most, while the events run in the same
+ * order as without the stages; events of other classes are left alone; and nothing is warmed
+ * for the events Destroy discards.
  */
 class MrcEventPrefetchTestCase : public TestCase
 {
 public:
     MrcEventPrefetchTestCase()
-        : TestCase("MrcEventPrefetch: registered events warmed (Targets, Beyond) before they run; "
-                   "order unchanged")
+        : TestCase("MrcEventPrefetch: registered events warmed (Targets, Beyond, Deep) before "
+                   "they run; order unchanged")
     {
     }
 
 private:
-    /** What happened to a tagged event, in order: 'T'argets, 'B'eyond, 'R'un. */
+    /** What happened to a tagged event, in order: 'T'argets, 'B'eyond, 'D'eep, 'R'un. */
     using Log = std::vector<std::pair<char, int>>;
 
     /** An event of a registered class: logs its stages and its run. */
@@ -1100,6 +1101,16 @@ private:
             t->m_log->emplace_back('B', t->m_id);
         }
 
+        /**
+         * The Deep stage.
+         * @param e a Tagged event
+         */
+        static void Deep(const EventImpl* e)
+        {
+            const auto* t = static_cast<const Tagged*>(e);
+            t->m_log->emplace_back('D', t->m_id);
+        }
+
     private:
         void Notify() override
         {
@@ -1110,9 +1121,16 @@ private:
         int m_id;   //!< the tag
     };
 
+    /** An event of a class registered with Targets and Beyond only. */
+    class Shallow : public Tagged
+    {
+    public:
+        using Tagged::Tagged;
+    };
+
     /**
-     * Schedule the events: 200 tagged ones and 100 others, several per nanosecond, then stop
-     * at 30 ns with the rest pending.
+     * Schedule the events: 100 tagged ones, 100 shallow ones and 100 others, several per
+     * nanosecond, then stop at 30 ns with the rest pending.
      * @param log the log of the tagged ones
      * @param others the order in which the others ran
      */
@@ -1129,6 +1147,10 @@ private:
                                     {
                                         others->push_back(i);
                                     });
+            }
+            else if (i % 3 == 1)
+            {
+                Simulator::Schedule(at, Ptr<EventImpl>(new Shallow(log, i), false));
             }
             else
             {
@@ -1161,7 +1183,10 @@ private:
     void DoRun() override
     {
         static const bool registered
-            = (MrcEventPrefetch::Register(typeid(Tagged), &Tagged::Targets, &Tagged::Beyond), true);
+            = (MrcEventPrefetch::Register(
+                   typeid(Tagged), &Tagged::Targets, &Tagged::Beyond, &Tagged::Deep),
+               MrcEventPrefetch::Register(typeid(Shallow), &Tagged::Targets, &Tagged::Beyond),
+               true);
         NS_TEST_ASSERT_MSG_EQ(registered, true, "registered");
         Log log;
         std::vector<int> others;
@@ -1188,7 +1213,8 @@ private:
         NS_TEST_ASSERT_MSG_GT(runs.size(), 100u, "most ran before the stop");
         NS_TEST_ASSERT_MSG_LT(runs.size(), 200u, "some were left to Destroy");
 
-        // Per tagged event: Targets, then Beyond, then its run; each at most once.
+        // Per tagged event: Targets, then Beyond, then Deep (a Tagged one), then its run; each
+        // at most once.
         std::map<int, std::string> seen;
         for (const auto& entry : log)
         {
@@ -1199,7 +1225,10 @@ private:
         {
             ran.insert(entry.second);
         }
-        uint32_t warmed = 0;
+        uint32_t deepRan = 0;
+        uint32_t deepWarmed = 0;
+        uint32_t shallowRan = 0;
+        uint32_t shallowWarmed = 0;
         for (const auto& [id, what] : seen)
         {
             if (ran.count(id) == 0)
@@ -1207,14 +1236,28 @@ private:
                 NS_TEST_EXPECT_MSG_EQ(what, "", "event " << id << " never ran: nothing warmed");
                 continue;
             }
-            NS_TEST_EXPECT_MSG_EQ((what == "R" || what == "BR" || what == "TBR"),
-                                  true,
-                                  "event " << id << ": " << what);
-            warmed += what == "TBR" ? 1 : 0;
+            if (id % 3 == 1)
+            {
+                NS_TEST_EXPECT_MSG_EQ((what == "R" || what == "BR" || what == "TBR"),
+                                      true,
+                                      "shallow event " << id << ": " << what);
+                ++shallowRan;
+                shallowWarmed += what == "TBR" ? 1 : 0;
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(
+                    (what == "R" || what == "DR" || what == "BDR" || what == "TBDR"),
+                    true,
+                    "event " << id << ": " << what);
+                ++deepRan;
+                deepWarmed += what == "TBDR" ? 1 : 0;
+            }
         }
-        // About seven events share each nanosecond, so most events had two events ahead of them
-        // in their bucket.
-        NS_TEST_EXPECT_MSG_GT(warmed, runs.size() / 2, "most tagged events warmed twice");
+        // About seven events share each nanosecond, so most events had three events ahead of
+        // them in their bucket.
+        NS_TEST_EXPECT_MSG_GT(deepWarmed, deepRan / 2, "most tagged events warmed three times");
+        NS_TEST_EXPECT_MSG_GT(shallowWarmed, shallowRan / 2, "most shallow ones warmed twice");
         Simulator::Destroy();
     }
 };
