@@ -49,6 +49,35 @@ def test_a_bad_bench_repeat_count_is_a_one_line_error():
         assert "1 to 20" in p.stderr and p.stdout == "", (bad, p.stderr)
 
 
+def test_a_bad_bench_option_is_a_one_line_error_before_any_build(tmp_path):
+    # A name the forwarding benchmark does not take is refused before configure and build:
+    # nothing is made in the build directory.
+    build = tmp_path / "build"
+    for bad in ("--bogus", "--t0x=3", "t1=3", "-x"):
+        p = ns3("bench", bad, env=dict(ENV, MRC_BUILD_DIR=str(build)), timeout=60)
+        assert p.returncode == 1, (bad, p.stdout, p.stderr)
+        assert p.stderr.count("\n") == 1, (bad, p.stderr)
+        assert "unknown option '%s'" % bad in p.stderr, (bad, p.stderr)
+        assert "--hostsPerT0" in p.stderr and p.stdout == "", (bad, p.stderr)
+        assert not build.exists(), bad
+
+
+def test_the_bench_option_names_are_the_forwarding_programs():
+    # ./ns3 bench checks the names it passes on against its own list: the list must be the
+    # program's options and ns-3's global values, no more, no fewer.
+    import re
+    with open(os.path.join(ROOT, "ns3")) as f:
+        found = re.search(r'^BENCH_FORWARDING_OPTIONS="([^"]*)"', f.read(), re.M)
+    listed = set(found.group(1).split())
+    exe = os.path.join(BUILD, "bin", "mrc-bench-forwarding")
+    shown = set()
+    for flag in ("--PrintHelp", "--PrintGlobals"):
+        out = subprocess.run([exe, flag], capture_output=True, text=True, timeout=60).stdout
+        shown |= set(re.findall(r"^\s+--([A-Za-z0-9]+)(?::|=)", out, re.M))
+    shown -= {n for n in shown if n.startswith("Print")}
+    assert listed == shown, (sorted(listed - shown), sorted(shown - listed))
+
+
 def test_a_new_scratch_program_runs_at_once():
     # The program also prints the glibc tunables it was started with: `./ns3 run` puts the
     # heap on transparent huge pages (glibc.malloc.hugetlb=1) unless MRC_HUGEPAGES=0 or the
