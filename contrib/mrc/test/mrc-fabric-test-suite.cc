@@ -278,6 +278,103 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief The route hint a switch gives for prefetching (MrcSwitchNetDevice::GetRouteHint)
+ * names the port its forwarding takes: following the hints alone, hop by hop, every path of a
+ * 2-plane fabric crosses the switches of the path and ends at its host. No hint where the route
+ * names no port (an unknown next uSID, the carrier ending at the switch).
+ */
+class MrcRouteHintTestCase : public TestCase
+{
+public:
+    MrcRouteHintTestCase()
+        : TestCase("a switch's route hint names the egress port of every path's every hop")
+    {
+    }
+
+private:
+    /**
+     * @param port a port
+     * @return the node at the other end of its cable
+     */
+    static Ptr<Node> FarNode(const MrcNetDevice* port)
+    {
+        Ptr<Channel> cable = port->GetChannel();
+        for (std::size_t i = 0; i < cable->GetNDevices(); ++i)
+        {
+            if (PeekPointer(cable->GetDevice(i)) != port)
+            {
+                return cable->GetDevice(i)->GetNode();
+            }
+        }
+        return nullptr;
+    }
+
+    void DoRun() override
+    {
+        Ptr<MrcClosTopology> f = MakeFabric(2, 2, 3, 2, true);
+        uint32_t paths = 0;
+        for (uint32_t s = 0; s < f->GetNHosts(); ++s)
+        {
+            for (uint32_t d = 0; d < f->GetNHosts(); ++d)
+            {
+                if (s == d)
+                {
+                    continue;
+                }
+                for (const auto& path : f->GetPaths(s, d))
+                {
+                    const std::vector<uint32_t> expected = f->GetSwitchNodeIds(s, d, path);
+                    std::vector<uint32_t> crossed{expected.at(0)};
+                    MrcUsidCarrier carrier = path.carrier;
+                    Ptr<Node> node = NodeList::GetNode(expected.at(0));
+                    while (true)
+                    {
+                        auto sw = DynamicCast<MrcSwitchNetDevice>(node->GetDevice(0));
+                        NS_TEST_ASSERT_MSG_NE(sw, nullptr, "the hints lead from switch to switch");
+                        MrcIpv6Fields h;
+                        h.SetDestination(carrier.GetAddress());
+                        const MrcNetDevice* port = sw->GetRouteHint(h);
+                        NS_TEST_ASSERT_MSG_NE(port, nullptr, "a hint at every hop");
+                        node = FarNode(port);
+                        carrier.Shift();
+                        if (node->GetId() == f->GetHost(d)->GetId())
+                        {
+                            break;
+                        }
+                        crossed.push_back(node->GetId());
+                        NS_TEST_ASSERT_MSG_EQ((crossed.size() <= expected.size()),
+                                              true,
+                                              "no more hops than the path's");
+                    }
+                    NS_TEST_ASSERT_MSG_EQ(crossed.size(), expected.size(), "the path's hops");
+                    for (std::size_t i = 0; i < crossed.size(); ++i)
+                    {
+                        NS_TEST_ASSERT_MSG_EQ(crossed[i], expected[i], "switch " << i);
+                    }
+                    ++paths;
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(
+            paths, 6u * 2u + 24u * 4u, "every path walked: local pairs 2, others 4");
+        // No hint where forwarding would drop the frame for its route.
+        Ptr<MrcSwitchNetDevice> t0 = f->GetT0(0, 0);
+        auto hint = [t0](const char* dst)
+        {
+            MrcIpv6Fields h;
+            h.SetDestination(Ipv6Address(dst));
+            return t0->GetRouteHint(h);
+        };
+        NS_TEST_ASSERT_MSG_EQ(hint("fcbb:bbbb:1000:2999::"), nullptr, "unknown next uSID");
+        NS_TEST_ASSERT_MSG_EQ(hint("fcbb:bbbb:1000::"), nullptr, "the carrier ends");
+        NS_TEST_ASSERT_MSG_EQ(
+            FarNode(hint("fcbb:bbbb:1000:101::"))->GetId(), f->GetHost(1)->GetId(), "to host 1");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief Incast: trimming delivers a header for every overflowing packet (nothing vanishes);
  * with trimming off, the drops are counted. ECN marks appear on fabric ports, never on last-hop
  * ports.
@@ -1466,6 +1563,7 @@ public:
         : TestSuite("mrc-fabric", TestSuite::Type::UNIT)
     {
         AddTestCase(new MrcFabricPathsTestCase);
+        AddTestCase(new MrcRouteHintTestCase);
         AddTestCase(new MrcFabricIncastTestCase(true));
         AddTestCase(new MrcFabricIncastTestCase(false));
         AddTestCase(new MrcStaticTableTestCase);

@@ -12,8 +12,10 @@
 
 #include "ns3/mrc-calendar-scheduler.h"
 #include "ns3/mrc-event-prefetch.h"
+#include "ns3/mrc-header.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-owned-timer.h"
+#include "ns3/mrc-packet-prefetch.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-ring-deque.h"
 #include "ns3/mrc-simulator-impl.h"
@@ -24,6 +26,8 @@
 #include "ns3/packet.h"
 #include "ns3/test.h"
 
+#include <algorithm>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -1048,6 +1052,87 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcPacketPrefetch finds where ns-3 keeps a packet's bytes and metadata: its first
+ * byte's address holds the bytes Packet::CopyData gives (after headers added and removed, for a
+ * packet made from bytes), a packet of zeros has none held, a copy shares both, and the
+ * metadata storage's first word is its reference count.
+ */
+class MrcPacketPrefetchTestCase : public TestCase
+{
+public:
+    MrcPacketPrefetchTestCase()
+        : TestCase("MrcPacketPrefetch: a packet's first byte and metadata storage, where ns-3 "
+                   "keeps them")
+    {
+    }
+
+private:
+    /**
+     * Check that a packet's first held bytes are the ones CopyData gives.
+     * @param p the packet
+     * @param n how many bytes to compare
+     * @param what what the packet is
+     */
+    void CheckBytes(Ptr<const Packet> p, uint32_t n, const std::string& what)
+    {
+        std::vector<uint8_t> copy(n);
+        p->CopyData(copy.data(), n);
+        const uint8_t* held = MrcPacketPrefetch::FirstByte(*p);
+        NS_TEST_ASSERT_MSG_NE(held, nullptr, what << ": held in memory");
+        NS_TEST_ASSERT_MSG_EQ(std::equal(copy.begin(), copy.end(), held), true, what);
+    }
+
+    void DoRun() override
+    {
+        Ptr<Packet> zeros = Create<Packet>(1000);
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcPacketPrefetch::FirstByte(*zeros), nullptr, "a packet of zeros holds no byte");
+
+        MrcHeader h;
+        h.SetOpcode(MrcHeader::WRITE);
+        h.SetDstQpn(0x123456);
+        h.SetSrcQpn(0x654321);
+        h.SetEv(0xbeef);
+        Ptr<Packet> p = Create<Packet>(1000);
+        p->AddHeader(h);
+        CheckBytes(p, h.GetSerializedSize(), "a header added at the front");
+        p->RemoveAtStart(4);
+        CheckBytes(p, h.GetSerializedSize() - 4, "four bytes removed");
+
+        uint8_t raw[64];
+        for (uint32_t i = 0; i < sizeof(raw); ++i)
+        {
+            raw[i] = static_cast<uint8_t>(7 * i + 3);
+        }
+        Ptr<Packet> bytes = Create<Packet>(raw, sizeof(raw));
+        CheckBytes(bytes, sizeof(raw), "a packet made from bytes");
+        NS_TEST_ASSERT_MSG_EQ(
+            MrcPacketPrefetch::FirstByte(*Create<Packet>()), nullptr, "an empty packet");
+
+        const void* storage = MrcPacketPrefetch::MetadataStorage(*p);
+        NS_TEST_ASSERT_MSG_NE(storage, nullptr, "metadata storage");
+        uint32_t count = 0;
+        std::memcpy(&count, storage, sizeof(count));
+        NS_TEST_ASSERT_MSG_EQ(count, 1u, "held by the one packet");
+        {
+            Ptr<Packet> copy = p->Copy();
+            NS_TEST_ASSERT_MSG_EQ(
+                MrcPacketPrefetch::MetadataStorage(*copy), storage, "a copy shares the storage");
+            std::memcpy(&count, storage, sizeof(count));
+            NS_TEST_ASSERT_MSG_EQ(count, 2u, "held by both");
+            NS_TEST_ASSERT_MSG_EQ(MrcPacketPrefetch::FirstByte(*copy),
+                                  MrcPacketPrefetch::FirstByte(*p),
+                                  "and the bytes");
+        }
+        std::memcpy(&count, storage, sizeof(count));
+        NS_TEST_ASSERT_MSG_EQ(count, 1u, "the copy gone");
+        MrcPacketPrefetch::Insides(PeekPointer(p));
+        MrcPacketPrefetch::Insides(PeekPointer(zeros));
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief MrcEventPrefetch under MrcSimulatorImpl with MrcCalendarScheduler: an event of a
  * registered class has its Targets stage, then its Beyond stage, then its Deep stage (if its
  * class registered one) run before it runs, each once at most, while the events run in the same
@@ -1281,6 +1366,7 @@ public:
         AddTestCase(new MrcSchedulerOrderTestCase("ns3::MrcCalendarScheduler", 50, 0.02, 8));
         AddTestCase(new MrcSimulatorImplTestCase);
         AddTestCase(new MrcEventPrefetchTestCase);
+        AddTestCase(new MrcPacketPrefetchTestCase);
         AddTestCase(new MrcPooledEventTestCase);
         AddTestCase(new MrcOwnedTimerTestCase);
         AddTestCase(new MrcNowTestCase);

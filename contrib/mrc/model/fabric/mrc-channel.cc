@@ -86,6 +86,17 @@ public:
         }
     }
 
+    /**
+     * MrcEventPrefetch's third stage: at a host, the packet's first bytes and metadata; at a
+     * switch, the egress port of the frame's route.
+     * @param event a DeliveryEvent
+     */
+    static void PrefetchDeep(const EventImpl* event)
+    {
+        const auto* d = static_cast<const DeliveryEvent*>(event);
+        d->m_device->PrefetchArrival(d->m_frame.Peek(), d->m_header);
+    }
+
 private:
     MrcNetDevice* m_device = nullptr; //!< the receiving end (outlives its events: Dispose comes
                                       //!< after the run)
@@ -95,8 +106,10 @@ private:
 };
 
 const bool MrcChannel::s_prefetchRegistered
-    = (MrcEventPrefetch::Register(
-           typeid(DeliveryEvent), &DeliveryEvent::PrefetchTargets, &DeliveryEvent::PrefetchBeyond),
+    = (MrcEventPrefetch::Register(typeid(DeliveryEvent),
+                                  &DeliveryEvent::PrefetchTargets,
+                                  &DeliveryEvent::PrefetchBeyond,
+                                  &DeliveryEvent::PrefetchDeep),
        true);
 
 TypeId

@@ -10,6 +10,7 @@
 #include "ns3/mrc-frame-receiver.h"
 #include "ns3/mrc-ipv6-fields.h"
 #include "ns3/mrc-lazy.h"
+#include "ns3/mrc-packet-prefetch.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-trimming-queue.h"
 
@@ -222,6 +223,38 @@ public:
         {
             MrcEventPrefetch::Lines(packet, packet + 1);
         }
+    }
+
+    /**
+     * Start loading, one level beyond PrefetchNext and PrefetchArrivingPacket (which ran an
+     * event earlier), what an arriving frame reads next: where a host's protocol takes the
+     * frame, the packet's first bytes and its metadata (MrcPacketPrefetch); at a switch, the
+     * egress port (MrcFrameReceiver::PrefetchForwarding). Reads the port and its receiver.
+     * @param packet the arriving frame's packet, or null
+     * @param header its IPv6 fields
+     */
+    void PrefetchArrival(const Packet* packet, const MrcIpv6Fields& header) const
+    {
+        if (m_rxReadsPacket)
+        {
+            if (packet != nullptr)
+            {
+                MrcPacketPrefetch::Insides(packet);
+            }
+        }
+        else if (m_receiver != nullptr)
+        {
+            m_receiver->PrefetchForwarding(header);
+        }
+    }
+
+    /**
+     * Start loading what forwarding a frame out of this port reads of it (MrcEventPrefetch: a
+     * switch's route names this port for a frame about to arrive).
+     */
+    void PrefetchEgress() const
+    {
+        MrcEventPrefetch::Lines(this, &m_rxLossRate + 1);
     }
 
     /** @return the owning node's id (cached: used on every hop) */

@@ -426,6 +426,32 @@ MrcSwitchNetDevice::ReadsPackets() const
     return false;
 }
 
+const MrcNetDevice*
+MrcSwitchNetDevice::GetRouteHint(const MrcIpv6Fields& header) const
+{
+    if (m_blackhole || m_ecmp || m_blockBytes + 4 > sizeof(header.dst))
+    {
+        return nullptr;
+    }
+    // The uSID after the active one: the active one after the shift.
+    const uint16_t next = MrcUsidCarrier::ActiveOf(header.dst, m_blockBytes + 2);
+    if (next == 0 || next >= m_table.size())
+    {
+        return nullptr;
+    }
+    const uint16_t out = m_table[next];
+    return out < m_ports.size() ? PeekPointer(m_ports[out]) : nullptr;
+}
+
+void
+MrcSwitchNetDevice::PrefetchForwarding(const MrcIpv6Fields& header) const
+{
+    if (const MrcNetDevice* port = GetRouteHint(header); port != nullptr)
+    {
+        port->PrefetchEgress();
+    }
+}
+
 void
 MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields& header)
 {

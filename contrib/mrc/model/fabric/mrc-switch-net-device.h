@@ -237,6 +237,17 @@ public:
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
     void ReceiveOwnedFrame(uint32_t port, MrcFrame&& frame, MrcIpv6Fields& header) override;
     bool ReadsPackets() const override;
+    void PrefetchForwarding(const MrcIpv6Fields& header) const override;
+
+    /**
+     * The egress port ReceiveOwnedFrame's uSID route takes for a frame, by its destination's
+     * next uSID alone (no check of the block, the active uSID, the hop limit or the port's
+     * link), for prefetching it. Null in ECMP mode, while blackholing, where the route has no
+     * port, and where the block leaves no next uSID.
+     * @param header the frame's IPv6 fields, before the shift
+     * @return the port, or null
+     */
+    const MrcNetDevice* GetRouteHint(const MrcIpv6Fields& header) const;
     void IngressCharge(uint32_t port, uint32_t bytes) override;
     void IngressRelease(uint32_t port, uint32_t bytes) override;
 
