@@ -1096,6 +1096,9 @@ private:
         Ptr<Packet> p = Create<Packet>(1000);
         p->AddHeader(h);
         CheckBytes(p, h.GetSerializedSize(), "a header added at the front");
+        NS_TEST_ASSERT_MSG_EQ(MrcHeader::PeekDstQpn(MrcPacketPrefetch::FirstByte(*p)),
+                              0x123456u,
+                              "the destination QPN read from the header's bytes");
         p->RemoveAtStart(4);
         CheckBytes(p, h.GetSerializedSize() - 4, "four bytes removed");
 
@@ -1134,22 +1137,24 @@ private:
 /**
  * @ingroup mrc-tests
  * @brief MrcEventPrefetch under MrcSimulatorImpl with MrcCalendarScheduler: an event of a
- * registered class has its Targets stage, then its Beyond stage, then its Deep stage (if its
- * class registered one) run before it runs, each once at most, while the events run in the same
- * order as without the stages; events of other classes are left alone; and nothing is warmed
+ * registered class has its Targets stage, then its Beyond stage, then its Deep and Deeper stages
+ * (if its class registered them) run before it runs, each once at most, while the events run in the
+ * same order as without the stages; events of other classes are left alone; and nothing is warmed
  * for the events Destroy discards.
  */
 class MrcEventPrefetchTestCase : public TestCase
 {
 public:
     MrcEventPrefetchTestCase()
-        : TestCase("MrcEventPrefetch: registered events warmed (Targets, Beyond, Deep) before "
-                   "they run; order unchanged")
+        : TestCase("MrcEventPrefetch: registered events warmed (Targets, Beyond, Deep, Deeper) "
+                   "before they run; order unchanged")
     {
     }
 
 private:
-    /** What happened to a tagged event, in order: 'T'argets, 'B'eyond, 'D'eep, 'R'un. */
+    /**
+     * What happened to a tagged event, in order: 'T'argets, 'B'eyond, 'D'eep, d'E'eper, 'R'un.
+     */
     using Log = std::vector<std::pair<char, int>>;
 
     /** An event of a registered class: logs its stages and its run. */
@@ -1194,6 +1199,16 @@ private:
         {
             const auto* t = static_cast<const Tagged*>(e);
             t->m_log->emplace_back('D', t->m_id);
+        }
+
+        /**
+         * The Deeper stage.
+         * @param e a Tagged event
+         */
+        static void Deeper(const EventImpl* e)
+        {
+            const auto* t = static_cast<const Tagged*>(e);
+            t->m_log->emplace_back('E', t->m_id);
         }
 
     private:
@@ -1268,8 +1283,11 @@ private:
     void DoRun() override
     {
         static const bool registered
-            = (MrcEventPrefetch::Register(
-                   typeid(Tagged), &Tagged::Targets, &Tagged::Beyond, &Tagged::Deep),
+            = (MrcEventPrefetch::Register(typeid(Tagged),
+                                          &Tagged::Targets,
+                                          &Tagged::Beyond,
+                                          &Tagged::Deep,
+                                          &Tagged::Deeper),
                MrcEventPrefetch::Register(typeid(Shallow), &Tagged::Targets, &Tagged::Beyond),
                true);
         NS_TEST_ASSERT_MSG_EQ(registered, true, "registered");
@@ -1298,8 +1316,8 @@ private:
         NS_TEST_ASSERT_MSG_GT(runs.size(), 100u, "most ran before the stop");
         NS_TEST_ASSERT_MSG_LT(runs.size(), 200u, "some were left to Destroy");
 
-        // Per tagged event: Targets, then Beyond, then Deep (a Tagged one), then its run; each
-        // at most once.
+        // Per tagged event: Targets, then Beyond, then Deep and Deeper (a Tagged one), then its
+        // run; each at most once.
         std::map<int, std::string> seen;
         for (const auto& entry : log)
         {
@@ -1331,17 +1349,17 @@ private:
             }
             else
             {
-                NS_TEST_EXPECT_MSG_EQ(
-                    (what == "R" || what == "DR" || what == "BDR" || what == "TBDR"),
-                    true,
-                    "event " << id << ": " << what);
+                NS_TEST_EXPECT_MSG_EQ((what == "R" || what == "ER" || what == "DER"
+                                       || what == "BDER" || what == "TBDER"),
+                                      true,
+                                      "event " << id << ": " << what);
                 ++deepRan;
-                deepWarmed += what == "TBDR" ? 1 : 0;
+                deepWarmed += what == "TBDER" ? 1 : 0;
             }
         }
-        // About seven events share each nanosecond, so most events had three events ahead of
+        // About seven events share each nanosecond, so most events had four events ahead of
         // them in their bucket.
-        NS_TEST_EXPECT_MSG_GT(deepWarmed, deepRan / 2, "most tagged events warmed three times");
+        NS_TEST_EXPECT_MSG_GT(deepWarmed, deepRan / 2, "most tagged events warmed four times");
         NS_TEST_EXPECT_MSG_GT(shallowWarmed, shallowRan / 2, "most shallow ones warmed twice");
         Simulator::Destroy();
     }

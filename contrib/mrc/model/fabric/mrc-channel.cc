@@ -97,6 +97,16 @@ public:
         d->m_device->PrefetchArrival(d->m_frame.Peek(), d->m_header);
     }
 
+    /**
+     * MrcEventPrefetch's fourth stage: at a host, the queue pair the packet is for.
+     * @param event a DeliveryEvent
+     */
+    static void PrefetchDeeper(const EventImpl* event)
+    {
+        const auto* d = static_cast<const DeliveryEvent*>(event);
+        d->m_device->PrefetchReceiverState(d->m_frame.Peek());
+    }
+
 private:
     MrcNetDevice* m_device = nullptr; //!< the receiving end (outlives its events: Dispose comes
                                       //!< after the run)
@@ -109,7 +119,8 @@ const bool MrcChannel::s_prefetchRegistered
     = (MrcEventPrefetch::Register(typeid(DeliveryEvent),
                                   &DeliveryEvent::PrefetchTargets,
                                   &DeliveryEvent::PrefetchBeyond,
-                                  &DeliveryEvent::PrefetchDeep),
+                                  &DeliveryEvent::PrefetchDeep,
+                                  &DeliveryEvent::PrefetchDeeper),
        true);
 
 TypeId

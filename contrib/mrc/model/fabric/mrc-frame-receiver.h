@@ -69,6 +69,23 @@ public:
     virtual void PrefetchForwarding(const MrcIpv6Fields& /* header */) const {}
 
     /**
+     * Start loading the state receiving this packet reads (MrcEventPrefetch: the frame is
+     * about to arrive where ReadsPackets is true; the packet's first bytes were loaded an
+     * event earlier). A hint: nothing is changed. The default loads nothing; a host's protocol
+     * loads the queue pair the packet is for.
+     * @param packet the arriving frame's packet
+     */
+    virtual void PrefetchReceive(const Packet& /* packet */) const {}
+
+    /**
+     * Start loading the state TxDrained reads beyond the receiver itself (MrcEventPrefetch: a
+     * port that tells this receiver is about to finish sending a frame; the receiver's first
+     * two cache lines were loaded an event earlier). A hint: nothing is changed. The default
+     * loads nothing; a host's protocol loads the queue pair it will wake.
+     */
+    virtual void PrefetchTxDrained() const {}
+
+    /**
      * A data frame that arrived on a port was queued intact at an egress queue (PFC ingress
      * accounting; only queues given an ingress owner call this).
      * @param port the ingress port

@@ -100,6 +100,21 @@ public:
     static constexpr uint32_t SACK_BITS = 64;
     /** Serialized size in bytes. */
     static constexpr uint32_t SIZE = 76;
+    /** Where the destination QPN sits in the serialized header (after UDP's 8 bytes, the
+     * opcode, the flags and the entropy value) */
+    static constexpr uint32_t DST_QPN_OFFSET = 12;
+
+    /**
+     * The destination QPN of a serialized header, read from its bytes (for prefetching the
+     * queue pair before the header is deserialized).
+     * @param bytes the header's first SIZE bytes, as Serialize wrote them
+     * @return what GetDstQpn gives once the header is deserialized
+     */
+    static uint32_t PeekDstQpn(const uint8_t* bytes)
+    {
+        return (uint32_t(bytes[DST_QPN_OFFSET]) << 24) | (uint32_t(bytes[DST_QPN_OFFSET + 1]) << 16)
+             | (uint32_t(bytes[DST_QPN_OFFSET + 2]) << 8) | bytes[DST_QPN_OFFSET + 3];
+    }
 
     MrcHeader();
     /** @return the TypeId */

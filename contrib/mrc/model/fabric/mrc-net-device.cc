@@ -223,7 +223,8 @@ const bool MrcNetDevice::s_prefetchRegistered
     = (MrcEventPrefetch::Register(typeid(TransmitCompleteEvent),
                                   &MrcNetDevice::PrefetchTransmitComplete,
                                   &MrcNetDevice::PrefetchTransmitCompleteBeyond,
-                                  &MrcNetDevice::PrefetchTransmitCompleteDeep),
+                                  &MrcNetDevice::PrefetchTransmitCompleteDeep,
+                                  &MrcNetDevice::PrefetchTransmitCompleteDeeper),
        true);
 
 void
@@ -256,6 +257,12 @@ MrcNetDevice::PrefetchTransmitCompleteDeep(const EventImpl* event)
         const auto* r = reinterpret_cast<const char*>(port->m_receiver);
         MrcEventPrefetch::Lines(r, r + 128);
     }
+}
+
+void
+MrcNetDevice::PrefetchTransmitCompleteDeeper(const EventImpl* event)
+{
+    static_cast<const TransmitCompleteEvent*>(event)->GetObject()->PrefetchDrainedState();
 }
 
 void

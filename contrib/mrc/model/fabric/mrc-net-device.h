@@ -249,6 +249,33 @@ public:
     }
 
     /**
+     * Start loading, one level beyond PrefetchArrival (which ran an event earlier), the state a
+     * host's protocol reads for an arriving frame (MrcFrameReceiver::PrefetchReceive); nothing
+     * at a switch. Reads the port.
+     * @param packet the arriving frame's packet, or null
+     */
+    void PrefetchReceiverState(const Packet* packet) const
+    {
+        if (m_rxReadsPacket && packet != nullptr)
+        {
+            m_receiver->PrefetchReceive(*packet);
+        }
+    }
+
+    /**
+     * Start loading, one level beyond the transmit-complete's Deep stage (which loaded the
+     * receiver's first lines an event earlier), what the receiver's TxDrained reads
+     * (MrcFrameReceiver::PrefetchTxDrained), where this port tells it. Reads the port.
+     */
+    void PrefetchDrainedState() const
+    {
+        if (m_txNotify)
+        {
+            m_receiver->PrefetchTxDrained();
+        }
+    }
+
+    /**
      * Start loading what forwarding a frame out of this port reads of it (MrcEventPrefetch: a
      * switch's route names this port for a frame about to arrive).
      */
@@ -443,6 +470,11 @@ private:
      * @param event the event
      */
     static void PrefetchTransmitCompleteDeep(const EventImpl* event);
+    /**
+     * MrcEventPrefetch's fourth stage for a transmit-complete: PrefetchDrainedState.
+     * @param event the event
+     */
+    static void PrefetchTransmitCompleteDeeper(const EventImpl* event);
     static const bool s_prefetchRegistered; //!< the transmit-complete event registered
 
     /** The trace sources but Drop, and the link change listeners (made when connected). */

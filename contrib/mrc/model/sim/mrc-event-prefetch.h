@@ -24,10 +24,10 @@ namespace ns3
  * transmit-complete event, the port, its queue. Each is a dependent load the processor cannot
  * start before the one before it is done. MrcSimulatorImpl, running with MrcCalendarScheduler,
  * looks at the events already sorted to run next (MrcCalendarScheduler::PeekAhead) and starts
- * those loads ahead, one level per event: it prefetches the object of the fourth event ahead,
- * has the third ahead (whose object came in meanwhile) prefetch what it points to (Targets),
- * the second ahead prefetch what its targets point to (Beyond), and the first ahead one level
- * further (Deep).
+ * those loads ahead, one level per event: it prefetches the object of the fifth event ahead,
+ * has the fourth ahead (whose object came in meanwhile) prefetch what it points to (Targets),
+ * the third ahead prefetch what its targets point to (Beyond), the second ahead one level
+ * further (Deep) and the first ahead one more (Deeper).
  *
  * An event class takes part by registering its stages for its own dynamic type (found
  * through `typeid`, which reads only the event's object); other events are left alone. A stage
@@ -51,11 +51,13 @@ public:
      * @param beyond prefetch what its targets point to (Targets ran one event earlier)
      * @param deep prefetch what Beyond's objects point to (Beyond ran one event earlier), or
      * null
+     * @param deeper prefetch what Deep's objects point to (Deep ran one event earlier), or null
      */
     static void Register(const std::type_info& type,
                          Stage targets,
                          Stage beyond,
-                         Stage deep = nullptr)
+                         Stage deep = nullptr,
+                         Stage deeper = nullptr)
     {
         Registry& r = s_registry;
         if (r.count < MAX_CLASSES)
@@ -64,6 +66,7 @@ public:
             r.stages[r.count][0] = targets;
             r.stages[r.count][1] = beyond;
             r.stages[r.count][2] = deep;
+            r.stages[r.count][3] = deeper;
             ++r.count;
         }
     }
@@ -96,6 +99,15 @@ public:
     }
 
     /**
+     * Run the Deeper stage of the event's class, if it registered one.
+     * @param event the event (Deep ran for it one event earlier)
+     */
+    static void Deeper(const EventImpl* event)
+    {
+        Run(event, 3);
+    }
+
+    /**
      * Prefetch every cache line of [begin, end).
      * @param begin the first byte
      * @param end one past the last byte
@@ -117,7 +129,7 @@ private:
     /**
      * Run a stage.
      * @param event the event
-     * @param stage 0 (Targets), 1 (Beyond) or 2 (Deep)
+     * @param stage 0 (Targets), 1 (Beyond), 2 (Deep) or 3 (Deeper)
      */
     static void Run(const EventImpl* event, std::size_t stage)
     {
@@ -143,7 +155,7 @@ private:
     {
         std::size_t count;                        //!< registered classes
         const std::type_info* types[MAX_CLASSES]; //!< their typeid objects
-        Stage stages[MAX_CLASSES][3];             //!< their stages
+        Stage stages[MAX_CLASSES][4];             //!< their stages
     };
 
     static inline Registry s_registry = {}; //!< the registered classes

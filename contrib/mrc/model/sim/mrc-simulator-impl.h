@@ -207,21 +207,25 @@ private:
         }
         std::size_t n = 0;
         const Scheduler::Event* ahead = m_calendar->PeekAhead(n);
+        if (n > 4)
+        {
+            __builtin_prefetch(ahead[4].impl);
+        }
         if (n > 3)
         {
-            __builtin_prefetch(ahead[3].impl);
+            MrcEventPrefetch::Targets(Unmarked(ahead[3].impl));
         }
         if (n > 2)
         {
-            MrcEventPrefetch::Targets(Unmarked(ahead[2].impl));
+            MrcEventPrefetch::Beyond(Unmarked(ahead[2].impl));
         }
         if (n > 1)
         {
-            MrcEventPrefetch::Beyond(Unmarked(ahead[1].impl));
+            MrcEventPrefetch::Deep(Unmarked(ahead[1].impl));
         }
         if (n > 0)
         {
-            MrcEventPrefetch::Deep(Unmarked(ahead[0].impl));
+            MrcEventPrefetch::Deeper(Unmarked(ahead[0].impl));
         }
     }
 

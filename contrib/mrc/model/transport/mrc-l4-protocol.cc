@@ -8,6 +8,7 @@
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-nscc.h"
+#include "ns3/mrc-packet-prefetch.h"
 #include "ns3/mrc-recovery-ops.h"
 #include "ns3/mrc-selective-recovery.h"
 
@@ -362,6 +363,32 @@ MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& he
         return;
     }
     m_qps[h.GetDstQpn()]->Receive(packet, h, header.GetTrafficClass(), port);
+}
+
+void
+MrcL4Protocol::PrefetchReceive(const Packet& packet) const
+{
+    if (packet.GetSize() < MrcHeader::SIZE)
+    {
+        return;
+    }
+    if (const uint8_t* b = MrcPacketPrefetch::FirstByte(packet); b != nullptr)
+    {
+        const uint32_t qpn = MrcHeader::PeekDstQpn(b);
+        if (qpn < m_qps.size())
+        {
+            m_qps[qpn]->PrefetchState();
+        }
+    }
+}
+
+void
+MrcL4Protocol::PrefetchTxDrained() const
+{
+    if (!m_portWaiters.empty() && !m_waking)
+    {
+        m_qps[m_portWaiters.front()]->PrefetchState();
+    }
 }
 
 void

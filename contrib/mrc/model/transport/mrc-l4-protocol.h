@@ -176,6 +176,13 @@ public:
 
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
+    /**
+     * Start loading the queue pair the packet's header names (MrcEventPrefetch). A hint only.
+     * @param packet an arriving packet, its MRC header first
+     */
+    void PrefetchReceive(const Packet& packet) const override;
+    /** Start loading the queue pair TxDrained would wake first (MrcEventPrefetch). A hint. */
+    void PrefetchTxDrained() const override;
     void TxDrained(uint32_t port) override;
 
     /** @return packets that named no known queue pair */

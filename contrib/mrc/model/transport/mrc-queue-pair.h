@@ -6,6 +6,7 @@
 #define MRC_QUEUE_PAIR_H
 
 #include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-event-prefetch.h"
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-owned-timer.h"
 #include "ns3/mrc-path-provider.h"
@@ -311,6 +312,16 @@ public:
 
     /** A NIC port this queue pair waited for has room (MrcL4Protocol::WaitForPort). */
     void NotifyPortRoom();
+
+    /**
+     * Start loading the queue pair's own object (MrcEventPrefetch: a packet for it, or room at
+     * a port it waits for, is about to arrive). Its parts (congestion control, path selector,
+     * loss recovery, receiver) are separate objects, not loaded.
+     */
+    void PrefetchState() const
+    {
+        MrcEventPrefetch::Lines(this, this + 1);
+    }
 
     /**
      * Send what the window, the pacing and the plane status allow, retransmissions first
