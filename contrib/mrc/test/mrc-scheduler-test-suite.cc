@@ -1172,43 +1172,15 @@ private:
         }
 
         /**
-         * The Targets stage.
+         * A stage: logs its letter.
+         * @tparam C the stage's letter ('T', 'B', 'D' or 'E')
          * @param e a Tagged event
          */
-        static void Targets(const EventImpl* e)
+        template<char C>
+        static void Stage(const EventImpl* e)
         {
             const auto* t = static_cast<const Tagged*>(e);
-            t->m_log->emplace_back('T', t->m_id);
-        }
-
-        /**
-         * The Beyond stage.
-         * @param e a Tagged event
-         */
-        static void Beyond(const EventImpl* e)
-        {
-            const auto* t = static_cast<const Tagged*>(e);
-            t->m_log->emplace_back('B', t->m_id);
-        }
-
-        /**
-         * The Deep stage.
-         * @param e a Tagged event
-         */
-        static void Deep(const EventImpl* e)
-        {
-            const auto* t = static_cast<const Tagged*>(e);
-            t->m_log->emplace_back('D', t->m_id);
-        }
-
-        /**
-         * The Deeper stage.
-         * @param e a Tagged event
-         */
-        static void Deeper(const EventImpl* e)
-        {
-            const auto* t = static_cast<const Tagged*>(e);
-            t->m_log->emplace_back('E', t->m_id);
+            t->m_log->emplace_back(C, t->m_id);
         }
 
     private:
@@ -1284,11 +1256,12 @@ private:
     {
         static const bool registered
             = (MrcEventPrefetch::Register(typeid(Tagged),
-                                          &Tagged::Targets,
-                                          &Tagged::Beyond,
-                                          &Tagged::Deep,
-                                          &Tagged::Deeper),
-               MrcEventPrefetch::Register(typeid(Shallow), &Tagged::Targets, &Tagged::Beyond),
+                                          &Tagged::Stage<'T'>,
+                                          &Tagged::Stage<'B'>,
+                                          &Tagged::Stage<'D'>,
+                                          &Tagged::Stage<'E'>),
+               MrcEventPrefetch::Register(
+                   typeid(Shallow), &Tagged::Stage<'T'>, &Tagged::Stage<'B'>),
                true);
         NS_TEST_ASSERT_MSG_EQ(registered, true, "registered");
         Log log;
