@@ -8,6 +8,7 @@
 #include "ns3/mrc-drop-accounting.h"
 #include "ns3/mrc-event-prefetch.h"
 #include "ns3/mrc-frame-receiver.h"
+#include "ns3/mrc-header.h"
 #include "ns3/mrc-ipv6-fields.h"
 #include "ns3/mrc-lazy.h"
 #include "ns3/mrc-packet-prefetch.h"
@@ -239,7 +240,8 @@ public:
         {
             if (packet != nullptr)
             {
-                MrcPacketPrefetch::Insides(packet);
+                // All of the transport header's lines: the protocol reads it whole.
+                MrcPacketPrefetch::Insides(packet, MrcHeader::SIZE);
             }
         }
         else if (m_receiver != nullptr)

@@ -4,6 +4,10 @@
 
 #include "ns3/mrc-packet-prefetch.h"
 
+#include "ns3/mrc-event-prefetch.h"
+
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -114,15 +118,16 @@ template struct MetadataDataReader<&PacketMetadata::m_data>;
 } // namespace
 
 void
-MrcPacketPrefetch::Insides(const Packet* packet)
+MrcPacketPrefetch::Insides(const Packet* packet, uint32_t bytes)
 {
     const Buffer& b = BufferOf(*packet);
     // The storage's header (its reference count, read when the packet is freed) and the first
-    // byte, if it is held: a header added at the front always is.
+    // bytes, those held: a header added at the front always is.
     __builtin_prefetch(StorageOf(b));
-    if (const uint32_t start = StartOf(b); start < ZeroStartOf(b))
+    if (const uint32_t start = StartOf(b), zeroStart = ZeroStartOf(b); start < zeroStart)
     {
-        __builtin_prefetch(BytesOf(b) + start);
+        const uint8_t* first = BytesOf(b) + start;
+        MrcEventPrefetch::Lines(first, first + std::min(bytes, zeroStart - start));
     }
     __builtin_prefetch(StorageOf(MetadataOf(*packet)));
 }

@@ -34,8 +34,10 @@ public:
      * Start loading a packet's first bytes and its metadata storage (the Packet object's lines
      * are loaded: it reads them).
      * @param packet the packet
+     * @param bytes how many of its first bytes (those held in memory), in as many cache lines
+     *        as they span: a header read whole needs all of its lines
      */
-    static void Insides(const Packet* packet);
+    static void Insides(const Packet* packet, uint32_t bytes = 1);
 
     /**
      * @param packet a packet
