@@ -1137,23 +1137,24 @@ private:
 /**
  * @ingroup mrc-tests
  * @brief MrcEventPrefetch under MrcSimulatorImpl with MrcCalendarScheduler: an event of a
- * registered class has its Targets stage, then its Beyond stage, then its Deep and Deeper stages
- * (if its class registered them) run before it runs, each once at most, while the events run in the
- * same order as without the stages; events of other classes are left alone; and nothing is warmed
- * for the events Destroy discards.
+ * registered class has its Targets stage, then its Beyond stage, then its Deep, Deeper and Deepest
+ * stages (if its class registered them) run before it runs, each once at most, while the events run
+ * in the same order as without the stages; events of other classes are left alone; and nothing is
+ * warmed for the events Destroy discards.
  */
 class MrcEventPrefetchTestCase : public TestCase
 {
 public:
     MrcEventPrefetchTestCase()
-        : TestCase("MrcEventPrefetch: registered events warmed (Targets, Beyond, Deep, Deeper) "
-                   "before they run; order unchanged")
+        : TestCase("MrcEventPrefetch: registered events warmed (Targets, Beyond, Deep, Deeper, "
+                   "Deepest) before they run; order unchanged")
     {
     }
 
 private:
     /**
-     * What happened to a tagged event, in order: 'T'argets, 'B'eyond, 'D'eep, d'E'eper, 'R'un.
+     * What happened to a tagged event, in order: 'T'argets, 'B'eyond, 'D'eep, d'E'eper,
+     * deepe'S't, 'R'un.
      */
     using Log = std::vector<std::pair<char, int>>;
 
@@ -1173,7 +1174,7 @@ private:
 
         /**
          * A stage: logs its letter.
-         * @tparam C the stage's letter ('T', 'B', 'D' or 'E')
+         * @tparam C the stage's letter ('T', 'B', 'D', 'E' or 'S')
          * @param e a Tagged event
          */
         template<char C>
@@ -1259,7 +1260,8 @@ private:
                                           &Tagged::Stage<'T'>,
                                           &Tagged::Stage<'B'>,
                                           &Tagged::Stage<'D'>,
-                                          &Tagged::Stage<'E'>),
+                                          &Tagged::Stage<'E'>,
+                                          &Tagged::Stage<'S'>),
                MrcEventPrefetch::Register(
                    typeid(Shallow), &Tagged::Stage<'T'>, &Tagged::Stage<'B'>),
                true);
@@ -1289,8 +1291,8 @@ private:
         NS_TEST_ASSERT_MSG_GT(runs.size(), 100u, "most ran before the stop");
         NS_TEST_ASSERT_MSG_LT(runs.size(), 200u, "some were left to Destroy");
 
-        // Per tagged event: Targets, then Beyond, then Deep and Deeper (a Tagged one), then its
-        // run; each at most once.
+        // Per tagged event: Targets, then Beyond, then Deep, Deeper and Deepest (a Tagged one),
+        // then its run; each at most once.
         std::map<int, std::string> seen;
         for (const auto& entry : log)
         {
@@ -1322,17 +1324,17 @@ private:
             }
             else
             {
-                NS_TEST_EXPECT_MSG_EQ((what == "R" || what == "ER" || what == "DER"
-                                       || what == "BDER" || what == "TBDER"),
+                NS_TEST_EXPECT_MSG_EQ((what == "R" || what == "SR" || what == "ESR"
+                                       || what == "DESR" || what == "BDESR" || what == "TBDESR"),
                                       true,
                                       "event " << id << ": " << what);
                 ++deepRan;
-                deepWarmed += what == "TBDER" ? 1 : 0;
+                deepWarmed += what == "TBDESR" ? 1 : 0;
             }
         }
-        // About seven events share each nanosecond, so most events had four events ahead of
+        // About seven events share each nanosecond, so most events had five events ahead of
         // them in their bucket.
-        NS_TEST_EXPECT_MSG_GT(deepWarmed, deepRan / 2, "most tagged events warmed four times");
+        NS_TEST_EXPECT_MSG_GT(deepWarmed, deepRan / 2, "most tagged events warmed five times");
         NS_TEST_EXPECT_MSG_GT(shallowWarmed, shallowRan / 2, "most shallow ones warmed twice");
         Simulator::Destroy();
     }

@@ -16,6 +16,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -683,7 +684,75 @@ private:
                               "B learned from A's port-status bitmap and stopped using plane 1");
         NS_TEST_ASSERT_MSG_GT(count(a, up, Seconds(1)), 0u, "A resumed plane 1");
         NS_TEST_ASSERT_MSG_GT(count(b, up, Seconds(1)), 0u, "B resumed plane 1");
+        // The per-plane counters: what each sender sent on a plane is what its Tx trace saw
+        // there (probes aside), and its peer received at most that on the plane (frames on the
+        // cable that went down were lost), something on each.
+        for (const auto& [l, tx, rx] :
+             {std::make_tuple(&a, ab.first, ab.second), std::make_tuple(&b, ba.first, ba.second)})
+        {
+            for (uint32_t plane = 0; plane < 2; ++plane)
+            {
+                uint32_t traced = 0;
+                for (const auto& t : l->txs)
+                {
+                    traced += (t.plane == plane && t.cause != MrcQueuePair::TX_PROBE) ? 1 : 0;
+                }
+                NS_TEST_ASSERT_MSG_EQ(
+                    tx->GetPlaneDataPackets(plane), traced, "data packets sent on plane " << plane);
+                NS_TEST_ASSERT_MSG_GT(
+                    rx->GetPlaneRxPackets(plane), 0u, "data packets received on plane " << plane);
+                NS_TEST_ASSERT_MSG_EQ((rx->GetPlaneRxPackets(plane) <= traced),
+                                      true,
+                                      "received on plane " << plane << ", at most sent");
+            }
+            NS_TEST_ASSERT_MSG_EQ(tx->GetPlaneDataPackets(2), 0u, "no plane 2");
+        }
         Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
+ * @brief MrcPlaneCounters: one counter per plane, inside the object for up to eight planes and
+ * on the heap beyond; out-of-range planes ignored; copies independent of the original.
+ */
+class MrcPlaneCountersTestCase : public TestCase
+{
+public:
+    MrcPlaneCountersTestCase()
+        : TestCase("MrcPlaneCounters: per-plane counts for 1, 8 and 12 planes; out of range "
+                   "ignored; copies independent")
+    {
+    }
+
+private:
+    void DoRun() override
+    {
+        for (uint32_t planes : {1u, 8u, 12u})
+        {
+            MrcPlaneCounters c;
+            c.Reset(planes);
+            for (uint32_t p = 0; p < planes + 3; ++p)
+            {
+                for (uint32_t k = 0; k <= p; ++k)
+                {
+                    c.Increment(p);
+                }
+            }
+            for (uint32_t p = 0; p < planes + 3; ++p)
+            {
+                const uint64_t expected = p < planes ? p + 1 : 0;
+                NS_TEST_ASSERT_MSG_EQ(c.Get(p), expected, planes << " planes: plane " << p);
+            }
+            MrcPlaneCounters copy(c);
+            c.Increment(0);
+            NS_TEST_ASSERT_MSG_EQ(copy.Get(0), 1u, planes << " planes: the copy kept its count");
+            NS_TEST_ASSERT_MSG_EQ(c.Get(0), 2u, planes << " planes: the original counted on");
+            NS_TEST_ASSERT_MSG_EQ(
+                copy.Get(planes - 1), planes, planes << " planes: the copy's last plane");
+            c.Reset(planes);
+            NS_TEST_ASSERT_MSG_EQ(c.Get(planes - 1), 0u, planes << " planes: Reset zeroes");
+        }
     }
 };
 
@@ -1275,6 +1344,7 @@ public:
         : TestSuite("mrc-transport", TestSuite::Type::UNIT)
     {
         AddTestCase(new MrcSelectorStateTestCase);
+        AddTestCase(new MrcPlaneCountersTestCase);
         AddTestCase(new MrcExactlyOnceTestCase(0.0));
         AddTestCase(new MrcExactlyOnceTestCase(0.01));
         AddTestCase(new MrcLossyPathTestCase);

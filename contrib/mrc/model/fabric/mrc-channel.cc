@@ -107,6 +107,16 @@ public:
         d->m_device->PrefetchReceiverState(d->m_frame.Peek());
     }
 
+    /**
+     * MrcEventPrefetch's fifth stage: at a host, what the queue pair reads for the packet.
+     * @param event a DeliveryEvent
+     */
+    static void PrefetchDeepest(const EventImpl* event)
+    {
+        const auto* d = static_cast<const DeliveryEvent*>(event);
+        d->m_device->PrefetchReceiverParts(d->m_frame.Peek());
+    }
+
 private:
     MrcNetDevice* m_device = nullptr; //!< the receiving end (outlives its events: Dispose comes
                                       //!< after the run)
@@ -120,7 +130,8 @@ const bool MrcChannel::s_prefetchRegistered
                                   &DeliveryEvent::PrefetchTargets,
                                   &DeliveryEvent::PrefetchBeyond,
                                   &DeliveryEvent::PrefetchDeep,
-                                  &DeliveryEvent::PrefetchDeeper),
+                                  &DeliveryEvent::PrefetchDeeper,
+                                  &DeliveryEvent::PrefetchDeepest),
        true);
 
 TypeId

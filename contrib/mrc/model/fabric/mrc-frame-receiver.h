@@ -78,6 +78,23 @@ public:
     virtual void PrefetchReceive(const Packet& /* packet */) const {}
 
     /**
+     * Start loading what PrefetchReceive reads beyond the receiver itself, before the packet's
+     * header is known (MrcEventPrefetch: a frame for a host's protocol is about to arrive; the
+     * receiver's first two cache lines were loaded an event earlier). A hint: nothing is
+     * changed. The default loads nothing; a host's protocol loads its table of queue pairs.
+     */
+    virtual void PrefetchQueuePairs() const {}
+
+    /**
+     * Start loading, one level beyond PrefetchReceive (which ran an event earlier), the state the
+     * packet's queue pair reads for it (MrcEventPrefetch). A hint: nothing is changed. The
+     * default loads nothing; a host's protocol has the queue pair load its window slots (data)
+     * or its sending side's objects (acknowledgements).
+     * @param packet the arriving frame's packet
+     */
+    virtual void PrefetchReceiveParts(const Packet& /* packet */) const {}
+
+    /**
      * Start loading the state TxDrained reads beyond the receiver itself (MrcEventPrefetch: a
      * port that tells this receiver is about to finish sending a frame; the receiver's first
      * two cache lines were loaded an event earlier). A hint: nothing is changed. The default

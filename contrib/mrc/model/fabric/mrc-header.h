@@ -103,6 +103,12 @@ public:
     /** Where the destination QPN sits in the serialized header (after UDP's 8 bytes, the
      * opcode, the flags and the entropy value) */
     static constexpr uint32_t DST_QPN_OFFSET = 12;
+    /** Where the opcode sits in the serialized header (after UDP's 8 bytes) */
+    static constexpr uint32_t OPCODE_OFFSET = 8;
+    /** Where the PSN sits in the serialized header (after the source QPN) */
+    static constexpr uint32_t PSN_OFFSET = 20;
+    /** Where the MSN sits in the serialized header (after the offset) */
+    static constexpr uint32_t MSN_OFFSET = 48;
 
     /**
      * The destination QPN of a serialized header, read from its bytes (for prefetching the
@@ -112,8 +118,37 @@ public:
      */
     static uint32_t PeekDstQpn(const uint8_t* bytes)
     {
-        return (uint32_t(bytes[DST_QPN_OFFSET]) << 24) | (uint32_t(bytes[DST_QPN_OFFSET + 1]) << 16)
-             | (uint32_t(bytes[DST_QPN_OFFSET + 2]) << 8) | bytes[DST_QPN_OFFSET + 3];
+        return PeekU32(bytes + DST_QPN_OFFSET);
+    }
+
+    /**
+     * The opcode of a serialized header, read from its bytes (for prefetching).
+     * @param bytes the header's first SIZE bytes, as Serialize wrote them
+     * @return what GetOpcode gives once the header is deserialized
+     */
+    static uint8_t PeekOpcode(const uint8_t* bytes)
+    {
+        return bytes[OPCODE_OFFSET];
+    }
+
+    /**
+     * The PSN of a serialized header, read from its bytes (for prefetching).
+     * @param bytes the header's first SIZE bytes, as Serialize wrote them
+     * @return what GetPsn gives once the header is deserialized
+     */
+    static uint32_t PeekPsn(const uint8_t* bytes)
+    {
+        return PeekU32(bytes + PSN_OFFSET);
+    }
+
+    /**
+     * The MSN of a serialized header, read from its bytes (for prefetching).
+     * @param bytes the header's first SIZE bytes, as Serialize wrote them
+     * @return what GetMsn gives once the header is deserialized
+     */
+    static uint32_t PeekMsn(const uint8_t* bytes)
+    {
+        return PeekU32(bytes + MSN_OFFSET);
     }
 
     MrcHeader();
@@ -384,6 +419,16 @@ public:
     }
 
 private:
+    /**
+     * A big-endian 32-bit field of a serialized header.
+     * @param b its first byte
+     * @return the value
+     */
+    static uint32_t PeekU32(const uint8_t* b)
+    {
+        return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+    }
+
     uint8_t m_opcode;      //!< the Opcode
     uint8_t m_flags;       //!< the Flags bits
     uint16_t m_ev;         //!< the EV slot (sent or reflected)

@@ -243,6 +243,7 @@ public:
                 // All of the transport header's lines: the protocol reads it whole.
                 MrcPacketPrefetch::Insides(packet, MrcHeader::SIZE);
             }
+            m_receiver->PrefetchQueuePairs();
         }
         else if (m_receiver != nullptr)
         {
@@ -261,6 +262,20 @@ public:
         if (m_rxReadsPacket && packet != nullptr)
         {
             m_receiver->PrefetchReceive(*packet);
+        }
+    }
+
+    /**
+     * Start loading, one level beyond PrefetchReceiverState (which ran an event earlier), what
+     * the queue pair an arriving frame is for reads next (MrcFrameReceiver::PrefetchReceiveParts);
+     * nothing at a switch. Reads the port.
+     * @param packet the arriving frame's packet, or null
+     */
+    void PrefetchReceiverParts(const Packet* packet) const
+    {
+        if (m_rxReadsPacket && packet != nullptr)
+        {
+            m_receiver->PrefetchReceiveParts(*packet);
         }
     }
 

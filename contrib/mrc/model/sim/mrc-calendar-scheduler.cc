@@ -4,6 +4,8 @@
 
 #include "ns3/mrc-calendar-scheduler.h"
 
+#include "ns3/mrc-event-prefetch.h"
+
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/event-impl.h"
@@ -254,7 +256,9 @@ MrcCalendarScheduler::Advance()
     NS_ASSERT(std::is_sorted(m_run.begin(), m_run.end()));
     // The look-ahead (MrcSimulatorImpl) does not reach across a bucket's end: start loading
     // the first events' objects now, all at once, instead of one demand miss each.
-    for (std::size_t k = 0, n = std::min<std::size_t>(m_run.size(), 5); k < n; ++k)
+    for (std::size_t k = 0, n = std::min<std::size_t>(m_run.size(), 5 * MrcEventPrefetch::GAP + 1);
+         k < n;
+         ++k)
     {
         __builtin_prefetch(m_run[k].impl);
     }

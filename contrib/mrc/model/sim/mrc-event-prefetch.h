@@ -24,10 +24,10 @@ namespace ns3
  * transmit-complete event, the port, its queue. Each is a dependent load the processor cannot
  * start before the one before it is done. MrcSimulatorImpl, running with MrcCalendarScheduler,
  * looks at the events already sorted to run next (MrcCalendarScheduler::PeekAhead) and starts
- * those loads ahead, one level per event: it prefetches the object of the fifth event ahead,
- * has the fourth ahead (whose object came in meanwhile) prefetch what it points to (Targets),
- * the third ahead prefetch what its targets point to (Beyond), the second ahead one level
- * further (Deep) and the first ahead one more (Deeper).
+ * those loads ahead, one level per event: it prefetches the object of the sixth event ahead,
+ * has the fifth ahead (whose object came in meanwhile) prefetch what it points to (Targets),
+ * the fourth ahead prefetch what its targets point to (Beyond), the third ahead one level
+ * further (Deep), the second ahead one more (Deeper) and the first ahead one more (Deepest).
  *
  * An event class takes part by registering its stages for its own dynamic type (found
  * through `typeid`, which reads only the event's object); other events are left alone. A stage
@@ -41,6 +41,9 @@ public:
     /** A stage: prefetch for an event of a registered class. */
     using Stage = void (*)(const EventImpl* event);
 
+    /** Events between two stages of one event (the lead each level of loads gets). */
+    static constexpr std::size_t GAP = 1;
+
     /** At most this many event classes take part (a further registration is ignored). */
     static constexpr std::size_t MAX_CLASSES = 8;
 
@@ -52,12 +55,15 @@ public:
      * @param deep prefetch what Beyond's objects point to (Beyond ran one event earlier), or
      * null
      * @param deeper prefetch what Deep's objects point to (Deep ran one event earlier), or null
+     * @param deepest prefetch what Deeper's objects point to (Deeper ran one event earlier), or
+     * null
      */
     static void Register(const std::type_info& type,
                          Stage targets,
                          Stage beyond,
                          Stage deep = nullptr,
-                         Stage deeper = nullptr)
+                         Stage deeper = nullptr,
+                         Stage deepest = nullptr)
     {
         Registry& r = s_registry;
         if (r.count < MAX_CLASSES)
@@ -67,6 +73,7 @@ public:
             r.stages[r.count][1] = beyond;
             r.stages[r.count][2] = deep;
             r.stages[r.count][3] = deeper;
+            r.stages[r.count][4] = deepest;
             ++r.count;
         }
     }
@@ -108,6 +115,15 @@ public:
     }
 
     /**
+     * Run the Deepest stage of the event's class, if it registered one.
+     * @param event the event (Deeper ran for it one event earlier)
+     */
+    static void Deepest(const EventImpl* event)
+    {
+        Run(event, 4);
+    }
+
+    /**
      * Prefetch every cache line of [begin, end).
      * @param begin the first byte
      * @param end one past the last byte
@@ -123,13 +139,15 @@ public:
     }
 
 private:
+    /** Stages per class. */
+    static constexpr std::size_t STAGES = 5;
     /** Bytes of a cache line. */
     static constexpr std::size_t LINE = 64;
 
     /**
      * Run a stage.
      * @param event the event
-     * @param stage 0 (Targets), 1 (Beyond), 2 (Deep) or 3 (Deeper)
+     * @param stage 0 (Targets), 1 (Beyond), 2 (Deep), 3 (Deeper) or 4 (Deepest)
      */
     static void Run(const EventImpl* event, std::size_t stage)
     {
@@ -155,7 +173,7 @@ private:
     {
         std::size_t count;                        //!< registered classes
         const std::type_info* types[MAX_CLASSES]; //!< their typeid objects
-        Stage stages[MAX_CLASSES][4];             //!< their stages
+        Stage stages[MAX_CLASSES][STAGES];        //!< their stages
     };
 
     static inline Registry s_registry = {}; //!< the registered classes

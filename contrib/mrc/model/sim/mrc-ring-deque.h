@@ -68,6 +68,19 @@ public:
         return m_slots[(m_head + i) & (m_slots.size() - 1)];
     }
 
+    /**
+     * Start loading the slot of index i, which may lie past the back (MrcEventPrefetch). A hint:
+     * nothing is read; an empty ring loads nothing.
+     * @param i index from the front
+     */
+    void Prefetch(std::size_t i) const
+    {
+        if (!m_slots.empty())
+        {
+            __builtin_prefetch(&m_slots[(m_head + i) & (m_slots.size() - 1)]);
+        }
+    }
+
     /** @return the first element */
     T& front()
     {

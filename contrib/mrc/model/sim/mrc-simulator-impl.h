@@ -207,25 +207,30 @@ private:
         }
         std::size_t n = 0;
         const Scheduler::Event* ahead = m_calendar->PeekAhead(n);
-        if (n > 4)
+        constexpr std::size_t g = MrcEventPrefetch::GAP;
+        if (n > 5 * g)
         {
-            __builtin_prefetch(ahead[4].impl);
+            __builtin_prefetch(ahead[5 * g].impl);
         }
-        if (n > 3)
+        if (n > 4 * g)
         {
-            MrcEventPrefetch::Targets(Unmarked(ahead[3].impl));
+            MrcEventPrefetch::Targets(Unmarked(ahead[4 * g].impl));
         }
-        if (n > 2)
+        if (n > 3 * g)
         {
-            MrcEventPrefetch::Beyond(Unmarked(ahead[2].impl));
+            MrcEventPrefetch::Beyond(Unmarked(ahead[3 * g].impl));
         }
-        if (n > 1)
+        if (n > 2 * g)
         {
-            MrcEventPrefetch::Deep(Unmarked(ahead[1].impl));
+            MrcEventPrefetch::Deep(Unmarked(ahead[2 * g].impl));
+        }
+        if (n > g)
+        {
+            MrcEventPrefetch::Deeper(Unmarked(ahead[g].impl));
         }
         if (n > 0)
         {
-            MrcEventPrefetch::Deeper(Unmarked(ahead[0].impl));
+            MrcEventPrefetch::Deepest(Unmarked(ahead[0].impl));
         }
     }
 

@@ -66,7 +66,8 @@ MrcL4Protocol::GetTypeId()
 }
 
 MrcL4Protocol::MrcL4Protocol()
-    : m_backlogLimit(4096)
+    : m_firstWaiter(nullptr)
+    , m_backlogLimit(4096)
     , m_waking(false)
     , m_host(0)
     , m_nicRate(0)
@@ -89,6 +90,7 @@ MrcL4Protocol::DoDispose()
     }
     m_qps.clear();
     m_portWaiters.clear();
+    m_firstWaiter = nullptr;
     for (auto& p : m_ports)
     {
         p->SetTxNotify(false);
@@ -366,6 +368,17 @@ MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& he
 }
 
 void
+MrcL4Protocol::PrefetchQueuePairs() const
+{
+    // A few queue pairs' pointers are one or two cache lines; a host with many has its
+    // packets spread over them, and loading the first few would not help.
+    if (m_qps.size() <= QPS_PREFETCHED)
+    {
+        MrcEventPrefetch::Lines(m_qps.data(), m_qps.data() + m_qps.size());
+    }
+}
+
+void
 MrcL4Protocol::PrefetchReceive(const Packet& packet) const
 {
     if (packet.GetSize() < MrcHeader::SIZE)
@@ -383,17 +396,44 @@ MrcL4Protocol::PrefetchReceive(const Packet& packet) const
 }
 
 void
+MrcL4Protocol::PrefetchReceiveParts(const Packet& packet) const
+{
+    if (packet.GetSize() < MrcHeader::SIZE)
+    {
+        return;
+    }
+    if (const uint8_t* b = MrcPacketPrefetch::FirstByte(packet); b != nullptr)
+    {
+        const uint32_t qpn = MrcHeader::PeekDstQpn(b);
+        if (qpn < m_qps.size())
+        {
+            m_qps[qpn]->PrefetchParts(b);
+        }
+    }
+}
+
+void
 MrcL4Protocol::PrefetchTxDrained() const
 {
-    if (!m_portWaiters.empty() && !m_waking)
+    if (m_firstWaiter != nullptr && !m_waking)
     {
-        m_qps[m_portWaiters.front()]->PrefetchState();
+        m_firstWaiter->PrefetchState();
+        // What TxDrained reads besides: the ports' room, the waiters' ring, and the table of
+        // queue pairs where it finds the next one.
+        MrcEventPrefetch::Lines(m_ports.data(), m_ports.data() + m_ports.size());
+        m_portWaiters.Prefetch(0);
+        m_portWaiters.Prefetch(1);
+        PrefetchQueuePairs();
     }
 }
 
 void
 MrcL4Protocol::WaitForPort(uint32_t qpn)
 {
+    if (m_portWaiters.empty())
+    {
+        m_firstWaiter = PeekPointer(m_qps[qpn]);
+    }
     m_portWaiters.push_back(qpn);
 }
 
@@ -411,6 +451,7 @@ MrcL4Protocol::TxDrained(uint32_t /* port */)
     {
         const uint32_t qpn = m_portWaiters.front();
         m_portWaiters.pop_front();
+        m_firstWaiter = m_portWaiters.empty() ? nullptr : PeekPointer(m_qps[m_portWaiters.front()]);
         m_qps[qpn]->NotifyPortRoom();
     }
     m_waking = false;

@@ -177,10 +177,21 @@ public:
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
     /**
+     * Start loading the table of queue pairs, if it has at most QPS_PREFETCHED entries
+     * (MrcEventPrefetch). A hint only.
+     */
+    void PrefetchQueuePairs() const override;
+    /**
      * Start loading the queue pair the packet's header names (MrcEventPrefetch). A hint only.
      * @param packet an arriving packet, its MRC header first
      */
     void PrefetchReceive(const Packet& packet) const override;
+    /**
+     * Start loading what the queue pair the packet's header names reads for it
+     * (MrcQueuePair::PrefetchParts). A hint only.
+     * @param packet an arriving packet, its MRC header first
+     */
+    void PrefetchReceiveParts(const Packet& packet) const override;
     /** Start loading the queue pair TxDrained would wake first (MrcEventPrefetch). A hint. */
     void PrefetchTxDrained() const override;
     void TxDrained(uint32_t port) override;
@@ -214,16 +225,22 @@ private:
     template<typename T>
     static Ptr<T> ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory);
 
+    /** PrefetchQueuePairs loads the table of at most this many queue pairs (two lines). */
+    static constexpr std::size_t QPS_PREFETCHED = 16;
+
     // What a packet received or sent, and a port's room, read comes first, right after the
     // MrcFrameReceiver base: a port prefetches the cache lines there before an arrival
     // (MrcNetDevice::PrefetchNext), and on a large fabric the protocol is cold when a frame
     // comes.
     std::vector<Ptr<MrcQueuePair>> m_qps;           //!< by QPN
     MrcRingDeque<uint32_t> m_portWaiters;           //!< QPNs waiting for a port with room
-    std::vector<Ptr<MrcNetDevice>> m_ports;         //!< NIC ports
-    std::vector<std::array<uint8_t, 16>> m_sources; //!< own address per plane, as bytes
+    const MrcQueuePair* m_firstWaiter;              //!< m_portWaiters' front, or null (read
+                                                    //!< by PrefetchTxDrained without loading
+                                                    //!< the ring and m_qps)
     uint32_t m_backlogLimit;                        //!< PortBacklogBytes
     bool m_waking;                                  //!< inside TxDrained
+    std::vector<Ptr<MrcNetDevice>> m_ports;         //!< NIC ports
+    std::vector<std::array<uint8_t, 16>> m_sources; //!< own address per plane, as bytes
     uint32_t m_host;                                //!< host index
     Ptr<MrcPathProvider> m_paths;                   //!< fabric paths
     uint64_t m_nicRate;                             //!< NIC rate, bit/s

@@ -51,7 +51,7 @@ MrcQpReceiver::Setup(MrcQueuePair* qp, const Config& config, uint32_t planes)
     m_cnpInterval = config.cnpInterval;
     m_inOrderOnly = config.inOrderOnly;
     m_understandsTrim = config.understandsTrim;
-    m_planeRx.assign(planes, 0);
+    m_planeRx.Reset(planes);
 }
 
 void
@@ -76,10 +76,7 @@ MrcQpReceiver::Receive(const MrcHeader& h, uint8_t tc, uint32_t plane)
         // else: a RoCE NIC does not understand trimming: the packet is simply lost
         return;
     }
-    if (plane < m_planeRx.size())
-    {
-        ++m_planeRx[plane];
-    }
+    m_planeRx.Increment(plane);
     HandleData(h, tc);
 }
 
@@ -336,7 +333,7 @@ MrcQpReceiver::SendSack(uint32_t base)
 uint64_t
 MrcQpReceiver::GetPlaneRxPackets(uint32_t plane) const
 {
-    return plane < m_planeRx.size() ? m_planeRx[plane] : 0;
+    return m_planeRx.Get(plane);
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-owned-timer.h"
+#include "ns3/mrc-plane-counters.h"
 #include "ns3/mrc-ring-deque.h"
 
 #include "ns3/event-id.h"
@@ -106,6 +107,24 @@ public:
      */
     uint64_t GetPlaneRxPackets(uint32_t plane) const;
 
+    /**
+     * Start loading the receive window's slots a data packet with this PSN and MSN reads
+     * (MrcEventPrefetch). A hint: nothing is changed.
+     * @param psn its PSN
+     * @param msn its MSN
+     */
+    void PrefetchWindow(uint32_t psn, uint32_t msn) const
+    {
+        if (psn - m_rxCum < m_rxWin.size() + 64)
+        {
+            m_rxWin.Prefetch(psn - m_rxCum);
+        }
+        if (msn - m_rxMsnBase < m_rxMsgs.size())
+        {
+            m_rxMsgs.Prefetch(msn - m_rxMsnBase);
+        }
+    }
+
 private:
     /** A message being received. */
     struct RxMsg
@@ -142,6 +161,7 @@ private:
      * @return true if it may be placed
      */
     bool IsPlausible(const MrcHeader& h) const;
+
     /** Acknowledge what has been received so far (one or two SACKs). */
     void SendAck();
     /** The delayed-ACK timer: expire it, then SendAck. */
@@ -161,26 +181,26 @@ private:
     bool m_inOrderOnly;       //!< go-back-N responder
     bool m_understandsTrim;   //!< NACK trimmed headers
 
-    uint32_t m_rxCum;                //!< every PSN below is received
-    uint32_t m_rxHighest;            //!< highest PSN received + 1
-    bool m_rxHighestLast;            //!< the highest PSN received ends a message
-    MrcRingDeque<uint8_t> m_rxWin;   //!< received flags from m_rxCum on
-    MrcRingDeque<RxMsg> m_rxMsgs;    //!< messages from m_rxMsnBase on
-    uint32_t m_rxMsnBase;            //!< oldest undelivered message
-    uint64_t m_rxBytes;              //!< payload bytes received (first copies)
-    uint32_t m_unackedBytes;         //!< received since the last ACK
-    MrcOwnedTimer m_ackTimer;        //!< delayed ACK (OnAckTimer expires it)
-    MrcHeader m_lastRx;              //!< header of the last data packet (for delayed ACKs)
-    bool m_lastRxCe;                 //!< it was CE-marked
-    bool m_lastRxDuplicate = false;  //!< it had arrived before (the ACK says so)
-    bool m_nakSent;                  //!< in-order mode: a NAK is out for this gap
-    Time m_lastCnp;                  //!< last CNP sent
-    uint64_t m_cnpsSent;             //!< CNPs sent
-    uint64_t m_bytesPlaced;          //!< bytes placed
-    uint64_t m_malformed;            //!< implausible data packets dropped
-    uint64_t m_dups;                 //!< duplicates
-    uint64_t m_acksSent;             //!< ACKs sent
-    std::vector<uint64_t> m_planeRx; //!< data packets per plane
+    uint32_t m_rxCum;               //!< every PSN below is received
+    uint32_t m_rxHighest;           //!< highest PSN received + 1
+    bool m_rxHighestLast;           //!< the highest PSN received ends a message
+    MrcRingDeque<uint8_t> m_rxWin;  //!< received flags from m_rxCum on
+    MrcRingDeque<RxMsg> m_rxMsgs;   //!< messages from m_rxMsnBase on
+    uint32_t m_rxMsnBase;           //!< oldest undelivered message
+    uint64_t m_rxBytes;             //!< payload bytes received (first copies)
+    uint32_t m_unackedBytes;        //!< received since the last ACK
+    MrcOwnedTimer m_ackTimer;       //!< delayed ACK (OnAckTimer expires it)
+    MrcHeader m_lastRx;             //!< header of the last data packet (for delayed ACKs)
+    bool m_lastRxCe;                //!< it was CE-marked
+    bool m_lastRxDuplicate = false; //!< it had arrived before (the ACK says so)
+    bool m_nakSent;                 //!< in-order mode: a NAK is out for this gap
+    Time m_lastCnp;                 //!< last CNP sent
+    uint64_t m_cnpsSent;            //!< CNPs sent
+    uint64_t m_bytesPlaced;         //!< bytes placed
+    uint64_t m_malformed;           //!< implausible data packets dropped
+    uint64_t m_dups;                //!< duplicates
+    uint64_t m_acksSent;            //!< ACKs sent
+    MrcPlaneCounters m_planeRx;     //!< data packets per plane
 };
 
 } // namespace ns3

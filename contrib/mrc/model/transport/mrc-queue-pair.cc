@@ -215,7 +215,7 @@ MrcQueuePair::Setup(MrcL4Protocol* l4,
     m_recovery->Init(this, m_state, bdp, m_payloadSize);
     m_probeWait = m_probeInterval;
     SyncCwnd();
-    m_planeTx.assign(m_paths.size(), 0);
+    m_planeTx.Reset(m_paths.size());
     MrcQpReceiver::Config rc{m_payloadSize,
                              m_ackEveryBytes,
                              m_ackDelay,
@@ -568,7 +568,7 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause, uint64_t usable, uint64_t ro
     ++p.tries;
     s.m_inflight += p.len;
     ++m_dataSent;
-    ++m_planeTx[e.plane];
+    m_planeTx.Increment(e.plane);
     if (cause != TX_NEW)
     {
         ++m_retx;
@@ -751,6 +751,33 @@ MrcQueuePair::UpdatePeerPlanes(const MrcHeader& h)
         m_peerPlaneMask = h.GetPortStatus();
         NS_LOG_INFO("qp " << m_qpn << ": peer planes now " << std::hex << m_peerPlaneMask);
         ResetProbePace(); // planes changed: probe the returning ones promptly
+    }
+}
+
+void
+MrcQueuePair::PrefetchParts(const uint8_t* header) const
+{
+    switch (MrcHeader::PeekOpcode(header))
+    {
+        case MrcHeader::WRITE:
+        case MrcHeader::WRITE_IMM:
+            m_rx.PrefetchWindow(MrcHeader::PeekPsn(header), MrcHeader::PeekMsn(header));
+            return;
+        case MrcHeader::ACK:
+        case MrcHeader::NACK:
+        {
+            const MrcSendState* s = PeekPointer(m_state);
+            MrcEventPrefetch::Lines(s, s + 1);
+            const MrcRecoveryOps* r = PeekPointer(m_recovery);
+            MrcEventPrefetch::Lines(r, reinterpret_cast<const char*>(r) + PARTS_BYTES);
+            const MrcCongestionOps* c = PeekPointer(m_cc);
+            MrcEventPrefetch::Lines(c, reinterpret_cast<const char*>(c) + PARTS_BYTES);
+            const MrcPathSelector* p = PeekPointer(m_selector);
+            MrcEventPrefetch::Lines(p, reinterpret_cast<const char*>(p) + PARTS_BYTES);
+            return;
+        }
+        default:
+            return;
     }
 }
 
@@ -1193,7 +1220,7 @@ MrcQueuePair::GetMalformedPackets() const
 uint64_t
 MrcQueuePair::GetPlaneDataPackets(uint32_t plane) const
 {
-    return plane < m_planeTx.size() ? m_planeTx[plane] : 0;
+    return m_planeTx.Get(plane);
 }
 
 uint64_t

@@ -324,6 +324,15 @@ public:
     }
 
     /**
+     * Start loading, one level beyond PrefetchState (which ran an event earlier), what a
+     * packet for this queue pair reads next (MrcEventPrefetch): for data, the receive window's
+     * slots for its PSN and MSN; for an acknowledgement, the sending side's objects (send
+     * state, recovery, path selector, congestion control). A hint: nothing is changed.
+     * @param header the packet's MRC header, serialized (MrcHeader::SIZE bytes)
+     */
+    void PrefetchParts(const uint8_t* header) const;
+
+    /**
      * Send what the window, the pacing and the plane status allow, retransmissions first
      * (also called by the recovery after it declared packets lost).
      */
@@ -368,6 +377,12 @@ public:
     }
 
 private:
+    /**
+     * PrefetchParts loads this many bytes of the recovery, the congestion control and the path
+     * selector: their classes vary, and their fields an acknowledgement reads lie within.
+     */
+    static constexpr std::size_t PARTS_BYTES = 256;
+
     void DoDispose() override;
     /** The send state's packet type. */
     using TxPkt = MrcSendState::TxPkt;
@@ -541,12 +556,12 @@ private:
     MrcQpReceiver m_rx; //!< the receiving side
 
     // counters
-    uint64_t m_dataSent{0};          //!< data packets sent
-    uint64_t m_retx{0};              //!< retransmissions
-    uint64_t m_timeouts{0};          //!< timeouts
-    uint64_t m_nacks{0};             //!< NACKs received
-    uint64_t m_cnpsReceived{0};      //!< CNPs received
-    std::vector<uint64_t> m_planeTx; //!< data packets per plane (sent)
+    uint64_t m_dataSent{0};     //!< data packets sent
+    uint64_t m_retx{0};         //!< retransmissions
+    uint64_t m_timeouts{0};     //!< timeouts
+    uint64_t m_nacks{0};        //!< NACKs received
+    uint64_t m_cnpsReceived{0}; //!< CNPs received
+    MrcPlaneCounters m_planeTx; //!< data packets per plane (sent)
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint16_t, uint8_t> m_txTrace; //!< Tx
     TracedCallback<const MrcCompletion&> m_sendCompleteTrace;                 //!< SendComplete
