@@ -48,6 +48,8 @@ MrcCalendarScheduler::MrcCalendarScheduler()
     , m_shift(0)
     , m_mask(0)
     , m_free(NIL)
+    , m_warm(NIL)
+    , m_warmStop(NIL)
     , m_current(0)
     , m_runPos(0)
     , m_nearCount(0)
@@ -171,6 +173,21 @@ MrcCalendarScheduler::IsEmpty() const
     return m_count == 0;
 }
 
+void
+MrcCalendarScheduler::WarmNextBucket()
+{
+    m_warm = NIL;
+    const uint64_t after = NextNonEmpty();
+    if (after == UINT64_MAX)
+    {
+        return;
+    }
+    const uint32_t newest = m_head[after & m_mask];
+    PrefetchNode(newest);
+    m_warm = newest;
+    m_warmStop = newest;
+}
+
 uint64_t
 MrcCalendarScheduler::NextNonEmpty() const
 {
@@ -262,6 +279,7 @@ MrcCalendarScheduler::Advance()
     {
         __builtin_prefetch(m_run[k].impl);
     }
+    WarmNextBucket();
 }
 
 Scheduler::Event
@@ -291,6 +309,7 @@ MrcCalendarScheduler::RemoveNext()
         // The next event's object is touched first thing after this one runs: start loading it.
         __builtin_prefetch(m_run[m_runPos].impl);
     }
+    WarmStep();
     return next;
 }
 

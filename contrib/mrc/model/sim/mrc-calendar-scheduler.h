@@ -101,8 +101,9 @@ public:
         {
             const Event next = m_run[m_runPos++];
             --m_count;
-            // As RemoveNext: start loading the event after it.
+            // As RemoveNext: start loading the event after it, and the next bucket's next node.
             __builtin_prefetch(m_run[m_runPos].impl);
+            WarmStep();
             return next;
         }
         return RemoveNext();
@@ -178,6 +179,46 @@ private:
      */
     uint64_t NextNonEmpty() const;
 
+    /**
+     * Start loading the nodes of the next non-empty bucket (a hint: nothing changes): its
+     * newest node now, the others one per event that runs meanwhile (WarmStep), in the order
+     * Advance will read them. A bucket's nodes form a ring, each found through the one before:
+     * read cold when the bucket comes up, they were one dependent cache miss after another.
+     */
+    void WarmNextBucket();
+
+    /**
+     * One step of WarmNextBucket: start loading the node after the one loaded last, until the
+     * walk is back at the newest.
+     */
+    void WarmStep()
+    {
+        if (m_warm != NIL)
+        {
+            const uint32_t n = m_nodes[m_warm].next;
+            // (A node Remove took out of its bucket meanwhile may lead to the free list, which
+            // ends in NIL.)
+            if (n == m_warmStop || n == NIL)
+            {
+                m_warm = NIL;
+                return;
+            }
+            PrefetchNode(n);
+            m_warm = n;
+        }
+    }
+
+    /**
+     * Start loading a node (both of its lines).
+     * @param n the node
+     */
+    void PrefetchNode(uint32_t n) const
+    {
+        const Node* node = &m_nodes[n];
+        __builtin_prefetch(node);
+        __builtin_prefetch(reinterpret_cast<const char*>(node) + 64);
+    }
+
     Time m_widthAttr;    //!< bucket width (attribute)
     uint32_t m_nBuckets; //!< buckets in the horizon (attribute; rounded up to a power of two)
 
@@ -188,6 +229,8 @@ private:
     std::vector<uint64_t> m_bitmap; //!< non-empty buckets
     std::vector<Node> m_nodes;      //!< node pool
     uint32_t m_free;                //!< first free node, or NIL
+    uint32_t m_warm;                //!< WarmStep's last node loaded, or NIL (no walk)
+    uint32_t m_warmStop;            //!< the newest node of the bucket WarmStep walks
 
     uint64_t m_current;       //!< absolute number of the current bucket
     std::vector<Event> m_run; //!< the current bucket's events, sorted
