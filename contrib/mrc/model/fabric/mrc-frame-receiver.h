@@ -78,12 +78,13 @@ public:
     virtual void PrefetchReceive(const Packet& /* packet */) const {}
 
     /**
-     * Start loading what PrefetchReceive reads beyond the receiver itself, before the packet's
-     * header is known (MrcEventPrefetch: a frame for a host's protocol is about to arrive; the
-     * receiver's first two cache lines were loaded an event earlier). A hint: nothing is
-     * changed. The default loads nothing; a host's protocol loads its table of queue pairs.
+     * Start loading what PrefetchReceive and the packet's handling read of the receiver's own
+     * tables, before the packet's header is known (MrcEventPrefetch: a frame for a host's
+     * protocol is about to arrive; the receiver's first two cache lines were loaded an event
+     * earlier). A hint: nothing is changed. The default loads nothing; a host's protocol loads
+     * its tables of queue pairs, ports and source addresses.
      */
-    virtual void PrefetchQueuePairs() const {}
+    virtual void PrefetchTables() const {}
 
     /**
      * Start loading, one level beyond PrefetchReceive (which ran an event earlier), the state the

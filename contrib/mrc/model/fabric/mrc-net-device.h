@@ -243,7 +243,7 @@ public:
                 // All of the transport header's lines: the protocol reads it whole.
                 MrcPacketPrefetch::Insides(packet, MrcHeader::SIZE);
             }
-            m_receiver->PrefetchQueuePairs();
+            m_receiver->PrefetchTables();
         }
         else if (m_receiver != nullptr)
         {

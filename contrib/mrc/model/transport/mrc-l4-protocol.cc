@@ -368,7 +368,7 @@ MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& he
 }
 
 void
-MrcL4Protocol::PrefetchQueuePairs() const
+MrcL4Protocol::PrefetchTables() const
 {
     // A few queue pairs' pointers are one or two cache lines; a host with many has its
     // packets spread over them, and loading the first few would not help.
@@ -376,6 +376,10 @@ MrcL4Protocol::PrefetchQueuePairs() const
     {
         MrcEventPrefetch::Lines(m_qps.data(), m_qps.data() + m_qps.size());
     }
+    // What sending a packet (an acknowledgement, or data the acknowledgement lets out) reads:
+    // the port of each plane and the host's address in it.
+    MrcEventPrefetch::Lines(m_ports.data(), m_ports.data() + m_ports.size());
+    MrcEventPrefetch::Lines(m_sources.data(), m_sources.data() + m_sources.size());
 }
 
 void
@@ -418,12 +422,11 @@ MrcL4Protocol::PrefetchTxDrained() const
     if (m_firstWaiter != nullptr && !m_waking)
     {
         m_firstWaiter->PrefetchState();
-        // What TxDrained reads besides: the ports' room, the waiters' ring, and the table of
-        // queue pairs where it finds the next one.
-        MrcEventPrefetch::Lines(m_ports.data(), m_ports.data() + m_ports.size());
+        // What TxDrained reads besides: the waiters' ring; the table of queue pairs, where it
+        // finds the next one; the ports' room and what sending reads (PrefetchTables).
         m_portWaiters.Prefetch(0);
         m_portWaiters.Prefetch(1);
-        PrefetchQueuePairs();
+        PrefetchTables();
     }
 }
 

@@ -177,10 +177,10 @@ public:
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
     /**
-     * Start loading the table of queue pairs, if it has at most QPS_PREFETCHED entries
-     * (MrcEventPrefetch). A hint only.
+     * Start loading the tables of ports and source addresses, and the table of queue pairs if
+     * it has at most QPS_PREFETCHED entries (MrcEventPrefetch). A hint only.
      */
-    void PrefetchQueuePairs() const override;
+    void PrefetchTables() const override;
     /**
      * Start loading the queue pair the packet's header names (MrcEventPrefetch). A hint only.
      * @param packet an arriving packet, its MRC header first
@@ -225,7 +225,7 @@ private:
     template<typename T>
     static Ptr<T> ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory);
 
-    /** PrefetchQueuePairs loads the table of at most this many queue pairs (two lines). */
+    /** PrefetchTables loads the table of at most this many queue pairs (two lines). */
     static constexpr std::size_t QPS_PREFETCHED = 16;
 
     // What a packet received or sent, and a port's room, read comes first, right after the

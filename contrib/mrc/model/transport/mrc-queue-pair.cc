@@ -757,6 +757,8 @@ MrcQueuePair::UpdatePeerPlanes(const MrcHeader& h)
 void
 MrcQueuePair::PrefetchParts(const uint8_t* header) const
 {
+    // Either kind sends (an acknowledgement, or the data it lets out): the paths' addresses.
+    MrcEventPrefetch::Lines(m_paths.data(), m_paths.data() + m_paths.size());
     switch (MrcHeader::PeekOpcode(header))
     {
         case MrcHeader::WRITE:
