@@ -102,7 +102,7 @@ private:
         return m_planes > INLINE ? m_more.get() : m_inline;
     }
 
-    uint64_t m_inline[INLINE] = {};    //!< the counters, for up to INLINE planes
+    uint64_t m_inline[INLINE] = {};     //!< the counters, for up to INLINE planes
     std::unique_ptr<uint64_t[]> m_more; //!< the counters, for more planes
     uint32_t m_planes = 0;              //!< planes counted
 };
