@@ -382,37 +382,39 @@ MrcL4Protocol::PrefetchTables() const
     MrcEventPrefetch::Lines(m_sources.data(), m_sources.data() + m_sources.size());
 }
 
-void
-MrcL4Protocol::PrefetchReceive(const Packet& packet) const
+const MrcQueuePair*
+MrcL4Protocol::PeekQueuePair(const Packet& packet, const uint8_t*& header) const
 {
     if (packet.GetSize() < MrcHeader::SIZE)
     {
-        return;
+        return nullptr;
     }
-    if (const uint8_t* b = MrcPacketPrefetch::FirstByte(packet); b != nullptr)
+    header = MrcPacketPrefetch::FirstByte(packet);
+    if (header == nullptr)
     {
-        const uint32_t qpn = MrcHeader::PeekDstQpn(b);
-        if (qpn < m_qps.size())
-        {
-            m_qps[qpn]->PrefetchState();
-        }
+        return nullptr;
+    }
+    const uint32_t qpn = MrcHeader::PeekDstQpn(header);
+    return qpn < m_qps.size() ? PeekPointer(m_qps[qpn]) : nullptr;
+}
+
+void
+MrcL4Protocol::PrefetchReceive(const Packet& packet) const
+{
+    const uint8_t* header = nullptr;
+    if (const MrcQueuePair* qp = PeekQueuePair(packet, header); qp != nullptr)
+    {
+        qp->PrefetchState();
     }
 }
 
 void
 MrcL4Protocol::PrefetchReceiveParts(const Packet& packet) const
 {
-    if (packet.GetSize() < MrcHeader::SIZE)
+    const uint8_t* header = nullptr;
+    if (const MrcQueuePair* qp = PeekQueuePair(packet, header); qp != nullptr)
     {
-        return;
-    }
-    if (const uint8_t* b = MrcPacketPrefetch::FirstByte(packet); b != nullptr)
-    {
-        const uint32_t qpn = MrcHeader::PeekDstQpn(b);
-        if (qpn < m_qps.size())
-        {
-            m_qps[qpn]->PrefetchParts(b);
-        }
+        qp->PrefetchParts(header);
     }
 }
 

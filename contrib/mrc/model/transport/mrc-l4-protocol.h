@@ -225,6 +225,15 @@ private:
     template<typename T>
     static Ptr<T> ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory);
 
+    /**
+     * The queue pair an arriving packet's MRC header names, read from the packet's bytes
+     * without deserializing them (for the prefetch stages).
+     * @param packet the packet, its MRC header first
+     * @param header set to the header's first byte, if found
+     * @return the queue pair, or null (packet too short, bytes not found, no such QPN)
+     */
+    const MrcQueuePair* PeekQueuePair(const Packet& packet, const uint8_t*& header) const;
+
     /** PrefetchTables loads the table of at most this many queue pairs (two lines). */
     static constexpr std::size_t QPS_PREFETCHED = 16;
 
