@@ -768,6 +768,10 @@ MrcQueuePair::PrefetchParts(const uint8_t* header) const
         case MrcHeader::ACK:
         case MrcHeader::NACK:
         {
+            if (!m_state || !m_recovery || !m_cc || !m_selector)
+            {
+                return; // not set up, or disposed: no sending side
+            }
             const MrcSendState* s = PeekPointer(m_state);
             MrcEventPrefetch::Lines(s, s + 1);
             const MrcRecoveryOps* r = PeekPointer(m_recovery);
