@@ -13,6 +13,7 @@
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-header.h"
+#include "ns3/mrc-ipv6-header.h"
 #include "ns3/mrc-link-monitor.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-selective-recovery.h"
@@ -23,6 +24,7 @@
 #include "ns3/network-module.h"
 #include "ns3/test.h"
 
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -1109,6 +1111,152 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief MrcIpv6Header writes the RFC 8200 fixed header (version 6, traffic class, a 20-bit
+ * flow label, payload length, next header, hop limit, source, destination) and reads it back.
+ * A port's Send takes a whole IPv6 packet and refuses anything else; a port with no frame
+ * receiver hands the frame to its receive callback with the same 40 bytes in front, and the
+ * Sniffer trace sees them too.
+ */
+class MrcIpv6HeaderTestCase : public TestCase
+{
+public:
+    MrcIpv6HeaderTestCase()
+        : TestCase("MrcIpv6Header writes and reads the IPv6 fixed header; Send takes a whole "
+                   "IPv6 packet and nothing else")
+    {
+    }
+
+private:
+    /**
+     * The receiving port's callback.
+     * @param log the packets received
+     * @param packet the packet
+     * @param protocol its protocol number
+     * @return true
+     */
+    static bool Record(std::vector<Ptr<const Packet>>* log,
+                       Ptr<NetDevice>,
+                       Ptr<const Packet> packet,
+                       uint16_t protocol,
+                       const Address&)
+    {
+        log->push_back(protocol == 0x86DD ? packet : nullptr);
+        return true;
+    }
+
+    /**
+     * The sending port's Sniffer.
+     * @param n frames sniffed
+     * @param front the last one's first 40 bytes
+     * @param packet the frame, IPv6 header in front
+     */
+    static void Sniff(uint32_t* n, std::vector<uint8_t>* front, Ptr<const Packet> packet)
+    {
+        ++*n;
+        *front = Front(packet);
+    }
+
+    /**
+     * @param packet a packet
+     * @return its first 40 bytes
+     */
+    static std::vector<uint8_t> Front(Ptr<const Packet> packet)
+    {
+        std::vector<uint8_t> b(MrcIpv6Header::SIZE);
+        packet->CopyData(b.data(), b.size());
+        return b;
+    }
+
+    void DoRun() override
+    {
+        MrcIpv6Fields f(
+            Ipv6Address("fcbb:bbbb:1:2::"), Ipv6Address("2001:db8::7"), 0xabcde, 0x5e, 1000);
+        f.SetHopLimit(63);
+        Ptr<Packet> p = Create<Packet>(1000);
+        p->AddHeader(MrcIpv6Header(f));
+        NS_TEST_ASSERT_MSG_EQ(p->GetSize(), 1040u, "40 bytes");
+        std::vector<uint8_t> b = Front(p);
+        const std::vector<uint8_t> head = {0x65, 0xea, 0xbc, 0xde, 0x03, 0xe8, 17, 63};
+        NS_TEST_ASSERT_MSG_EQ((std::vector<uint8_t>(b.begin(), b.begin() + 8) == head),
+                              true,
+                              "version 6, class 0x5e, label 0xabcde, length 1000, UDP, 63 hops");
+        uint8_t src[16];
+        uint8_t dst[16];
+        f.GetSource().GetBytes(src);
+        f.GetDestination().GetBytes(dst);
+        NS_TEST_ASSERT_MSG_EQ(std::memcmp(b.data() + 8, src, 16), 0, "then the source");
+        NS_TEST_ASSERT_MSG_EQ(std::memcmp(b.data() + 24, dst, 16), 0, "then the destination");
+
+        MrcIpv6Header back;
+        NS_TEST_ASSERT_MSG_EQ(p->PeekHeader(back), 40u, "read back");
+        const MrcIpv6Fields& r = back.GetFields();
+        NS_TEST_ASSERT_MSG_EQ((std::memcmp(r.src, f.src, 16) == 0
+                               && std::memcmp(r.dst, f.dst, 16) == 0 && r.flowLabel == f.flowLabel
+                               && r.payloadLength == f.payloadLength
+                               && r.trafficClass == f.trafficClass && r.hopLimit == f.hopLimit
+                               && r.nextHeader == f.nextHeader),
+                              true,
+                              "the same fields");
+        // The field has 20 bits: a wider label is cut, not spilled into the traffic class.
+        MrcIpv6Fields wide = f;
+        wide.SetFlowLabel(0xfffabcde);
+        Ptr<Packet> q = Create<Packet>(0);
+        q->AddHeader(MrcIpv6Header(wide));
+        MrcIpv6Header cut;
+        NS_TEST_ASSERT_MSG_EQ(q->PeekHeader(cut), 40u, "still an IPv6 header");
+        NS_TEST_ASSERT_MSG_EQ(cut.GetFields().GetFlowLabel(), 0xabcdeu, "20 bits of label");
+        NS_TEST_ASSERT_MSG_EQ(unsigned(cut.GetFields().GetTrafficClass()), 0x5eu, "class kept");
+        uint8_t v4[40] = {0x45};
+        MrcIpv6Header untouched(f);
+        NS_TEST_ASSERT_MSG_EQ(Create<Packet>(v4, 40)->PeekHeader(untouched), 0u, "not IPv6");
+        std::ostringstream printed;
+        back.Print(printed);
+        NS_TEST_EXPECT_MSG_EQ(printed.str(),
+                              "IPv6 tc=0x5e label=0xabcde length=1000 next=17 hops=63 "
+                              "fcbb:bbbb:1:2:: > 2001:db8::7",
+                              "printed");
+
+        // Send: a whole IPv6 packet in, its fields and payload out at the far end.
+        Ptr<Node> na = CreateObject<Node>();
+        Ptr<Node> nb = CreateObject<Node>();
+        Ptr<MrcChannel> cable = CreateObject<MrcChannel>();
+        Ptr<MrcNetDevice> tx = CreateObject<MrcNetDevice>();
+        Ptr<MrcNetDevice> rx = CreateObject<MrcNetDevice>();
+        for (const auto& port : {tx, rx})
+        {
+            port->SetQueue(CreateObject<MrcTrimmingQueue>());
+            port->SetDataRate(DataRate("100Gbps"));
+            port->Attach(cable);
+        }
+        na->AddDevice(tx);
+        nb->AddDevice(rx);
+        std::vector<Ptr<const Packet>> got;
+        rx->SetReceiveCallback(MakeBoundCallback(&Record, &got));
+        uint32_t sniffed = 0;
+        std::vector<uint8_t> sniffedFront;
+        tx->TraceConnectWithoutContext("Sniffer",
+                                       MakeBoundCallback(&Sniff, &sniffed, &sniffedFront));
+        NS_TEST_ASSERT_MSG_EQ(tx->Send(p, Address(), 0x0800), false, "IPv4's protocol number");
+        NS_TEST_ASSERT_MSG_EQ(
+            tx->Send(Create<Packet>(39), Address(), 0x86DD), false, "shorter than an IPv6 header");
+        NS_TEST_ASSERT_MSG_EQ(
+            tx->Send(Create<Packet>(v4, 40), Address(), 0x86DD), false, "version 4");
+        NS_TEST_ASSERT_MSG_EQ(tx->GetTxPackets(), 0u, "none of them sent");
+        NS_TEST_ASSERT_MSG_EQ(tx->Send(p, Address(), 0x86DD), true, "sent");
+        NS_TEST_ASSERT_MSG_EQ(p->GetSize(), 1040u, "the caller's packet untouched");
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(got.size(), 1u, "one packet arrives");
+        NS_TEST_ASSERT_MSG_NE(got[0], nullptr, "as IPv6 (0x86DD)");
+        NS_TEST_ASSERT_MSG_EQ(got[0]->GetSize(), 1040u, "header and payload");
+        NS_TEST_ASSERT_MSG_EQ((Front(got[0]) == b), true, "the same 40 bytes");
+        NS_TEST_ASSERT_MSG_EQ(sniffed, 1u, "sniffed once");
+        NS_TEST_ASSERT_MSG_EQ((sniffedFront == b), true, "with the same 40 bytes");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief A cable schedules each arrival with the receiving port's node (the event's context),
  * RxLatency and cut-through bytes as they are when the frame leaves, also when they were set
  * after the port was attached: the cable holds copies of them, which the port's setters
@@ -1574,6 +1722,7 @@ public:
         AddTestCase(new MrcLinkMonitorTestCase);
         AddTestCase(new MrcLinkMonitorIdleSkipTestCase);
         AddTestCase(new MrcFrameTestCase);
+        AddTestCase(new MrcIpv6HeaderTestCase);
         AddTestCase(new MrcPortCopyTestCase);
         AddTestCase(new MrcLazyTraceTestCase);
     }

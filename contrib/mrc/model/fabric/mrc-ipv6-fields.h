@@ -6,7 +6,6 @@
 #define MRC_IPV6_FIELDS_H
 
 #include "ns3/ipv6-address.h"
-#include "ns3/ipv6-header.h"
 
 #include <cstdint>
 #include <cstring>
@@ -20,10 +19,10 @@ namespace ns3
  *
  * Frames cross the fabric with their IPv6 header parsed, never serialized: switches read and
  * rewrite these fields (the uSID shift works on the 16 destination bytes in place, the hop
- * limit, the traffic class), and only a pcap or an ns-3 receive callback turns them into a
- * real ns3::Ipv6Header (ToIpv6Header). Unlike Ipv6Header, this is a plain, trivially copyable
- * struct (no virtual destructor, no Ipv6Address members), so the per-hop copies into queues
- * and events cost a memcpy.
+ * limit, the traffic class), and only a pcap or an ns-3 receive callback writes them as bytes
+ * (MrcIpv6Header). Unlike ns3::Ipv6Header, this is a plain, trivially copyable struct (no
+ * virtual destructor, no Ipv6Address members), so the per-hop copies into queues and events
+ * cost a memcpy.
  *
  * The accessors are named as Ipv6Header's.
  */
@@ -72,35 +71,6 @@ struct MrcIpv6Fields
         flowLabel = label;
         trafficClass = tc;
         payloadLength = payload;
-    }
-
-    /**
-     * The fields of an ns-3 IPv6 header.
-     * @param h the header
-     */
-    explicit MrcIpv6Fields(const Ipv6Header& h)
-        : flowLabel(h.GetFlowLabel())
-        , payloadLength(h.GetPayloadLength())
-        , trafficClass(h.GetTrafficClass())
-        , hopLimit(h.GetHopLimit())
-        , nextHeader(h.GetNextHeader())
-    {
-        h.GetDestination().GetBytes(dst);
-        h.GetSource().GetBytes(src);
-    }
-
-    /** @return an ns-3 IPv6 header with these fields (for pcap and receive callbacks) */
-    Ipv6Header ToIpv6Header() const
-    {
-        Ipv6Header h;
-        h.SetSource(Ipv6Address(const_cast<uint8_t*>(src)));
-        h.SetDestination(Ipv6Address(const_cast<uint8_t*>(dst)));
-        h.SetFlowLabel(flowLabel);
-        h.SetPayloadLength(payloadLength);
-        h.SetTrafficClass(trafficClass);
-        h.SetHopLimit(hopLimit);
-        h.SetNextHeader(nextHeader);
-        return h;
     }
 
     /** @return the destination address */

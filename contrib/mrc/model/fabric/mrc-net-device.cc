@@ -5,6 +5,7 @@
 #include "ns3/mrc-net-device.h"
 
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-ipv6-header.h"
 #include "ns3/mrc-lazy-trace-source-accessor.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-simulator-impl.h"
@@ -371,7 +372,7 @@ void
 MrcNetDevice::FireSniffer(const Packet* packet, const MrcIpv6Fields& header)
 {
     Ptr<Packet> full = packet->Copy();
-    full->AddHeader(header.ToIpv6Header());
+    full->AddHeader(MrcIpv6Header(header));
     m_traces.Get().sniffer(full);
 }
 
@@ -472,7 +473,7 @@ MrcNetDevice::Receive(MrcFrame&& frame, MrcIpv6Fields& header)
     if (!m_rxCallback.IsNull())
     {
         Ptr<Packet> packet = frame.Release();
-        packet->AddHeader(header.ToIpv6Header());
+        packet->AddHeader(MrcIpv6Header(header));
         m_rxCallback(this, packet, IPV6_ETHERTYPE, Mac48Address::GetBroadcast());
     }
 }
@@ -784,10 +785,18 @@ MrcNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t proto
     {
         return false;
     }
+    // Read the bytes, whichever header class wrote them (ns3::Ipv6Header or MrcIpv6Header).
+    uint8_t bytes[MrcIpv6Header::SIZE];
+    if (packet->CopyData(bytes, MrcIpv6Header::SIZE) != MrcIpv6Header::SIZE
+        || !MrcIpv6Header::IsIpv6(bytes))
+    {
+        return false;
+    }
     Ptr<Packet> p = packet->Copy();
-    Ipv6Header ip;
-    p->RemoveHeader(ip);
-    MrcIpv6Fields h(ip);
+    MrcIpv6Header ip;
+    p->PeekHeader(ip);
+    p->RemoveAtStart(MrcIpv6Header::SIZE);
+    MrcIpv6Fields h = ip.GetFields();
     return SendFrame(p, h);
 }
 

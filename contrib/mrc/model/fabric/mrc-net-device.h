@@ -414,6 +414,15 @@ public:
     Address GetMulticast(Ipv6Address addr) const override;
     bool IsPointToPoint() const override;
     bool IsBridge() const override;
+    /**
+     * Send a whole IPv6 packet: its first 40 bytes are the IPv6 header (as ns3::Ipv6Header or
+     * MrcIpv6Header writes it), the rest the payload.
+     * @param packet the packet
+     * @param dest unused (the destination is the IPv6 header's)
+     * @param protocolNumber must be 0x86DD (IPv6)
+     * @return false, sending nothing, for another protocol, a packet shorter than 40 bytes or
+     *         one whose version nibble is not 6; else as SendFrame
+     */
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
     bool SendFrom(Ptr<Packet> packet,
                   const Address& source,
