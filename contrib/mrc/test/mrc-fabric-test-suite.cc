@@ -1110,6 +1110,26 @@ private:
 };
 
 /**
+ * Two 100 Gb/s ports, each with a default MrcTrimmingQueue, attached to the two ends of a cable
+ * (no node yet).
+ * @param cable the cable
+ * @param tx set to the port at its first end
+ * @param rx set to the port at its second end
+ */
+static void
+CablePorts(Ptr<MrcChannel> cable, Ptr<MrcNetDevice>& tx, Ptr<MrcNetDevice>& rx)
+{
+    tx = CreateObject<MrcNetDevice>();
+    rx = CreateObject<MrcNetDevice>();
+    for (const auto& port : {tx, rx})
+    {
+        port->SetQueue(CreateObject<MrcTrimmingQueue>());
+        port->SetDataRate(DataRate("100Gbps"));
+        port->Attach(cable);
+    }
+}
+
+/**
  * @ingroup mrc-tests
  * @brief MrcIpv6Header writes the RFC 8200 fixed header (version 6, traffic class, a 20-bit
  * flow label, payload length, next header, hop limit, source, destination) and reads it back.
@@ -1219,15 +1239,9 @@ private:
         // Send: a whole IPv6 packet in, its fields and payload out at the far end.
         Ptr<Node> na = CreateObject<Node>();
         Ptr<Node> nb = CreateObject<Node>();
-        Ptr<MrcChannel> cable = CreateObject<MrcChannel>();
-        Ptr<MrcNetDevice> tx = CreateObject<MrcNetDevice>();
-        Ptr<MrcNetDevice> rx = CreateObject<MrcNetDevice>();
-        for (const auto& port : {tx, rx})
-        {
-            port->SetQueue(CreateObject<MrcTrimmingQueue>());
-            port->SetDataRate(DataRate("100Gbps"));
-            port->Attach(cable);
-        }
+        Ptr<MrcNetDevice> tx;
+        Ptr<MrcNetDevice> rx;
+        CablePorts(CreateObject<MrcChannel>(), tx, rx);
         na->AddDevice(tx);
         nb->AddDevice(rx);
         std::vector<Ptr<const Packet>> got;
@@ -1309,14 +1323,9 @@ private:
         Ptr<Node> b = CreateObject<Node>();
         Ptr<MrcChannel> cable = CreateObject<MrcChannel>();
         cable->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
-        Ptr<MrcNetDevice> tx = CreateObject<MrcNetDevice>();
-        Ptr<MrcNetDevice> rx = CreateObject<MrcNetDevice>();
-        for (const auto& port : {tx, rx})
-        {
-            port->SetQueue(CreateObject<MrcTrimmingQueue>());
-            port->SetDataRate(DataRate("100Gbps"));
-            port->Attach(cable);
-        }
+        Ptr<MrcNetDevice> tx;
+        Ptr<MrcNetDevice> rx;
+        CablePorts(cable, tx, rx);
         // Node, latency and (later) cut-through set after the cable was attached.
         a->AddDevice(tx);
         b->AddDevice(rx);
