@@ -228,6 +228,15 @@ private:
 
     void DoRun() override
     {
+#ifdef MRC_EXPECT_CHAKRA
+        // Built with protobuf: the decoder plugin must load, or traces silently go unread.
+        {
+            MrcJobProgram none;
+            std::string why;
+            MrcChakraTrace::Parse({}, {}, none, why);
+            NS_TEST_ASSERT_MSG_EQ(MrcChakraTrace::IsAvailable(), true, why);
+        }
+#endif
         if (!MrcChakraTrace::IsAvailable())
         {
             MrcJobProgram p;

@@ -50,7 +50,10 @@ namespace ns3
 class MrcChakraTrace
 {
 public:
-    /** @return true if this build can read traces (it was built with protobuf) */
+    /**
+     * @return true if this build can read traces: it was built with protobuf, and its decoder
+     *         plugin (libns3-mrc-chakra.so, beside the module's library) loads
+     */
     static bool IsAvailable();
     /**
      * @param prefix trace prefix
