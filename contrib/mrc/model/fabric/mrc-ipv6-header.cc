@@ -31,12 +31,6 @@ MrcIpv6Header::GetFields() const
     return m_fields;
 }
 
-bool
-MrcIpv6Header::IsIpv6(const uint8_t* bytes)
-{
-    return (bytes[0] >> 4) == 6;
-}
-
 TypeId
 MrcIpv6Header::GetTypeId()
 {

@@ -39,13 +39,6 @@ public:
     const MrcIpv6Fields& GetFields() const;
 
     /**
-     * Whether bytes start an IPv6 header.
-     * @param bytes the first byte (at least one readable)
-     * @return true if its version nibble is 6
-     */
-    static bool IsIpv6(const uint8_t* bytes);
-
-    /**
      * @brief Get the type ID.
      * @return the object TypeId
      */

@@ -785,16 +785,14 @@ MrcNetDevice::Send(Ptr<Packet> packet, const Address& /* dest */, uint16_t proto
     {
         return false;
     }
-    // Read the bytes, whichever header class wrote them (ns3::Ipv6Header or MrcIpv6Header).
-    uint8_t bytes[MrcIpv6Header::SIZE];
-    if (packet->CopyData(bytes, MrcIpv6Header::SIZE) != MrcIpv6Header::SIZE
-        || !MrcIpv6Header::IsIpv6(bytes))
+    // Read the bytes, whichever header class wrote them (ns3::Ipv6Header or MrcIpv6Header);
+    // Deserialize reads nothing unless the version is 6.
+    MrcIpv6Header ip;
+    if (packet->GetSize() < MrcIpv6Header::SIZE || packet->PeekHeader(ip) != MrcIpv6Header::SIZE)
     {
         return false;
     }
     Ptr<Packet> p = packet->Copy();
-    MrcIpv6Header ip;
-    p->PeekHeader(ip);
     p->RemoveAtStart(MrcIpv6Header::SIZE);
     MrcIpv6Fields h = ip.GetFields();
     return SendFrame(p, h);
