@@ -78,6 +78,24 @@ def test_the_bench_option_names_are_the_forwarding_programs():
     assert listed == shown, (sorted(listed - shown), sorted(shown - listed))
 
 
+def test_the_memory_probe_prints_a_line_per_size_that_the_bench_reads():
+    # ./ns3 bench runs mrc-bench-memory before each round and reads its line with sed: one
+    # line per size, in the order given, with a positive time.
+    import re
+    exe = os.path.join(BUILD, "bin", "mrc-bench-memory")
+    p = subprocess.run([exe, "--sizes=2,1,8", "--loads=100000"], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    lines = p.stdout.splitlines()
+    assert [re.match(r"^dependent load over (\d+) MiB: ([0-9]+\.[0-9]) ns$", line).group(1)
+            for line in lines] == ["2", "1", "8"], p.stdout
+    assert all(float(line.split()[-2]) > 0 for line in lines), p.stdout
+    with open(os.path.join(ROOT, "ns3")) as f:
+        bench = f.read()
+    assert "--sizes=8 --loads=2000000" in bench
+    assert "s/^dependent load over 8 MiB: \\([0-9.]*\\) ns$/\\1/p" in bench
+
+
 def test_a_new_scratch_program_runs_at_once():
     # The program also prints the glibc tunables it was started with: `./ns3 run` puts the
     # heap on transparent huge pages (glibc.malloc.hugetlb=1) unless MRC_HUGEPAGES=0 or the

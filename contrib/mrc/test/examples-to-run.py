@@ -25,6 +25,7 @@ cpp_examples = [
         "False",
     ),
     ("mrc-bench-forwarding --hostsPerT0=2 --t0=2 --t1=2 --packets=200", "True", "False"),
+    ("mrc-bench-memory --sizes=1 --loads=100000", "True", "False"),
 ]
 
 # A list of Python examples to run in order to ensure that they remain
