@@ -5,9 +5,9 @@
 /**
  * @file
  * @brief How long a load takes that depends on the one before it, over buffers of given sizes:
- * how much of the caches this process gets on this core now. `./ns3 bench` runs it before each
- * round, because the CPU a large simulation takes per packet follows how much of the shared
- * last-level cache the process gets (docs/performance.md, "What the cost per packet grows
+ * how much of the caches this process gets on this core now. `./ns3 bench` runs it before and
+ * after each round, because the CPU a large simulation takes per packet follows how much of the
+ * shared last-level cache the process gets (docs/performance.md, "What the cost per packet grows
  * with").
  *
  * `mrc-bench-memory [--sizes=8] [--loads=4000000]`: for each size, one pointer in each cache line
