@@ -79,8 +79,8 @@ def test_the_bench_option_names_are_the_forwarding_programs():
 
 
 def test_the_memory_probe_prints_a_line_per_size_that_the_bench_reads():
-    # ./ns3 bench runs mrc-bench-memory before each round and reads its line with sed: one
-    # line per size, in the order given, with a positive time.
+    # ./ns3 bench runs mrc-bench-memory before and after each round and reads its line with sed:
+    # one line per size, in the order given, with a positive time.
     import re
     exe = os.path.join(BUILD, "bin", "mrc-bench-memory")
     p = subprocess.run([exe, "--sizes=2,1,8", "--loads=100000"], capture_output=True, text=True,
