@@ -1110,6 +1110,92 @@ private:
 };
 
 /**
+ * @ingroup mrc-tests
+ * @brief MrcHeader reads back every field it wrote, both ways a host reads one: Deserialize
+ * through a packet's RemoveHeader, and Parse on the bytes Packet::CopyData gives (what
+ * MrcL4Protocol does with every arriving packet). Every field holds a value whose bytes all
+ * differ, so that a field read from the wrong offset or in the wrong byte order shows.
+ */
+class MrcHeaderBytesTestCase : public TestCase
+{
+public:
+    MrcHeaderBytesTestCase()
+        : TestCase("MrcHeader: every field read back by Deserialize and by Parse")
+    {
+    }
+
+private:
+    /**
+     * Check every field of a header read back against the one written.
+     * @param a written
+     * @param b read back
+     * @param how which way it was read
+     */
+    void Same(const MrcHeader& a, const MrcHeader& b, const std::string& how)
+    {
+        NS_TEST_ASSERT_MSG_EQ(+b.GetOpcode(), +a.GetOpcode(), how << ": opcode");
+        NS_TEST_ASSERT_MSG_EQ(+b.GetFlags(), +a.GetFlags(), how << ": flags");
+        NS_TEST_ASSERT_MSG_EQ(b.GetEv(), a.GetEv(), how << ": EV");
+        NS_TEST_ASSERT_MSG_EQ(b.GetDstQpn(), a.GetDstQpn(), how << ": destination QPN");
+        NS_TEST_ASSERT_MSG_EQ(b.GetSrcQpn(), a.GetSrcQpn(), how << ": source QPN");
+        NS_TEST_ASSERT_MSG_EQ(b.GetPsn(), a.GetPsn(), how << ": PSN");
+        NS_TEST_ASSERT_MSG_EQ(b.GetCumAck(), a.GetCumAck(), how << ": cumulative ACK");
+        NS_TEST_ASSERT_MSG_EQ(b.GetSackBase(), a.GetSackBase(), how << ": SACK base");
+        NS_TEST_ASSERT_MSG_EQ(b.GetSackBitmap(), a.GetSackBitmap(), how << ": SACK bitmap");
+        NS_TEST_ASSERT_MSG_EQ(b.GetOffset(), a.GetOffset(), how << ": offset");
+        NS_TEST_ASSERT_MSG_EQ(b.GetMsn(), a.GetMsn(), how << ": MSN");
+        NS_TEST_ASSERT_MSG_EQ(b.GetMsgLen(), a.GetMsgLen(), how << ": message length");
+        NS_TEST_ASSERT_MSG_EQ(b.GetTimestamp(), a.GetTimestamp(), how << ": timestamp");
+        NS_TEST_ASSERT_MSG_EQ(b.GetRecvBytes(), a.GetRecvBytes(), how << ": received bytes");
+        NS_TEST_ASSERT_MSG_EQ(+b.GetNackReason(), +a.GetNackReason(), how << ": NACK reason");
+        NS_TEST_ASSERT_MSG_EQ(+b.GetPlane(), +a.GetPlane(), how << ": plane");
+        NS_TEST_ASSERT_MSG_EQ(b.GetPath(), a.GetPath(), how << ": path");
+        NS_TEST_ASSERT_MSG_EQ(b.GetPayloadLen(), a.GetPayloadLen(), how << ": payload length");
+    }
+
+    void DoRun() override
+    {
+        MrcHeader h;
+        h.SetOpcode(MrcHeader::ACK);
+        h.SetFlags(0xa5);
+        h.SetEv(0x1234);
+        h.SetDstQpn(0x01020304);
+        h.SetSrcQpn(0x05060708);
+        h.SetPsn(0x090a0b0c);
+        h.SetCumAck(0x0d0e0f10);
+        h.SetSackBase(0x11121314);
+        h.SetSackBitmap(0x15161718191a1b1cULL);
+        h.SetOffset(0x1d1e1f2021222324ULL);
+        h.SetMsn(0x25262728);
+        h.SetMsgLen(0x292a2b2c);
+        h.SetTimestamp(0x2d2e2f3031323334ULL);
+        h.SetRecvBytes(0x35363738);
+        h.SetNackReason(0x39);
+        h.SetPlane(0x3a);
+        h.SetPath(0x3b3c);
+        h.SetPayloadLen(0x3d3e);
+        Ptr<Packet> p = Create<Packet>(100);
+        p->AddHeader(h);
+        NS_TEST_ASSERT_MSG_EQ(p->GetSize(), 100 + MrcHeader::SIZE, "the header's size");
+
+        uint8_t bytes[MrcHeader::SIZE];
+        p->CopyData(bytes, MrcHeader::SIZE);
+        MrcHeader parsed;
+        parsed.Parse(bytes);
+        Same(h, parsed, "Parse");
+        NS_TEST_ASSERT_MSG_EQ(MrcHeader::PeekDstQpn(bytes), h.GetDstQpn(), "PeekDstQpn");
+        NS_TEST_ASSERT_MSG_EQ(MrcHeader::PeekPsn(bytes), h.GetPsn(), "PeekPsn");
+        NS_TEST_ASSERT_MSG_EQ(MrcHeader::PeekMsn(bytes), h.GetMsn(), "PeekMsn");
+        NS_TEST_ASSERT_MSG_EQ(+MrcHeader::PeekOpcode(bytes), +h.GetOpcode(), "PeekOpcode");
+
+        MrcHeader removed;
+        NS_TEST_ASSERT_MSG_EQ(p->RemoveHeader(removed), MrcHeader::SIZE, "removed whole");
+        Same(h, removed, "Deserialize");
+        NS_TEST_ASSERT_MSG_EQ(p->GetSize(), 100u, "the payload left");
+    }
+};
+
+/**
  * Two 100 Gb/s ports, each with a default MrcTrimmingQueue, attached to the two ends of a cable
  * (no node yet).
  * @param cable the cable
@@ -1731,6 +1817,7 @@ public:
         AddTestCase(new MrcLinkMonitorTestCase);
         AddTestCase(new MrcLinkMonitorIdleSkipTestCase);
         AddTestCase(new MrcFrameTestCase);
+        AddTestCase(new MrcHeaderBytesTestCase);
         AddTestCase(new MrcIpv6HeaderTestCase);
         AddTestCase(new MrcPortCopyTestCase);
         AddTestCase(new MrcLazyTraceTestCase);

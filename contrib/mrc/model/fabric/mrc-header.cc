@@ -134,46 +134,37 @@ MrcHeader::Serialize(Buffer::Iterator i) const
     i.Write(b, SIZE);
 }
 
-namespace
-{
-/**
- * Read a big-endian 64-bit field as two 32-bit reads: Buffer::Iterator's ReadNtohU32 is inline
- * with a fast path, its ReadNtohU64 goes byte by byte out of line. Same value.
- * @param i the iterator (advanced by 8)
- * @return the value
- */
-uint64_t
-ReadU64(Buffer::Iterator& i)
-{
-    const uint64_t hi = i.ReadNtohU32();
-    return (hi << 32) | i.ReadNtohU32();
-}
-} // namespace
-
 uint32_t
 MrcHeader::Deserialize(Buffer::Iterator i)
 {
-    i.Next(8);
-    m_opcode = i.ReadU8();
-    m_flags = i.ReadU8();
-    m_ev = i.ReadNtohU16();
-    m_dstQpn = i.ReadNtohU32();
-    m_srcQpn = i.ReadNtohU32();
-    m_psn = i.ReadNtohU32();
-    m_cumAck = i.ReadNtohU32();
-    m_sackBase = i.ReadNtohU32();
-    m_sackBitmap = ReadU64(i);
-    m_offset = ReadU64(i);
-    m_msn = i.ReadNtohU32();
-    m_msgLen = i.ReadNtohU32();
-    m_timestamp = ReadU64(i);
-    m_recvBytes = i.ReadNtohU32();
-    m_nackReason = i.ReadU8();
-    m_plane = i.ReadU8();
-    m_path = i.ReadNtohU16();
-    m_payloadLen = i.ReadNtohU16();
-    i.Next(2);
+    uint8_t b[SIZE];
+    i.Read(b, SIZE);
+    Parse(b);
     return SIZE;
+}
+
+void
+MrcHeader::Parse(const uint8_t* b)
+{
+    // Offsets as Serialize writes them; UDP's 8 bytes first.
+    m_opcode = b[OPCODE_OFFSET];
+    m_flags = b[9];
+    m_ev = PeekU16(b + 10);
+    m_dstQpn = PeekU32(b + DST_QPN_OFFSET);
+    m_srcQpn = PeekU32(b + 16);
+    m_psn = PeekU32(b + PSN_OFFSET);
+    m_cumAck = PeekU32(b + 24);
+    m_sackBase = PeekU32(b + 28);
+    m_sackBitmap = PeekU64(b + 32);
+    m_offset = PeekU64(b + 40);
+    m_msn = PeekU32(b + MSN_OFFSET);
+    m_msgLen = PeekU32(b + 52);
+    m_timestamp = PeekU64(b + 56);
+    m_recvBytes = PeekU32(b + 64);
+    m_nackReason = b[68];
+    m_plane = b[69];
+    m_path = PeekU16(b + 70);
+    m_payloadLen = PeekU16(b + 72);
 }
 
 } // namespace ns3

@@ -160,6 +160,14 @@ public:
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
 
+    /**
+     * Set every field from a serialized header's bytes: what Deserialize reads, without
+     * Buffer::Iterator's checks per field (a receiving host copies the header's bytes out of
+     * the packet once, with Packet::CopyData, and parses them here).
+     * @param bytes the header's first SIZE bytes, as Serialize wrote them
+     */
+    void Parse(const uint8_t* bytes);
+
     /** @return the Opcode */
     uint8_t GetOpcode() const
     {
@@ -427,6 +435,26 @@ private:
     static uint32_t PeekU32(const uint8_t* b)
     {
         return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+    }
+
+    /**
+     * A big-endian 16-bit field of a serialized header.
+     * @param b its first byte
+     * @return the value
+     */
+    static uint16_t PeekU16(const uint8_t* b)
+    {
+        return static_cast<uint16_t>((b[0] << 8) | b[1]);
+    }
+
+    /**
+     * A big-endian 64-bit field of a serialized header.
+     * @param b its first byte
+     * @return the value
+     */
+    static uint64_t PeekU64(const uint8_t* b)
+    {
+        return (uint64_t(PeekU32(b)) << 32) | PeekU32(b + 4);
     }
 
     uint8_t m_opcode;      //!< the Opcode

@@ -352,13 +352,17 @@ MrcL4Protocol::GetTxStartTime(uint32_t plane) const
 void
 MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header)
 {
-    MrcHeader h;
     if (packet->GetSize() < MrcHeader::SIZE)
     {
         ++m_unknownQp;
         return;
     }
-    packet->RemoveHeader(h);
+    // The header's bytes in one copy, parsed as Deserialize would: the packet itself is not
+    // read again, so its header is not removed (RemoveHeader's metadata and buffer updates).
+    uint8_t bytes[MrcHeader::SIZE];
+    packet->CopyData(bytes, MrcHeader::SIZE);
+    MrcHeader h;
+    h.Parse(bytes);
     if (h.GetDstQpn() >= m_qps.size())
     {
         ++m_unknownQp;

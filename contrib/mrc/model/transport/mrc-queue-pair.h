@@ -300,7 +300,7 @@ public:
 
     /**
      * A packet for this QP arrived (called by MrcL4Protocol).
-     * @param packet payload (MRC header removed)
+     * @param packet the packet as it arrived (its MRC header, parsed into h, still at its start)
      * @param h its MRC header
      * @param tc the IPv6 Traffic Class on arrival
      * @param plane the plane it arrived on
