@@ -17,6 +17,7 @@
 #include "ns3/mrc-link-monitor.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-selective-recovery.h"
+#include "ns3/mrc-slot-pool.h"
 #include "ns3/mrc-trimming-queue.h"
 
 #include "ns3/boolean.h"
@@ -1196,6 +1197,116 @@ private:
 };
 
 /**
+ * @ingroup mrc-tests
+ * @brief A queue's ring keeps its frames in order through growth and wrap-around, gives every
+ * reference back, and takes its arrays of 1 KiB or more from MrcSlotPool: a destroyed queue's
+ * array waits on the pool's free list and the next queue that grows to that size takes it.
+ * MrcSlotPool itself: arrays aligned to a cache line, given back and taken again last in, first
+ * out, small ones not kept.
+ */
+class MrcQueueRingTestCase : public TestCase
+{
+public:
+    MrcQueueRingTestCase()
+        : TestCase("a queue's ring keeps order through growth; its arrays come from MrcSlotPool")
+    {
+    }
+
+private:
+    /** Slots a ring grows to for 100 packets held at once. */
+    static constexpr std::size_t SLOTS = 128;
+
+    /**
+     * Queue `count` packets in a fresh queue, with a dequeue after every third enqueue, so that
+     * the ring wraps around before it grows; then drain it.
+     * @param count packets
+     * @param keep the queue, left holding nothing
+     * @return false if a packet came out of order or twice
+     */
+    bool FillAndDrain(uint32_t count, Ptr<MrcTrimmingQueue>& keep)
+    {
+        keep = CreateObject<MrcTrimmingQueue>();
+        keep->SetAttribute("DataLimit", UintegerValue(100000000));
+        MrcIpv6Fields h;
+        h.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_NOT_ECT));
+        std::vector<Ptr<Packet>> sent;
+        std::size_t next = 0;
+        bool ok = true;
+        auto take = [&]()
+        {
+            MrcFrame out;
+            MrcIpv6Fields outHeader;
+            ok = ok && keep->Dequeue(out, outHeader) && next < sent.size()
+              && out.Peek() == PeekPointer(sent[next]);
+            ++next;
+        };
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            sent.push_back(Create<Packet>(100 + i));
+            h.SetPayloadLength(100 + i);
+            ok = ok && keep->Enqueue(MrcFrame(sent.back()), h) == MrcTrimmingQueue::ENQUEUED;
+            if (i % 3 == 2)
+            {
+                take();
+            }
+        }
+        while (next < sent.size())
+        {
+            take();
+        }
+        for (const auto& p : sent)
+        {
+            ok = ok && p->GetReferenceCount() == 1;
+        }
+        return ok && keep->GetDataBytes() == 0;
+    }
+
+    void DoRun() override
+    {
+        // The pool.
+        void* a = MrcSlotPool::Take(4096);
+        void* b = MrcSlotPool::Take(64);
+        NS_TEST_ASSERT_MSG_EQ(reinterpret_cast<uintptr_t>(a) % MrcSlotPool::ALIGN, 0, "aligned");
+        NS_TEST_ASSERT_MSG_EQ(reinterpret_cast<uintptr_t>(b) % MrcSlotPool::ALIGN, 0, "aligned");
+        // Under AddressSanitizer every array is its own allocation and nothing is kept.
+        const bool pooling = MrcSlotPool::IsPooling();
+        const std::size_t waiting = MrcSlotPool::GetFreeCount(4096);
+        MrcSlotPool::Give(a, 4096);
+        MrcSlotPool::Give(b, 64);
+        if (pooling)
+        {
+            NS_TEST_ASSERT_MSG_EQ(MrcSlotPool::GetFreeCount(4096), waiting + 1, "kept");
+            NS_TEST_ASSERT_MSG_EQ(MrcSlotPool::Take(4096), a, "taken again");
+            NS_TEST_ASSERT_MSG_EQ(MrcSlotPool::GetFreeCount(4096), waiting, "off the list");
+            MrcSlotPool::Give(a, 4096);
+        }
+        const std::size_t reserved = MrcSlotPool::GetReservedBytes();
+        void* big = MrcSlotPool::Take(MrcSlotPool::SLAB_BYTES * 2);
+        NS_TEST_ASSERT_MSG_EQ(reinterpret_cast<uintptr_t>(big) % MrcSlotPool::ALIGN, 0, "aligned");
+        const std::size_t blockBytes = pooling ? MrcSlotPool::SLAB_BYTES * 2 : 0;
+        NS_TEST_ASSERT_MSG_EQ(MrcSlotPool::GetReservedBytes() - reserved,
+                              blockBytes,
+                              "an array larger than a block is a block of its own");
+        MrcSlotPool::Give(big, MrcSlotPool::SLAB_BYTES * 2);
+
+        // A queue's ring.
+        const std::size_t bytes = SLOTS * 64;
+        Ptr<MrcTrimmingQueue> q;
+        NS_TEST_ASSERT_MSG_EQ(FillAndDrain(150, q), true, "first in, first out, once each");
+        const std::size_t before = MrcSlotPool::GetFreeCount(bytes);
+        q->Dispose();
+        q = nullptr;
+        const std::size_t kept = before + (pooling ? 1 : 0);
+        NS_TEST_ASSERT_MSG_EQ(MrcSlotPool::GetFreeCount(bytes),
+                              kept,
+                              "the destroyed queue's 128-slot array waits in the pool");
+        NS_TEST_ASSERT_MSG_EQ(FillAndDrain(150, q), true, "again, in a reused array");
+        NS_TEST_ASSERT_MSG_EQ(MrcSlotPool::GetFreeCount(bytes), before, "and the next took it");
+        q->Dispose();
+    }
+};
+
+/**
  * Two 100 Gb/s ports, each with a default MrcTrimmingQueue, attached to the two ends of a cable
  * (no node yet).
  * @param cable the cable
@@ -1818,6 +1929,7 @@ public:
         AddTestCase(new MrcLinkMonitorIdleSkipTestCase);
         AddTestCase(new MrcFrameTestCase);
         AddTestCase(new MrcHeaderBytesTestCase);
+        AddTestCase(new MrcQueueRingTestCase);
         AddTestCase(new MrcIpv6HeaderTestCase);
         AddTestCase(new MrcPortCopyTestCase);
         AddTestCase(new MrcLazyTraceTestCase);

@@ -6,11 +6,14 @@
 
 #include "ns3/mrc-dscp.h"
 #include "ns3/mrc-lazy-trace-source-accessor.h"
+#include "ns3/mrc-slot-pool.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
+
+#include <new>
 
 namespace ns3
 {
@@ -354,22 +357,48 @@ MrcTrimmingQueue::FlushData(DropReason reason)
     m_dataBytes = 0;
 }
 
+MrcTrimmingQueue::Ring::~Ring()
+{
+    for (uint32_t i = 0; i < m_capacity; ++i)
+    {
+        m_items[i].~Item();
+    }
+    MrcSlotPool::Give(m_items, std::size_t(m_capacity) * sizeof(Item));
+}
+
+void
+MrcTrimmingQueue::Ring::Grow()
+{
+    const uint32_t capacity = m_capacity == 0 ? 1 : m_capacity * 2;
+    auto bigger = static_cast<Item*>(MrcSlotPool::Take(std::size_t(capacity) * sizeof(Item)));
+    for (uint32_t i = 0; i < capacity; ++i)
+    {
+        new (&bigger[i]) Item();
+    }
+    for (uint32_t i = 0; i < m_size; ++i)
+    {
+        bigger[i] = std::move(m_items[(m_head + i) & (m_capacity - 1)]);
+    }
+    for (uint32_t i = 0; i < m_capacity; ++i)
+    {
+        m_items[i].~Item();
+    }
+    MrcSlotPool::Give(m_items, std::size_t(m_capacity) * sizeof(Item));
+    m_items = bigger;
+    m_capacity = capacity;
+    m_head = 0;
+}
+
 void
 MrcTrimmingQueue::Ring::Push(MrcFrame&& frame, const MrcIpv6Fields& header, uint16_t ingress)
 {
-    if (m_size == m_items.size())
+    if (m_size == m_capacity)
     {
-        std::vector<Item> bigger(m_items.empty() ? 1 : m_items.size() * 2);
-        for (uint32_t i = 0; i < m_size; ++i)
-        {
-            bigger[i] = std::move(m_items[(m_head + i) & (m_items.size() - 1)]);
-        }
-        m_items.swap(bigger);
-        m_head = 0;
+        Grow();
     }
     // Slots outside [m_head, m_head + m_size) hold empty frames (Pop and Clear empty them), so
     // the slot is written without being read first.
-    Item& slot = m_items[(m_head + m_size) & (m_items.size() - 1)];
+    Item& slot = m_items[(m_head + m_size) & (m_capacity - 1)];
     slot.frame.FillEmpty(std::move(frame));
     slot.header = header;
     slot.ingress = ingress;
@@ -382,15 +411,15 @@ MrcTrimmingQueue::Ring::Pop()
     m_items[m_head].frame.Reset();
     // An emptied ring starts again at slot 0, so that a queue that holds a packet or two at a
     // time keeps reusing one warm cache line instead of walking through all its slots.
-    m_head = (--m_size == 0) ? 0 : (m_head + 1) & (m_items.size() - 1);
+    m_head = (--m_size == 0) ? 0 : (m_head + 1) & (m_capacity - 1);
 }
 
 void
 MrcTrimmingQueue::Ring::Clear()
 {
-    for (auto& item : m_items)
+    for (uint32_t i = 0; i < m_capacity; ++i)
     {
-        item.frame.Reset();
+        m_items[i].frame.Reset();
     }
     m_head = 0;
     m_size = 0;

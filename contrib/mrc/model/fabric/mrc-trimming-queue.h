@@ -252,7 +252,8 @@ private:
 
     /**
      * A FIFO ring of Items that grows by doubling and never frees while the simulation runs
-     * (std::deque would allocate and free a block every few packets on this path).
+     * (std::deque would allocate and free a block every few packets on this path); its arrays
+     * come from MrcSlotPool.
      */
     class Ring
     {
@@ -267,6 +268,9 @@ private:
         {
             NS_ASSERT_MSG(o.m_size == 0, "MrcTrimmingQueue: copied while holding packets");
         }
+
+        /** Destroy the items and give the array back to MrcSlotPool. */
+        ~Ring();
 
         /** @return this */
         Ring& operator=(const Ring&) = delete;
@@ -313,7 +317,7 @@ private:
         {
             for (uint32_t i = 0; i < m_size; ++i)
             {
-                f(m_items[(m_head + i) & (m_items.size() - 1)]);
+                f(m_items[(m_head + i) & (m_capacity - 1)]);
             }
         }
 
@@ -321,9 +325,13 @@ private:
         void Clear();
 
     private:
-        std::vector<Item> m_items; //!< storage, a power of two long
-        uint32_t m_head = 0;       //!< oldest item
-        uint32_t m_size = 0;       //!< items held
+        /** Move the items into an array twice as long (one item if there is none). */
+        void Grow();
+
+        Item* m_items = nullptr; //!< storage (from MrcSlotPool), m_capacity items
+        uint32_t m_capacity = 0; //!< items the storage holds: zero or a power of two
+        uint32_t m_head = 0;     //!< oldest item
+        uint32_t m_size = 0;     //!< items held
     };
 
     /** The trace sources but Drop (made when something connects: 96 bytes per queue). */
