@@ -1071,14 +1071,14 @@ private:
             MrcFrame f(p);
             NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "a frame takes one reference");
             MrcFrame g(std::move(f));
-            NS_TEST_ASSERT_MSG_EQ(f.Peek(), nullptr, "a moved-from frame is empty");
-            NS_TEST_ASSERT_MSG_EQ(g.Peek(), PeekPointer(p), "the moved-to frame holds it");
+            NS_TEST_ASSERT_MSG_EQ(f.IsEmpty(), true, "a moved-from frame is empty");
+            NS_TEST_ASSERT_MSG_EQ(g.GetPacket(), PeekPointer(p), "the moved-to frame holds it");
             NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "a move takes no reference");
             MrcFrame h;
             h = std::move(g);
             NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "nor a move-assignment");
             Ptr<Packet> back = h.Release();
-            NS_TEST_ASSERT_MSG_EQ(h.Peek(), nullptr, "a released frame is empty");
+            NS_TEST_ASSERT_MSG_EQ(h.IsEmpty(), true, "a released frame is empty");
             NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "Release hands the reference over");
         }
         NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 1, "every reference given back");
@@ -1093,7 +1093,7 @@ private:
         MrcFrame out;
         MrcIpv6Fields outHeader;
         NS_TEST_ASSERT_MSG_EQ(q->Dequeue(out, outHeader), true, "dequeued");
-        NS_TEST_ASSERT_MSG_EQ(out.Peek(), PeekPointer(p), "the same packet");
+        NS_TEST_ASSERT_MSG_EQ(out.GetPacket(), PeekPointer(p), "the same packet");
         NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "still one reference in flight");
         NS_TEST_ASSERT_MSG_EQ(q->GetDataBytes(), 0, "the queue is empty");
         out.Reset();
@@ -1198,6 +1198,130 @@ private:
 
 /**
  * @ingroup mrc-tests
+ * @brief A compact MrcFrame (MrcFrame::FromHeader: an MRC header's bytes and a size, no Packet)
+ * is what a sender would have made: its header's bytes are Serialize's, its Packet (made only
+ * when asked for) has the same bytes and size as `Create<Packet>(payload)` with the header
+ * added, and is made once. Trimming cuts it as RemoveAtEnd cuts a packet, also into the header,
+ * and a queue carries it without making a Packet unless a trace asks for one.
+ */
+class MrcCompactFrameTestCase : public TestCase
+{
+public:
+    MrcCompactFrameTestCase()
+        : TestCase(
+            "MrcFrame::FromHeader: the sender's bytes, a Packet made once and only on demand")
+    {
+    }
+
+private:
+    /**
+     * @param p a packet
+     * @return all of its bytes
+     */
+    static std::vector<uint8_t> BytesOf(const Packet& p)
+    {
+        std::vector<uint8_t> b(p.GetSize());
+        p.CopyData(b.data(), p.GetSize());
+        return b;
+    }
+
+    void DoRun() override
+    {
+        MrcHeader h;
+        h.SetOpcode(MrcHeader::WRITE);
+        h.SetEv(0x1234);
+        h.SetDstQpn(0x01020304);
+        h.SetSrcQpn(0x05060708);
+        h.SetPsn(0x090a0b0c);
+        h.SetOffset(0x1d1e1f2021222324ULL);
+        h.SetTimestamp(0x2d2e2f3031323334ULL);
+        h.SetPayloadLen(1000);
+        Ptr<Packet> sender = Create<Packet>(1000);
+        sender->AddHeader(h);
+        const std::vector<uint8_t> expected = BytesOf(*sender);
+
+        MrcFrame f = MrcFrame::FromHeader(h, 1000);
+        NS_TEST_ASSERT_MSG_EQ(f.IsCompact(), true, "compact");
+        NS_TEST_ASSERT_MSG_EQ(f.GetSize(), 1000 + MrcHeader::SIZE, "header and payload");
+        const uint8_t* bytes = f.PeekHeaderBytes();
+        NS_TEST_ASSERT_MSG_NE(bytes, nullptr, "the header's bytes are at hand");
+        NS_TEST_ASSERT_MSG_EQ(
+            std::memcmp(bytes, expected.data(), MrcHeader::SIZE), 0, "Serialize's bytes");
+        MrcFrame g(std::move(f));
+        NS_TEST_ASSERT_MSG_EQ(f.IsEmpty(), true, "a moved-from frame is empty");
+        NS_TEST_ASSERT_MSG_EQ(g.PeekHeaderBytes(), bytes, "the block moves, not its bytes");
+
+        Packet* made = g.GetPacket();
+        NS_TEST_ASSERT_MSG_EQ(g.IsCompact(), false, "the frame holds the Packet made");
+        NS_TEST_ASSERT_MSG_EQ(g.GetPacket(), made, "made once");
+        NS_TEST_ASSERT_MSG_EQ(made->GetReferenceCount(), 1, "the frame's reference only");
+        NS_TEST_ASSERT_MSG_EQ(made->GetSize(), sender->GetSize(), "the sender's size");
+        NS_TEST_ASSERT_MSG_EQ((BytesOf(*made) == expected), true, "the sender's bytes");
+        MrcHeader back;
+        NS_TEST_ASSERT_MSG_EQ(made->PeekHeader(back), MrcHeader::SIZE, "a header to peek");
+        NS_TEST_ASSERT_MSG_EQ(back.GetPsn(), h.GetPsn(), "its fields");
+        Ptr<Packet> released = g.Release();
+        NS_TEST_ASSERT_MSG_EQ(g.IsEmpty(), true, "released");
+        NS_TEST_ASSERT_MSG_EQ(released->GetReferenceCount(), 1, "the reference handed over");
+
+        // Trimmed to the header and a few bytes, then into the header.
+        MrcFrame t = MrcFrame::FromHeader(h, 1000);
+        t.TrimTo(MrcHeader::SIZE + 8);
+        NS_TEST_ASSERT_MSG_EQ(t.GetSize(), MrcHeader::SIZE + 8, "trimmed");
+        t.TrimTo(5000);
+        NS_TEST_ASSERT_MSG_EQ(t.GetSize(), MrcHeader::SIZE + 8, "never lengthened");
+        Ptr<Packet> cut = sender->Copy();
+        cut->RemoveAtEnd(cut->GetSize() - (MrcHeader::SIZE + 8));
+        NS_TEST_ASSERT_MSG_EQ(
+            (BytesOf(*t.GetPacket()) == BytesOf(*cut)), true, "the bytes RemoveAtEnd leaves");
+        MrcFrame u = MrcFrame::FromHeader(h, 1000);
+        u.TrimTo(40);
+        NS_TEST_ASSERT_MSG_EQ(u.PeekHeaderBytes(), nullptr, "shorter than the header");
+        cut->RemoveAtEnd(cut->GetSize() - 40);
+        NS_TEST_ASSERT_MSG_EQ(
+            (BytesOf(*u.GetPacket()) == BytesOf(*cut)), true, "the header's first 40 bytes");
+
+        // Through a queue: no Packet unless a trace asks; trimmed by a full queue.
+        Ptr<MrcTrimmingQueue> q = CreateObject<MrcTrimmingQueue>();
+        q->SetAttribute("DataLimit", UintegerValue(2000));
+        MrcIpv6Fields ip;
+        ip.SetTrafficClass(MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_NOT_ECT));
+        ip.SetPayloadLength(static_cast<uint16_t>(1000 + MrcHeader::SIZE));
+        NS_TEST_ASSERT_MSG_EQ(
+            q->Enqueue(MrcFrame::FromHeader(h, 1000), ip), MrcTrimmingQueue::ENQUEUED, "queued");
+        MrcIpv6Fields trimmedIp = ip;
+        NS_TEST_ASSERT_MSG_EQ(q->Enqueue(MrcFrame::FromHeader(h, 1000), trimmedIp),
+                              MrcTrimmingQueue::TRIMMED,
+                              "the second does not fit");
+        MrcFrame out;
+        MrcIpv6Fields outIp;
+        NS_TEST_ASSERT_MSG_EQ(q->Dequeue(out, outIp), true, "the trimmed one first");
+        NS_TEST_ASSERT_MSG_EQ(out.IsCompact(), true, "still compact");
+        NS_TEST_ASSERT_MSG_EQ(out.GetSize(), MrcHeader::SIZE, "cut to the header");
+        NS_TEST_ASSERT_MSG_EQ(outIp.GetPayloadLength(), MrcHeader::SIZE, "and so sized");
+        NS_TEST_ASSERT_MSG_EQ(q->Dequeue(out, outIp), true, "then the data");
+        NS_TEST_ASSERT_MSG_EQ(out.IsCompact(), true, "no Packet made on the way");
+        NS_TEST_ASSERT_MSG_EQ(out.GetSize(), 1000 + MrcHeader::SIZE, "whole");
+
+        std::vector<const Packet*> traced;
+        q->TraceConnectWithoutContext(
+            "Enqueue",
+            MakeCallback(+[](std::vector<const Packet*>* v, Ptr<const Packet> p)
+                         {
+                             v->push_back(PeekPointer(p));
+                         })
+                .Bind(&traced));
+        q->Enqueue(MrcFrame::FromHeader(h, 1000), ip);
+        NS_TEST_ASSERT_MSG_EQ(traced.size(), 1, "traced");
+        NS_TEST_ASSERT_MSG_EQ(q->Dequeue(out, outIp), true, "dequeued");
+        NS_TEST_ASSERT_MSG_EQ(out.IsCompact(), false, "the traced frame holds a Packet");
+        NS_TEST_ASSERT_MSG_EQ(out.GetPacket(), traced[0], "the one the trace saw");
+        NS_TEST_ASSERT_MSG_EQ((BytesOf(*out.GetPacket()) == expected), true, "the bytes");
+    }
+};
+
+/**
+ * @ingroup mrc-tests
  * @brief A queue's ring keeps its frames in order through growth and wrap-around, gives every
  * reference back, and takes its arrays of 1 KiB or more from MrcSlotPool: a destroyed queue's
  * array waits on the pool's free list and the next queue that grows to that size takes it.
@@ -1237,7 +1361,7 @@ private:
             MrcFrame out;
             MrcIpv6Fields outHeader;
             ok = ok && keep->Dequeue(out, outHeader) && next < sent.size()
-              && out.Peek() == PeekPointer(sent[next]);
+              && out.GetPacket() == PeekPointer(sent[next]);
             ++next;
         };
         for (uint32_t i = 0; i < count; ++i)
@@ -1929,6 +2053,7 @@ public:
         AddTestCase(new MrcLinkMonitorIdleSkipTestCase);
         AddTestCase(new MrcFrameTestCase);
         AddTestCase(new MrcHeaderBytesTestCase);
+        AddTestCase(new MrcCompactFrameTestCase);
         AddTestCase(new MrcQueueRingTestCase);
         AddTestCase(new MrcIpv6HeaderTestCase);
         AddTestCase(new MrcPortCopyTestCase);

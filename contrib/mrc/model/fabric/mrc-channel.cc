@@ -80,10 +80,7 @@ public:
     {
         const auto* d = static_cast<const DeliveryEvent*>(event);
         d->m_device->PrefetchNext(true);
-        if (const Packet* p = d->m_frame.Peek(); p != nullptr)
-        {
-            d->m_device->PrefetchArrivingPacket(p);
-        }
+        d->m_device->PrefetchArrivingPacket(d->m_frame);
     }
 
     /**
@@ -94,7 +91,7 @@ public:
     static void PrefetchDeep(const EventImpl* event)
     {
         const auto* d = static_cast<const DeliveryEvent*>(event);
-        d->m_device->PrefetchArrival(d->m_frame.Peek(), d->m_header);
+        d->m_device->PrefetchArrival(d->m_frame, d->m_header);
     }
 
     /**
@@ -104,7 +101,7 @@ public:
     static void PrefetchDeeper(const EventImpl* event)
     {
         const auto* d = static_cast<const DeliveryEvent*>(event);
-        d->m_device->PrefetchReceiverState(d->m_frame.Peek());
+        d->m_device->PrefetchReceiverState(d->m_frame);
     }
 
     /**
@@ -114,7 +111,7 @@ public:
     static void PrefetchDeepest(const EventImpl* event)
     {
         const auto* d = static_cast<const DeliveryEvent*>(event);
-        d->m_device->PrefetchReceiverParts(d->m_frame.Peek());
+        d->m_device->PrefetchReceiverParts(d->m_frame);
     }
 
 private:
@@ -233,16 +230,16 @@ MrcChannel::Transmit(MrcFrame&& frame, const MrcIpv6Fields& header, MrcNetDevice
 }
 
 void
-MrcChannel::FireLost(const MrcFrame& frame)
+MrcChannel::FireLost(MrcFrame& frame)
 {
     if (auto trace = m_lostTrace.Peek())
     {
-        (*trace)(Ptr<const Packet>(frame.Peek()));
+        (*trace)(Ptr<const Packet>(frame.GetPacket()));
     }
 }
 
 void
-MrcChannel::LoseInFlight(const MrcFrame& frame)
+MrcChannel::LoseInFlight(MrcFrame& frame)
 {
     ++m_lostInFlight;
     FireLost(frame);

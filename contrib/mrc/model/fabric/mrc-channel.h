@@ -119,7 +119,7 @@ public:
      * and fire the LostInFlight trace: the receiving device calls it.
      * @param frame the frame lost
      */
-    void LoseInFlight(const MrcFrame& frame);
+    void LoseInFlight(MrcFrame& frame);
     /** @return the cable's epoch: bumped each time it goes down */
     uint32_t GetEpoch() const;
     /** @return the propagation delay */
@@ -155,7 +155,7 @@ private:
      * Fire the Lost trace, if anything connected to it.
      * @param frame the frame lost
      */
-    void FireLost(const MrcFrame& frame);
+    void FireLost(MrcFrame& frame);
 
     class DeliveryEvent;
     static const bool s_prefetchRegistered; //!< DeliveryEvent registered with MrcEventPrefetch

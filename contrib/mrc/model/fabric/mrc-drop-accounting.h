@@ -5,6 +5,7 @@
 #ifndef MRC_DROP_ACCOUNTING_H
 #define MRC_DROP_ACCOUNTING_H
 
+#include "ns3/mrc-frame.h"
 #include "ns3/mrc-lazy.h"
 
 #include "ns3/packet.h"
@@ -66,6 +67,22 @@ protected:
         {
             (*trace)(packet, reason);
         }
+    }
+
+    /**
+     * Count a drop and fire the trace, then empty the frame. A compact frame is given a Packet
+     * only when the trace is connected (MrcFrame::GetPacket).
+     * @param frame the frame (emptied)
+     * @param reason its reason
+     */
+    void Drop(MrcFrame&& frame, uint32_t reason)
+    {
+        ++m_dropped[reason];
+        if (auto trace = m_dropTrace.Peek())
+        {
+            (*trace)(Ptr<const Packet>(frame.GetPacket()), reason);
+        }
+        frame.Reset();
     }
 
     std::array<uint64_t, N> m_dropped{};                              //!< drops per reason

@@ -73,9 +73,9 @@ public:
      * about to arrive where ReadsPackets is true; the packet's first bytes were loaded an
      * event earlier). A hint: nothing is changed. The default loads nothing; a host's protocol
      * loads the queue pair the packet is for.
-     * @param packet the arriving frame's packet
+     * @param frame the arriving frame
      */
-    virtual void PrefetchReceive(const Packet& /* packet */) const {}
+    virtual void PrefetchReceive(const MrcFrame& /* frame */) const {}
 
     /**
      * Start loading what PrefetchReceive and the packet's handling read of the receiver's own
@@ -91,9 +91,9 @@ public:
      * packet's queue pair reads for it (MrcEventPrefetch). A hint: nothing is changed. The
      * default loads nothing; a host's protocol has the queue pair load its window slots (data)
      * or its sending side's objects (acknowledgements).
-     * @param packet the arriving frame's packet
+     * @param frame the arriving frame
      */
-    virtual void PrefetchReceiveParts(const Packet& /* packet */) const {}
+    virtual void PrefetchReceiveParts(const MrcFrame& /* frame */) const {}
 
     /**
      * Start loading the state TxDrained reads beyond the receiver itself (MrcEventPrefetch: a

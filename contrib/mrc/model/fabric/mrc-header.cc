@@ -78,9 +78,16 @@ MrcHeader::GetSerializedSize() const
 void
 MrcHeader::Serialize(Buffer::Iterator i) const
 {
-    // Encoded here and written with one copy: Buffer::Iterator's WriteHtonU64 goes byte by byte
-    // through checks, and every data packet and ACK is serialized once.
+    // Encoded by Write and written with one copy: Buffer::Iterator's WriteHtonU64 goes byte by
+    // byte through checks.
     uint8_t b[SIZE];
+    Write(b);
+    i.Write(b, SIZE);
+}
+
+void
+MrcHeader::Write(uint8_t* b) const
+{
     uint8_t* p = b;
     auto put8 = [&p](uint8_t v)
     {
@@ -131,7 +138,6 @@ MrcHeader::Serialize(Buffer::Iterator i) const
     put16(m_payloadLen);
     put16(0);
     NS_ASSERT(p == b + SIZE);
-    i.Write(b, SIZE);
 }
 
 uint32_t

@@ -168,6 +168,13 @@ public:
      */
     void Parse(const uint8_t* bytes);
 
+    /**
+     * Write the header's SIZE bytes, as Serialize does, into plain memory (a frame that carries
+     * its header without an ns-3 Packet: MrcFrame::FromHeader).
+     * @param bytes where to write SIZE bytes
+     */
+    void Write(uint8_t* bytes) const;
+
     /** @return the Opcode */
     uint8_t GetOpcode() const
     {

@@ -317,7 +317,7 @@ MrcNetDevice::SendFrame(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingres
     }
     if (!m_linkUp)
     {
-        m_queue->CountExternalDrop(frame.Release(), MrcTrimmingQueue::LINK_DOWN);
+        m_queue->CountExternalDrop(std::move(frame), MrcTrimmingQueue::LINK_DOWN);
         return false;
     }
     if (!m_txEventPending && MrcNow() >= m_busyUntil && m_queue->IsEmpty() && !m_paused)
@@ -362,16 +362,16 @@ MrcNetDevice::StartTransmission(MrcFrame&& frame, const MrcIpv6Fields& header)
     m_txBytes += bytes;
     if (Traces* t = m_traces.Peek(); t != nullptr && !t->macTx.IsEmpty())
     {
-        t->macTx(Ptr<const Packet>(frame.Peek()));
+        t->macTx(Ptr<const Packet>(frame.GetPacket()));
     }
-    Sniff(frame.Peek(), header);
+    Sniff(frame, header);
     m_channel->Transmit(std::move(frame), header, this, txTime);
 }
 
 void
-MrcNetDevice::FireSniffer(const Packet* packet, const MrcIpv6Fields& header)
+MrcNetDevice::FireSniffer(MrcFrame& frame, const MrcIpv6Fields& header)
 {
-    Ptr<Packet> full = packet->Copy();
+    Ptr<Packet> full = frame.GetPacket()->Copy();
     full->AddHeader(MrcIpv6Header(header));
     m_traces.Get().sniffer(full);
 }
@@ -456,15 +456,15 @@ MrcNetDevice::Receive(MrcFrame&& frame, MrcIpv6Fields& header)
 {
     if (m_rxLossRate > 0 && m_rxLoss->GetValue() < m_rxLossRate)
     {
-        Drop(Ptr<const Packet>(frame.Peek()), RX_LOSS);
+        Drop(std::move(frame), RX_LOSS);
         return;
     }
     ++m_rxPackets;
     if (Traces* t = m_traces.Peek(); t != nullptr && !t->macRx.IsEmpty())
     {
-        t->macRx(Ptr<const Packet>(frame.Peek()));
+        t->macRx(Ptr<const Packet>(frame.GetPacket()));
     }
-    Sniff(frame.Peek(), header);
+    Sniff(frame, header);
     if (m_receiver != nullptr)
     {
         m_receiver->ReceiveOwnedFrame(m_port, std::move(frame), header);

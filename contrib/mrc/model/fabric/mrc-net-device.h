@@ -11,7 +11,6 @@
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-ipv6-fields.h"
 #include "ns3/mrc-lazy.h"
-#include "ns3/mrc-packet-prefetch.h"
 #include "ns3/mrc-pooled-event.h"
 #include "ns3/mrc-trimming-queue.h"
 
@@ -216,13 +215,13 @@ public:
      * Start loading what an arrival at this port reads of its frame's packet: nothing at a
      * switch, which forwards by the frame's header; the packet object where a host's protocol
      * takes the frame. Reads the port.
-     * @param packet the arriving frame's packet
+     * @param frame the arriving frame
      */
-    void PrefetchArrivingPacket(const Packet* packet) const
+    void PrefetchArrivingPacket(const MrcFrame& frame) const
     {
         if (m_rxReadsPacket)
         {
-            MrcEventPrefetch::Lines(packet, packet + 1);
+            frame.Prefetch();
         }
     }
 
@@ -231,18 +230,14 @@ public:
      * event earlier), what an arriving frame reads next: where a host's protocol takes the
      * frame, the packet's first bytes and its metadata (MrcPacketPrefetch); at a switch, the
      * egress port (MrcFrameReceiver::PrefetchForwarding). Reads the port and its receiver.
-     * @param packet the arriving frame's packet, or null
+     * @param frame the arriving frame
      * @param header its IPv6 fields
      */
-    void PrefetchArrival(const Packet* packet, const MrcIpv6Fields& header) const
+    void PrefetchArrival(const MrcFrame& frame, const MrcIpv6Fields& header) const
     {
         if (m_rxReadsPacket)
         {
-            if (packet != nullptr)
-            {
-                // All of the transport header's lines: the protocol reads it whole.
-                MrcPacketPrefetch::Insides(packet, MrcHeader::SIZE);
-            }
+            frame.PrefetchInsides();
             m_receiver->PrefetchTables();
         }
         else if (m_receiver != nullptr)
@@ -255,13 +250,13 @@ public:
      * Start loading, one level beyond PrefetchArrival (which ran an event earlier), the state a
      * host's protocol reads for an arriving frame (MrcFrameReceiver::PrefetchReceive); nothing
      * at a switch. Reads the port.
-     * @param packet the arriving frame's packet, or null
+     * @param frame the arriving frame
      */
-    void PrefetchReceiverState(const Packet* packet) const
+    void PrefetchReceiverState(const MrcFrame& frame) const
     {
-        if (m_rxReadsPacket && packet != nullptr)
+        if (m_rxReadsPacket)
         {
-            m_receiver->PrefetchReceive(*packet);
+            m_receiver->PrefetchReceive(frame);
         }
     }
 
@@ -269,13 +264,13 @@ public:
      * Start loading, one level beyond PrefetchReceiverState (which ran an event earlier), what
      * the queue pair an arriving frame is for reads next (MrcFrameReceiver::PrefetchReceiveParts);
      * nothing at a switch. Reads the port.
-     * @param packet the arriving frame's packet, or null
+     * @param frame the arriving frame
      */
-    void PrefetchReceiverParts(const Packet* packet) const
+    void PrefetchReceiverParts(const MrcFrame& frame) const
     {
-        if (m_rxReadsPacket && packet != nullptr)
+        if (m_rxReadsPacket)
         {
-            m_receiver->PrefetchReceiveParts(*packet);
+            m_receiver->PrefetchReceiveParts(frame);
         }
     }
 
@@ -440,23 +435,23 @@ private:
     /**
      * Fire the Sniffer trace with the full frame, if anyone listens (inline: on every frame,
      * and nobody listens in most runs).
-     * @param packet the IPv6 payload
+     * @param frame the IPv6 payload (given a Packet if it has none and anyone listens)
      * @param header its header
      */
-    void Sniff(const Packet* packet, const MrcIpv6Fields& header)
+    void Sniff(MrcFrame& frame, const MrcIpv6Fields& header)
     {
         if (Traces* t = m_traces.Peek(); t != nullptr && !t->sniffer.IsEmpty())
         {
-            FireSniffer(packet, header);
+            FireSniffer(frame, header);
         }
     }
 
     /**
      * Build the full frame (a copy with the header serialized) and fire the Sniffer trace.
-     * @param packet the IPv6 payload
+     * @param frame the IPv6 payload
      * @param header its header
      */
-    void FireSniffer(const Packet* packet, const MrcIpv6Fields& header);
+    void FireSniffer(MrcFrame& frame, const MrcIpv6Fields& header);
     /**
      * Start sending the next queued frame if the serializer is idle (a pooled event, one per
      * frame on a busy port: ScheduleTransmitComplete).

@@ -458,13 +458,13 @@ MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6
     ++m_received;
     if (m_blackhole)
     {
-        Drop(frame.Release(), BLACKHOLE);
+        Drop(std::move(frame), BLACKHOLE);
         return;
     }
     if (m_pfc && MrcDscp::Dscp(header.GetTrafficClass()) == MrcDscp::DATA
         && !m_pfcIngress.Admits(inPort, header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES))
     {
-        Drop(frame.Release(), PFC_HEADROOM);
+        Drop(std::move(frame), PFC_HEADROOM);
         return;
     }
     if (m_ecmp)
@@ -481,18 +481,18 @@ MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6
     }
     if (wrongBlock != 0)
     {
-        Drop(frame.Release(), WRONG_BLOCK);
+        Drop(std::move(frame), WRONG_BLOCK);
         return;
     }
     if (MrcUsidCarrier::ActiveOf(header.dst, m_blockBytes) != m_usid)
     {
-        Drop(frame.Release(), NOT_MINE);
+        Drop(std::move(frame), NOT_MINE);
         return;
     }
     const uint8_t hopLimit = header.GetHopLimit();
     if (hopLimit <= 1)
     {
-        Drop(frame.Release(), HOP_LIMIT);
+        Drop(std::move(frame), HOP_LIMIT);
         return;
     }
     uint8_t a[16];
@@ -501,19 +501,19 @@ MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6
     const uint16_t next = MrcUsidCarrier::ActiveOf(a, m_blockBytes);
     if (next == 0)
     {
-        Drop(frame.Release(), END_OF_CARRIER);
+        Drop(std::move(frame), END_OF_CARRIER);
         return;
     }
     const uint16_t out = next < m_table.size() ? m_table[next] : NO_PORT;
     if (out == NO_PORT)
     {
-        Drop(frame.Release(), UNKNOWN_USID);
+        Drop(std::move(frame), UNKNOWN_USID);
         return;
     }
     MrcNetDevice* port = PeekPointer(m_ports[out]);
     if (!port->IsLinkUp())
     {
-        Drop(frame.Release(), PORT_DOWN);
+        Drop(std::move(frame), PORT_DOWN);
         return;
     }
     header.SetHopLimit(hopLimit - 1);
@@ -521,7 +521,7 @@ MrcSwitchNetDevice::ReceiveOwnedFrame(uint32_t inPort, MrcFrame&& frame, MrcIpv6
     ++m_forwarded;
     if (!m_forwardTrace.IsEmpty())
     {
-        m_forwardTrace(Ptr<const Packet>(frame.Peek()), inPort, out);
+        m_forwardTrace(Ptr<const Packet>(frame.GetPacket()), inPort, out);
     }
     port->SendFrame(std::move(frame), header, static_cast<uint16_t>(inPort));
 }
@@ -532,33 +532,33 @@ MrcSwitchNetDevice::ForwardEcmp(uint32_t inPort, MrcFrame&& frame, MrcIpv6Fields
     const uint32_t host = HostIdOf(header.dst);
     if (!m_ecmpTable.HasRoute(host))
     {
-        Drop(frame.Release(), NO_ROUTE);
+        Drop(std::move(frame), NO_ROUTE);
         return;
     }
     const uint8_t hopLimit = header.GetHopLimit();
     if (hopLimit <= 1)
     {
-        Drop(frame.Release(), HOP_LIMIT);
+        Drop(std::move(frame), HOP_LIMIT);
         return;
     }
     const uint16_t out = m_ecmpTable.Lookup(HostIdOf(header.src), host, header.GetFlowLabel());
     if (out == NO_PORT)
     {
-        Drop(frame.Release(), NO_ROUTE);
+        Drop(std::move(frame), NO_ROUTE);
         return;
     }
     MrcNetDevice* port = PeekPointer(m_ports[out]);
     if (!port->IsLinkUp())
     {
         // Hashed onto a dead link that local detection has not caught yet.
-        Drop(frame.Release(), PORT_DOWN);
+        Drop(std::move(frame), PORT_DOWN);
         return;
     }
     header.SetHopLimit(hopLimit - 1);
     ++m_forwarded;
     if (!m_forwardTrace.IsEmpty())
     {
-        m_forwardTrace(Ptr<const Packet>(frame.Peek()), inPort, out);
+        m_forwardTrace(Ptr<const Packet>(frame.GetPacket()), inPort, out);
     }
     port->SendFrame(std::move(frame), header, static_cast<uint16_t>(inPort));
 }

@@ -159,7 +159,7 @@ MrcTrimmingQueue::Outcome
 MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingress)
 {
     ++m_arrivals;
-    NS_ASSERT_MSG(frame.Peek()->GetSize() == header.GetPayloadLength(),
+    NS_ASSERT_MSG(frame.GetSize() == header.GetPayloadLength(),
                   "MrcTrimmingQueue: payloadLength differs from the packet's size");
     const uint32_t bytes = header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES;
     const uint8_t tc = header.GetTrafficClass();
@@ -167,14 +167,17 @@ MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingr
     {
         if (m_controlBytes + bytes > m_controlLimit)
         {
-            Drop(frame.Release(), CONTROL_OVERFLOW);
+            Drop(std::move(frame), CONTROL_OVERFLOW);
             return DROPPED;
         }
         m_controlBytes += bytes;
-        const Packet* queued = frame.Peek(); // the ring keeps it alive
+        Traces* t = m_traces.Peek();
+        const Packet* queued = (t != nullptr && !t->enqueue.IsEmpty())
+                                 ? frame.GetPacket() // the ring keeps it alive
+                                 : nullptr;
         m_control.Push(std::move(frame), header, NO_INGRESS);
         ++m_enqueued;
-        if (Traces* t = m_traces.Peek(); t != nullptr && !t->enqueue.IsEmpty())
+        if (queued != nullptr)
         {
             t->enqueue(Ptr<const Packet>(queued));
         }
@@ -210,7 +213,7 @@ MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingr
                 ++m_marked;
                 if (Traces* t = m_traces.Peek(); t != nullptr && !t->mark.IsEmpty())
                 {
-                    t->mark(Ptr<const Packet>(frame.Peek()));
+                    t->mark(Ptr<const Packet>(frame.GetPacket()));
                 }
             }
         }
@@ -227,10 +230,13 @@ MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingr
         {
             ingress = NO_INGRESS;
         }
-        const Packet* queued = frame.Peek(); // the ring keeps it alive
+        Traces* t = m_traces.Peek();
+        const Packet* queued = (t != nullptr && !t->enqueue.IsEmpty())
+                                 ? frame.GetPacket() // the ring keeps it alive
+                                 : nullptr;
         m_data.Push(std::move(frame), header, ingress);
         ++m_enqueued;
-        if (Traces* t = m_traces.Peek(); t != nullptr && !t->enqueue.IsEmpty())
+        if (queued != nullptr)
         {
             t->enqueue(Ptr<const Packet>(queued));
         }
@@ -239,30 +245,31 @@ MrcTrimmingQueue::Enqueue(MrcFrame&& frame, MrcIpv6Fields& header, uint16_t ingr
 
     if (!m_trimEnabled)
     {
-        Drop(frame.Release(), DATA_OVERFLOW);
+        Drop(std::move(frame), DATA_OVERFLOW);
         return DROPPED;
     }
     // Trim: keep the transport headers, move to the control class with a "trimmed" DSCP.
-    Packet* packet = frame.Peek();
-    if (packet->GetSize() > m_trimSize)
-    {
-        packet->RemoveAtEnd(packet->GetSize() - m_trimSize);
-    }
-    const uint32_t trimmedBytes = packet->GetSize() + MrcIpv6Fields::HEADER_BYTES;
+    frame.TrimTo(m_trimSize);
+    const uint32_t trimmedSize = frame.GetSize();
+    const uint32_t trimmedBytes = trimmedSize + MrcIpv6Fields::HEADER_BYTES;
     if (m_controlBytes + trimmedBytes > m_controlLimit)
     {
-        Drop(frame.Release(), TRIMMED_OVERFLOW);
+        Drop(std::move(frame), TRIMMED_OVERFLOW);
         return DROPPED;
     }
     header.SetTrafficClass(MrcDscp::TrafficClass(
         m_lastHop ? MrcDscp::TRIMMED_LAST_HOP : MrcDscp::TRIMMED, MrcDscp::Ecn(tc)));
-    header.SetPayloadLength(static_cast<uint16_t>(packet->GetSize()));
+    header.SetPayloadLength(static_cast<uint16_t>(trimmedSize));
     m_controlBytes += trimmedBytes;
+    Traces* t = m_traces.Peek();
+    const Packet* trimmed = (t != nullptr && !t->trim.IsEmpty())
+                              ? frame.GetPacket() // the ring keeps it alive
+                              : nullptr;
     m_control.Push(std::move(frame), header, NO_INGRESS);
     ++m_trimmed;
-    if (Traces* t = m_traces.Peek(); t != nullptr && !t->trim.IsEmpty())
+    if (trimmed != nullptr)
     {
-        t->trim(Ptr<const Packet>(packet), m_lastHop);
+        t->trim(Ptr<const Packet>(trimmed), m_lastHop);
     }
     return TRIMMED;
 }
@@ -316,7 +323,7 @@ MrcTrimmingQueue::Dequeue(MrcFrame& frame, MrcIpv6Fields& header, bool dataAllow
     ++m_dequeued;
     if (Traces* t = m_traces.Peek(); t != nullptr && !t->dequeue.IsEmpty())
     {
-        t->dequeue(Ptr<const Packet>(frame.Peek()));
+        t->dequeue(Ptr<const Packet>(frame.GetPacket()));
     }
     return true;
 }
@@ -333,7 +340,7 @@ MrcTrimmingQueue::Flush()
     m_control.ForEach(
         [this](Item& item)
         {
-            Drop(item.frame.Release(), LINK_DOWN);
+            Drop(std::move(item.frame), LINK_DOWN);
         });
     m_control.Clear();
     m_controlBytes = 0;
@@ -351,7 +358,7 @@ MrcTrimmingQueue::FlushData(DropReason reason)
                 m_ingressOwner->IngressRelease(
                     item.ingress, item.header.GetPayloadLength() + MrcIpv6Fields::HEADER_BYTES);
             }
-            Drop(item.frame.Release(), reason);
+            Drop(std::move(item.frame), reason);
         });
     m_data.Clear();
     m_dataBytes = 0;
@@ -430,6 +437,13 @@ MrcTrimmingQueue::CountExternalDrop(Ptr<const Packet> packet, DropReason reason)
 {
     ++m_arrivals;
     Drop(packet, reason);
+}
+
+void
+MrcTrimmingQueue::CountExternalDrop(MrcFrame&& frame, DropReason reason)
+{
+    ++m_arrivals;
+    Drop(std::move(frame), reason);
 }
 
 uint64_t

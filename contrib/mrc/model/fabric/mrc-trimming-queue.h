@@ -202,6 +202,14 @@ public:
      */
     void CountExternalDrop(Ptr<const Packet> packet, DropReason reason);
 
+    /**
+     * As CountExternalDrop with a packet, for a frame (emptied; given a Packet only if the
+     * drop trace is connected).
+     * @param frame the frame
+     * @param reason why
+     */
+    void CountExternalDrop(MrcFrame&& frame, DropReason reason);
+
     /** @return packets offered */
     uint64_t GetArrivals() const;
     /** @return packets queued intact */

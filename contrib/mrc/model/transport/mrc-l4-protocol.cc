@@ -8,7 +8,6 @@
 #include "ns3/mrc-header.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-nscc.h"
-#include "ns3/mrc-packet-prefetch.h"
 #include "ns3/mrc-recovery-ops.h"
 #include "ns3/mrc-selective-recovery.h"
 
@@ -326,12 +325,12 @@ MrcL4Protocol::GetHost() const
 }
 
 void
-MrcL4Protocol::SendPacket(uint32_t plane,
-                          const MrcPathSet& paths,
-                          uint32_t path,
-                          uint32_t flowLabel,
-                          uint8_t tc,
-                          Ptr<Packet> packet)
+MrcL4Protocol::SendFrame(uint32_t plane,
+                         const MrcPathSet& paths,
+                         uint32_t path,
+                         uint32_t flowLabel,
+                         uint8_t tc,
+                         MrcFrame&& frame)
 {
     // As MrcIpv6Fields(source, destination, ...), without an Ipv6Address per packet.
     MrcIpv6Fields h;
@@ -339,8 +338,8 @@ MrcL4Protocol::SendPacket(uint32_t plane,
     paths.GetBytes(path, h.dst);
     h.flowLabel = flowLabel;
     h.trafficClass = tc;
-    h.payloadLength = static_cast<uint16_t>(packet->GetSize());
-    m_ports[plane]->SendFrame(packet, h);
+    h.payloadLength = static_cast<uint16_t>(frame.GetSize());
+    m_ports[plane]->SendFrame(std::move(frame), h);
 }
 
 Time
@@ -363,12 +362,38 @@ MrcL4Protocol::ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& he
     packet->CopyData(bytes, MrcHeader::SIZE);
     MrcHeader h;
     h.Parse(bytes);
+    Deliver(port, h, header);
+}
+
+void
+MrcL4Protocol::ReceiveOwnedFrame(uint32_t port, MrcFrame&& frame, MrcIpv6Fields& header)
+{
+    if (!frame.IsCompact())
+    {
+        ReceiveFrame(port, frame.Release(), header);
+        return;
+    }
+    const uint8_t* bytes = frame.PeekHeaderBytes();
+    if (bytes == nullptr)
+    {
+        ++m_unknownQp; // trimmed shorter than the header
+        return;
+    }
+    MrcHeader h;
+    h.Parse(bytes);
+    frame.Reset(); // the payload is not read
+    Deliver(port, h, header);
+}
+
+void
+MrcL4Protocol::Deliver(uint32_t port, const MrcHeader& h, const MrcIpv6Fields& header)
+{
     if (h.GetDstQpn() >= m_qps.size())
     {
         ++m_unknownQp;
         return;
     }
-    m_qps[h.GetDstQpn()]->Receive(packet, h, header.GetTrafficClass(), port);
+    m_qps[h.GetDstQpn()]->Receive(h, header.GetTrafficClass(), port);
 }
 
 void
@@ -387,13 +412,9 @@ MrcL4Protocol::PrefetchTables() const
 }
 
 const MrcQueuePair*
-MrcL4Protocol::PeekQueuePair(const Packet& packet, const uint8_t*& header) const
+MrcL4Protocol::PeekQueuePair(const MrcFrame& frame, const uint8_t*& header) const
 {
-    if (packet.GetSize() < MrcHeader::SIZE)
-    {
-        return nullptr;
-    }
-    header = MrcPacketPrefetch::FirstByte(packet);
+    header = frame.PeekHeaderBytes();
     if (header == nullptr)
     {
         return nullptr;
@@ -403,20 +424,20 @@ MrcL4Protocol::PeekQueuePair(const Packet& packet, const uint8_t*& header) const
 }
 
 void
-MrcL4Protocol::PrefetchReceive(const Packet& packet) const
+MrcL4Protocol::PrefetchReceive(const MrcFrame& frame) const
 {
     const uint8_t* header = nullptr;
-    if (const MrcQueuePair* qp = PeekQueuePair(packet, header); qp != nullptr)
+    if (const MrcQueuePair* qp = PeekQueuePair(frame, header); qp != nullptr)
     {
         qp->PrefetchState();
     }
 }
 
 void
-MrcL4Protocol::PrefetchReceiveParts(const Packet& packet) const
+MrcL4Protocol::PrefetchReceiveParts(const MrcFrame& frame) const
 {
     const uint8_t* header = nullptr;
-    if (const MrcQueuePair* qp = PeekQueuePair(packet, header); qp != nullptr)
+    if (const MrcQueuePair* qp = PeekQueuePair(frame, header); qp != nullptr)
     {
         qp->PrefetchParts(header);
     }

@@ -152,20 +152,20 @@ public:
     void SharePrototypes(Ptr<MrcL4Protocol> other);
 
     /**
-     * Send an MRC packet (called by queue pairs).
+     * Send an MRC frame (called by queue pairs).
      * @param plane the plane (NIC port)
      * @param paths the plane's paths to the peer
      * @param path the path taken (its destination address is the uSID carrier)
      * @param flowLabel the flow label (derived from the QP and its EV)
      * @param tc the Traffic Class
-     * @param packet the MRC packet (header included)
+     * @param frame the MRC frame (header included; MrcFrame::FromHeader)
      */
-    void SendPacket(uint32_t plane,
-                    const MrcPathSet& paths,
-                    uint32_t path,
-                    uint32_t flowLabel,
-                    uint8_t tc,
-                    Ptr<Packet> packet);
+    void SendFrame(uint32_t plane,
+                   const MrcPathSet& paths,
+                   uint32_t path,
+                   uint32_t flowLabel,
+                   uint8_t tc,
+                   MrcFrame&& frame);
 
     /**
      * Assign the random stream used to build EV sets.
@@ -177,21 +177,29 @@ public:
     // MrcFrameReceiver
     void ReceiveFrame(uint32_t port, Ptr<Packet> packet, MrcIpv6Fields& header) override;
     /**
+     * Receive a frame: a compact one's header is parsed from its bytes, without a Packet;
+     * one that holds a Packet goes to ReceiveFrame.
+     * @param port the receiving port's index
+     * @param frame the IPv6 payload (moved from)
+     * @param header the IPv6 fields
+     */
+    void ReceiveOwnedFrame(uint32_t port, MrcFrame&& frame, MrcIpv6Fields& header) override;
+    /**
      * Start loading the tables of ports and source addresses, and the table of queue pairs if
      * it has at most QPS_PREFETCHED entries (MrcEventPrefetch). A hint only.
      */
     void PrefetchTables() const override;
     /**
-     * Start loading the queue pair the packet's header names (MrcEventPrefetch). A hint only.
-     * @param packet an arriving packet, its MRC header first
+     * Start loading the queue pair the frame's header names (MrcEventPrefetch). A hint only.
+     * @param frame an arriving frame, its MRC header first
      */
-    void PrefetchReceive(const Packet& packet) const override;
+    void PrefetchReceive(const MrcFrame& frame) const override;
     /**
-     * Start loading what the queue pair the packet's header names reads for it
+     * Start loading what the queue pair the frame's header names reads for it
      * (MrcQueuePair::PrefetchParts). A hint only.
-     * @param packet an arriving packet, its MRC header first
+     * @param frame an arriving frame, its MRC header first
      */
-    void PrefetchReceiveParts(const Packet& packet) const override;
+    void PrefetchReceiveParts(const MrcFrame& frame) const override;
     /** Start loading the queue pair TxDrained would wake first (MrcEventPrefetch). A hint. */
     void PrefetchTxDrained() const override;
     void TxDrained(uint32_t port) override;
@@ -226,13 +234,20 @@ private:
     static Ptr<T> ForkOrMake(Ptr<T>& proto, const ObjectFactory& factory);
 
     /**
-     * The queue pair an arriving packet's MRC header names, read from the packet's bytes
+     * The queue pair an arriving frame's MRC header names, read from the frame's bytes
      * without deserializing them (for the prefetch stages).
-     * @param packet the packet, its MRC header first
+     * @param frame the frame, its MRC header first
      * @param header set to the header's first byte, if found
-     * @return the queue pair, or null (packet too short, bytes not found, no such QPN)
+     * @return the queue pair, or null (frame too short, bytes not found, no such QPN)
      */
-    const MrcQueuePair* PeekQueuePair(const Packet& packet, const uint8_t*& header) const;
+    const MrcQueuePair* PeekQueuePair(const MrcFrame& frame, const uint8_t*& header) const;
+    /**
+     * Hand a parsed header to the queue pair it names.
+     * @param port the receiving port's index
+     * @param h the header
+     * @param header the frame's IPv6 fields
+     */
+    void Deliver(uint32_t port, const MrcHeader& h, const MrcIpv6Fields& header);
 
     /** PrefetchTables loads the table of at most this many queue pairs (two lines). */
     static constexpr std::size_t QPS_PREFETCHED = 16;

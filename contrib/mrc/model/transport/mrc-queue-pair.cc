@@ -543,11 +543,11 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause, uint64_t usable, uint64_t ro
     h.SetPlane(static_cast<uint8_t>(e.plane));
     h.SetPath(e.path);
     h.SetPayloadLen(static_cast<uint16_t>(p.len));
-    Ptr<Packet> packet = Create<Packet>(p.len);
-    packet->AddHeader(h);
+    // A compact frame: the payload is never read, and a Packet is made only if a trace asks.
+    MrcFrame frame = MrcFrame::FromHeader(h, p.len);
     if (!m_txTrace.IsEmpty())
     {
-        m_txTrace(packet, psn, h.GetEv(), cause);
+        m_txTrace(Ptr<const Packet>(frame.GetPacket()), psn, h.GetEv(), cause);
     }
     const uint64_t rate = m_cc->GetPacingRate();
     if (rate > 0)
@@ -579,17 +579,17 @@ MrcQueuePair::Transmit(uint32_t psn, uint8_t cause, uint64_t usable, uint64_t ro
         m_rtoEvent.Set(MrcScheduleMember<MrcQueuePair, &MrcQueuePair::OnRto>(
             wire + TimeoutOf(p) - MrcNow(), this));
     }
-    m_l4->SendPacket(e.plane,
-                     m_paths[e.plane],
-                     e.path,
-                     FlowLabel(h.GetEv()),
-                     MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_ECT0),
-                     packet);
+    m_l4->SendFrame(e.plane,
+                    m_paths[e.plane],
+                    e.path,
+                    FlowLabel(h.GetEv()),
+                    MrcDscp::TrafficClass(MrcDscp::DATA, MrcDscp::ECN_ECT0),
+                    std::move(frame));
     return true;
 }
 
 void
-MrcQueuePair::Receive(Ptr<Packet> /* packet */, const MrcHeader& h, uint8_t tc, uint32_t plane)
+MrcQueuePair::Receive(const MrcHeader& h, uint8_t tc, uint32_t plane)
 {
     if (m_l4 == nullptr || m_error)
     {
@@ -668,14 +668,12 @@ MrcQueuePair::SendControl(MrcHeader& h, uint32_t plane, uint32_t path)
     h.SetPlane(static_cast<uint8_t>(plane));
     h.SetPath(static_cast<uint16_t>(path));
     h.SetPayloadLen(0);
-    Ptr<Packet> packet = Create<Packet>();
-    packet->AddHeader(h);
-    m_l4->SendPacket(plane,
-                     paths,
-                     path,
-                     FlowLabel(h.GetEv()),
-                     MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
-                     packet);
+    m_l4->SendFrame(plane,
+                    paths,
+                    path,
+                    FlowLabel(h.GetEv()),
+                    MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
+                    MrcFrame::FromHeader(h, 0));
 }
 
 void
@@ -1042,19 +1040,18 @@ MrcQueuePair::OnProbeTimer()
         h.SetTimestamp(static_cast<uint64_t>(MrcNow().GetNanoSeconds()));
         h.SetPlane(static_cast<uint8_t>(e.plane));
         h.SetPath(e.path);
-        Ptr<Packet> packet = Create<Packet>();
-        packet->AddHeader(h);
+        MrcFrame frame = MrcFrame::FromHeader(h, 0);
         m_selector->SetProbePending(ev, h.GetPsn());
         if (!m_txTrace.IsEmpty())
         {
-            m_txTrace(packet, h.GetPsn(), ev, TX_PROBE);
+            m_txTrace(Ptr<const Packet>(frame.GetPacket()), h.GetPsn(), ev, TX_PROBE);
         }
-        m_l4->SendPacket(e.plane,
-                         m_paths[e.plane],
-                         e.path,
-                         FlowLabel(ev),
-                         MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
-                         packet);
+        m_l4->SendFrame(e.plane,
+                        m_paths[e.plane],
+                        e.path,
+                        FlowLabel(ev),
+                        MrcDscp::TrafficClass(MrcDscp::CONTROL, MrcDscp::ECN_NOT_ECT),
+                        std::move(frame));
     }
     MaybeStartProbing();
     TrySend();

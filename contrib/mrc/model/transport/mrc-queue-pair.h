@@ -299,13 +299,12 @@ public:
                uint32_t hash);
 
     /**
-     * A packet for this QP arrived (called by MrcL4Protocol).
-     * @param packet the packet as it arrived (its MRC header, parsed into h, still at its start)
+     * A packet for this QP arrived (called by MrcL4Protocol; the payload is not read).
      * @param h its MRC header
      * @param tc the IPv6 Traffic Class on arrival
      * @param plane the plane it arrived on
      */
-    void Receive(Ptr<Packet> packet, const MrcHeader& h, uint8_t tc, uint32_t plane);
+    void Receive(const MrcHeader& h, uint8_t tc, uint32_t plane);
 
     /** The local or remote plane status changed: try sending again. */
     void NotifyPlanesChanged();
