@@ -1111,6 +1111,35 @@ private:
 };
 
 /**
+ * @return an MrcHeader whose every field holds a value whose bytes all differ (so that a field
+ * read from the wrong offset or in the wrong byte order shows)
+ */
+static MrcHeader
+DistinctBytesHeader()
+{
+    MrcHeader h;
+    h.SetOpcode(MrcHeader::ACK);
+    h.SetFlags(0xa5);
+    h.SetEv(0x1234);
+    h.SetDstQpn(0x01020304);
+    h.SetSrcQpn(0x05060708);
+    h.SetPsn(0x090a0b0c);
+    h.SetCumAck(0x0d0e0f10);
+    h.SetSackBase(0x11121314);
+    h.SetSackBitmap(0x15161718191a1b1cULL);
+    h.SetOffset(0x1d1e1f2021222324ULL);
+    h.SetMsn(0x25262728);
+    h.SetMsgLen(0x292a2b2c);
+    h.SetTimestamp(0x2d2e2f3031323334ULL);
+    h.SetRecvBytes(0x35363738);
+    h.SetNackReason(0x39);
+    h.SetPlane(0x3a);
+    h.SetPath(0x3b3c);
+    h.SetPayloadLen(0x3d3e);
+    return h;
+}
+
+/**
  * @ingroup mrc-tests
  * @brief MrcHeader reads back every field it wrote, both ways a host reads one: Deserialize
  * through a packet's RemoveHeader, and Parse on the bytes Packet::CopyData gives (what
@@ -1156,25 +1185,7 @@ private:
 
     void DoRun() override
     {
-        MrcHeader h;
-        h.SetOpcode(MrcHeader::ACK);
-        h.SetFlags(0xa5);
-        h.SetEv(0x1234);
-        h.SetDstQpn(0x01020304);
-        h.SetSrcQpn(0x05060708);
-        h.SetPsn(0x090a0b0c);
-        h.SetCumAck(0x0d0e0f10);
-        h.SetSackBase(0x11121314);
-        h.SetSackBitmap(0x15161718191a1b1cULL);
-        h.SetOffset(0x1d1e1f2021222324ULL);
-        h.SetMsn(0x25262728);
-        h.SetMsgLen(0x292a2b2c);
-        h.SetTimestamp(0x2d2e2f3031323334ULL);
-        h.SetRecvBytes(0x35363738);
-        h.SetNackReason(0x39);
-        h.SetPlane(0x3a);
-        h.SetPath(0x3b3c);
-        h.SetPayloadLen(0x3d3e);
+        const MrcHeader h = DistinctBytesHeader();
         Ptr<Packet> p = Create<Packet>(100);
         p->AddHeader(h);
         NS_TEST_ASSERT_MSG_EQ(p->GetSize(), 100 + MrcHeader::SIZE, "the header's size");
@@ -1227,14 +1238,7 @@ private:
 
     void DoRun() override
     {
-        MrcHeader h;
-        h.SetOpcode(MrcHeader::WRITE);
-        h.SetEv(0x1234);
-        h.SetDstQpn(0x01020304);
-        h.SetSrcQpn(0x05060708);
-        h.SetPsn(0x090a0b0c);
-        h.SetOffset(0x1d1e1f2021222324ULL);
-        h.SetTimestamp(0x2d2e2f3031323334ULL);
+        MrcHeader h = DistinctBytesHeader();
         h.SetPayloadLen(1000);
         Ptr<Packet> sender = Create<Packet>(1000);
         sender->AddHeader(h);
