@@ -69,10 +69,10 @@ public:
     virtual void PrefetchForwarding(const MrcIpv6Fields& /* header */) const {}
 
     /**
-     * Start loading the state receiving this packet reads (MrcEventPrefetch: the frame is
-     * about to arrive where ReadsPackets is true; the packet's first bytes were loaded an
-     * event earlier). A hint: nothing is changed. The default loads nothing; a host's protocol
-     * loads the queue pair the packet is for.
+     * Start loading the state receiving this frame reads (MrcEventPrefetch: the frame is
+     * about to arrive where ReadsPackets is true; its header's bytes were loaded an event
+     * earlier). A hint: nothing is changed. The default loads nothing; a host's protocol loads
+     * the queue pair the frame is for.
      * @param frame the arriving frame
      */
     virtual void PrefetchReceive(const MrcFrame& /* frame */) const {}

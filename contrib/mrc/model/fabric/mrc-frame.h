@@ -36,8 +36,9 @@ namespace ns3
  * packet that waited in a queue is out of the cache: in ns-3.37, whose `Ptr` has no move
  * operations, that first touch per hop was the costliest instruction of a 1024-host run.
  * MrcFrame moves instead (the moved-from frame is empty). Frame sizes come from
- * MrcIpv6Fields::payloadLength, which the entry points (MrcNetDevice::SendFrame and
- * MrcTrimmingQueue::Enqueue) set from the frame.
+ * MrcIpv6Fields::payloadLength, which the `Ptr<Packet>` entry points (MrcNetDevice::SendFrame
+ * and MrcTrimmingQueue::Enqueue) set from the packet and MrcL4Protocol::SendFrame from the frame
+ * (Debug builds assert at each queue that the two agree).
  */
 class MrcFrame
 {

@@ -212,9 +212,10 @@ public:
     }
 
     /**
-     * Start loading what an arrival at this port reads of its frame's packet: nothing at a
-     * switch, which forwards by the frame's header; the packet object where a host's protocol
-     * takes the frame. Reads the port.
+     * Start loading what an arrival at this port reads of its frame: nothing at a switch, which
+     * forwards by the frame's header; where a host's protocol takes the frame, the compact
+     * frame's block (its header's bytes) or the packet object (MrcFrame::Prefetch). Reads the
+     * port.
      * @param frame the arriving frame
      */
     void PrefetchArrivingPacket(const MrcFrame& frame) const
@@ -228,8 +229,9 @@ public:
     /**
      * Start loading, one level beyond PrefetchNext and PrefetchArrivingPacket (which ran an
      * event earlier), what an arriving frame reads next: where a host's protocol takes the
-     * frame, the packet's first bytes and its metadata (MrcPacketPrefetch); at a switch, the
-     * egress port (MrcFrameReceiver::PrefetchForwarding). Reads the port and its receiver.
+     * frame, its tables and, for a frame that holds a packet, the packet's first bytes and its
+     * metadata (MrcFrame::PrefetchInsides); at a switch, the egress port
+     * (MrcFrameReceiver::PrefetchForwarding). Reads the port and its receiver.
      * @param frame the arriving frame
      * @param header its IPv6 fields
      */
