@@ -56,20 +56,6 @@ public:
 
 protected:
     /**
-     * Count a drop and fire the trace.
-     * @param packet the packet
-     * @param reason its reason
-     */
-    void Drop(Ptr<const Packet> packet, uint32_t reason)
-    {
-        ++m_dropped[reason];
-        if (auto trace = m_dropTrace.Peek())
-        {
-            (*trace)(packet, reason);
-        }
-    }
-
-    /**
      * Count a drop and fire the trace, then empty the frame. A compact frame is given a Packet
      * only when the trace is connected (MrcFrame::GetPacket).
      * @param frame the frame (emptied)

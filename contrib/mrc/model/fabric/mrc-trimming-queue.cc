@@ -433,13 +433,6 @@ MrcTrimmingQueue::Ring::Clear()
 }
 
 void
-MrcTrimmingQueue::CountExternalDrop(Ptr<const Packet> packet, DropReason reason)
-{
-    ++m_arrivals;
-    Drop(packet, reason);
-}
-
-void
 MrcTrimmingQueue::CountExternalDrop(MrcFrame&& frame, DropReason reason)
 {
     ++m_arrivals;

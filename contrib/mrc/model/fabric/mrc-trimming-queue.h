@@ -195,18 +195,10 @@ public:
     void FlushData(DropReason reason);
 
     /**
-     * Count (and trace) a packet dropped for a reason outside the queue's own decisions, such as
+     * Count (and trace) a frame dropped for a reason outside the queue's own decisions, such as
      * a down link, so that the identities above keep holding.
-     * @param packet the packet
+     * @param frame the frame (emptied; given a Packet only if the drop trace is connected)
      * @param reason the reason
-     */
-    void CountExternalDrop(Ptr<const Packet> packet, DropReason reason);
-
-    /**
-     * As CountExternalDrop with a packet, for a frame (emptied; given a Packet only if the
-     * drop trace is connected).
-     * @param frame the frame
-     * @param reason why
      */
     void CountExternalDrop(MrcFrame&& frame, DropReason reason);
 
